@@ -1,0 +1,31 @@
+#pragma once
+// The datasets shipped in datasets/ (see datasets/README.md for provenance and licences) and
+// the synthetic generators, as one catalogue for the CLI and the GUI.
+
+#include "core/data/dataset.h"
+
+#include <string>
+#include <vector>
+
+namespace fdlab {
+
+struct BundledInfo {
+    std::string name;          ///< key used by the CLI and experiment files, e.g. "mnist"
+    std::string title;         ///< e.g. "MNIST digits (10,000 test digits)"
+    std::string files;         ///< file(s) under the datasets directory, or "generator"
+    std::string licence;
+    bool synthetic = false;
+};
+
+/// The datasets directory: $FDLAB_DATA_DIR if set, else the source tree's datasets/ (compiled
+/// in), else "<dir of the executable>/../share/fdlab/datasets".
+std::string datasetsDir();
+
+/// Every bundled file dataset and generator, in a stable order.
+std::vector<BundledInfo> bundledDatasets();
+
+/// Loads a bundled dataset by name (generators with their default size and seed 1).
+/// Throws std::invalid_argument for an unknown name, DataError for a broken file.
+Dataset loadBundled(const std::string& name);
+
+}  // namespace fdlab

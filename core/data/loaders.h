@@ -1,0 +1,75 @@
+#pragma once
+// Reading data files into a Dataset. One file pair per format (idx_format, csv_format,
+// libsvm_format, arff_format); this header is the single entry point callers use.
+//
+// Every loader throws fdlab::DataError on malformed input, with a one-line message naming the
+// file and the line (or byte offset for IDX) and what was expected: truncated file, wrong magic
+// number, ragged rows, NaN/Inf, non-numeric cells, unknown attribute type, a missing label
+// column, an empty class. Never a crash, never silently wrong data.
+
+#include "core/data/dataset.h"
+
+#include <string>
+
+namespace fdlab {
+
+enum class FileFormat { Idx, Csv, Libsvm, Arff };
+
+const char* toString(FileFormat f);
+
+/// Guesses the format from the file name: *.idx*, *-ubyte[.gz] -> Idx; *.csv -> Csv;
+/// *.arff -> Arff; *.libsvm, *.svm, *.svmlight, *.txt and names without extension -> Libsvm.
+/// Throws DataError for an unknown extension.
+FileFormat guessFormat(const std::string& path);
+
+/// What to do with '?' (missing) values in ARFF files.
+enum class MissingPolicy {
+    Error,       ///< refuse the file (DataError at the first '?')
+    DropRow,     ///< drop every instance with a missing value
+    Impute       ///< numeric: mean of the column; nominal: its most frequent value (mode)
+};
+
+struct LoadOptions {
+    /// CSV: name of the label column (header), or empty for the last column.
+    std::string labelColumn;
+    /// CSV: field separator.
+    char separator = ',';
+    /// ARFF: name of the class attribute, or empty for the last attribute.
+    std::string classAttribute;
+    /// ARFF: policy for '?' values.
+    MissingPolicy missing = MissingPolicy::Impute;
+    /// IDX: the labels file; empty means "derive it": images "X-images-idx3-ubyte[.gz]" ->
+    /// "X-labels-idx1-ubyte[.gz]".
+    std::string idxLabels;
+};
+
+/// IDX (MNIST) pair: images (idx3, unsigned byte, m x rows x cols) and labels (idx1, unsigned
+/// byte). Plain or gzip-compressed (detected from the content, not the name). Pixels scaled to
+/// [0,1] by /255; imageShape set; classes "0".."9" (those present up to the largest label).
+Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath);
+
+/// CSV with a header row; all columns but the label column must be numeric. Labels are any
+/// strings (class names sorted: numerically if all numeric, else lexicographically).
+Dataset loadCsv(const std::string& path, const LoadOptions& opt = {});
+
+/// LIBSVM / SVMlight: "label idx:val idx:val ...", 1-based increasing indices, '#' comments.
+/// Stored dense (see Dataset). Labels are class names, sorted as for CSV (so -1 -> class 0,
+/// +1 -> class 1 in a binary file).
+Dataset loadLibsvm(const std::string& path);
+
+/// ARFF: @relation, @attribute NAME numeric|real|integer|{nominal values}, @data (dense rows,
+/// or sparse "{i v, ...}"). Nominal non-class attributes become one-hot features named
+/// "attr=value". The class attribute must be nominal.
+Dataset loadArff(const std::string& path, const LoadOptions& opt = {});
+
+/// Dispatch on guessFormat(path).
+Dataset loadDataFile(const std::string& path, const LoadOptions& opt = {});
+
+// Writers (atomic), used for exports and round-trip tests.
+void saveCsv(const Dataset& d, const std::string& path);
+void saveLibsvm(const Dataset& d, const std::string& path);
+/// Writes images + labels as IDX; gzip when the path ends with ".gz". Requires imageShape and
+/// values in [0,1] (stored as round(255 x)).
+void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string& labelsPath);
+
+}  // namespace fdlab
