@@ -32,6 +32,14 @@ struct ImageShape {
     bool operator==(const ImageShape&) const = default;
 };
 
+/// A named group of consecutive features [begin, end), e.g. one encoding of the threshold
+/// function or an image region; feature-set corruption acts on whole groups.
+struct FeatureGroup {
+    std::string name;
+    int begin = 0;
+    int end = 0;
+};
+
 class Dataset {
 public:
     using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

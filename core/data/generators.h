@@ -31,12 +31,8 @@ Dataset biggioGaussianDataset(int m, int dim, std::uint64_t seed);
 enum class ThresholdEncoding { Gray, Peaks, Binary, Unary };
 const char* toString(ThresholdEncoding e);
 Dataset thresholdFunctionDataset(int m, int levels, std::uint64_t seed);
-/// Feature index ranges [begin, end) of each encoding inside thresholdFunctionDataset's columns.
-struct FeatureGroup {
-    std::string name;
-    int begin = 0;
-    int end = 0;
-};
+/// Feature index ranges [begin, end) of each encoding inside thresholdFunctionDataset's columns
+/// (FeatureGroup is declared in dataset.h).
 std::vector<FeatureGroup> thresholdFunctionGroups(int levels);
 
 }  // namespace fdlab

@@ -1,0 +1,55 @@
+#include "cli_args.h"
+
+namespace fdlab::cli {
+
+Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+           const std::set<std::string>& flags) {
+    for (std::size_t k = 0; k < argv.size(); ++k) {
+        const std::string& a = argv[k];
+        if (a.rfind("--", 0) != 0 || a == "--") {
+            m_positional.push_back(a);
+            continue;
+        }
+        std::string name = a.substr(2), val;
+        const auto eq = name.find('=');
+        const bool inlineValue = eq != std::string::npos;
+        if (inlineValue) {
+            val = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        }
+        if (valued.count(name)) {
+            if (!inlineValue) {
+                if (k + 1 >= argv.size()) throw UsageError("option --" + name + " needs a value");
+                val = argv[++k];
+            }
+            m_values[name] = val;
+        } else if (flags.count(name)) {
+            if (inlineValue) throw UsageError("option --" + name + " takes no value");
+            m_flags.insert(name);
+        } else {
+            throw UsageError("unknown option --" + name);
+        }
+    }
+}
+
+std::optional<std::string> Args::value(const std::string& name) const {
+    const auto it = m_values.find(name);
+    if (it == m_values.end()) return std::nullopt;
+    return it->second;
+}
+
+std::string Args::value(const std::string& name, const std::string& fallback) const {
+    return value(name).value_or(fallback);
+}
+
+std::string Args::choice(const std::string& name, const std::vector<std::string>& allowed,
+                         const std::string& fallback) const {
+    const std::string v = value(name, fallback);
+    for (const auto& a : allowed)
+        if (a == v) return v;
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw UsageError("--" + name + " must be one of: " + list + " (got '" + v + "')");
+}
+
+}  // namespace fdlab::cli

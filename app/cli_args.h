@@ -1,0 +1,42 @@
+#pragma once
+// Minimal argument parsing for fdlab-cli: "--name value", "--name=value", "--flag", positionals.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fdlab::cli {
+
+/// Exit codes of fdlab-cli.
+enum ExitCode { Ok = 0, Usage = 2, BadInput = 3, Cancelled = 4 };
+
+/// Thrown for command-line mistakes (exit code 2).
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Args {
+public:
+    /// `valued` lists the options that take a value; every other "--x" is a flag. Unknown
+    /// options (in neither list) are a UsageError.
+    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+         const std::set<std::string>& flags);
+
+    const std::vector<std::string>& positional() const { return m_positional; }
+    bool has(const std::string& name) const { return m_values.count(name) || m_flags.count(name); }
+    std::optional<std::string> value(const std::string& name) const;
+    std::string value(const std::string& name, const std::string& fallback) const;
+    /// One of `allowed`, else UsageError naming the option.
+    std::string choice(const std::string& name, const std::vector<std::string>& allowed,
+                       const std::string& fallback) const;
+
+private:
+    std::vector<std::string> m_positional;
+    std::map<std::string, std::string> m_values;
+    std::set<std::string> m_flags;
+};
+
+}  // namespace fdlab::cli

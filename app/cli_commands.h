@@ -1,0 +1,22 @@
+#pragma once
+// The subcommands of fdlab-cli. Each takes its arguments (after the subcommand name), writes
+// results to stdout and diagnostics to stderr, and returns an exit code (cli_args.h). Errors are
+// thrown: UsageError -> 2, fdlab::DataError / std::invalid_argument -> 3 (see cli_main.cpp).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fdlab::cli {
+
+struct Command {
+    std::string name;
+    std::string summary;   ///< one line for the command list
+    std::string help;      ///< full --help text
+    std::function<int(const std::vector<std::string>&)> run;
+};
+
+/// Data commands: datasets, info.
+std::vector<Command> dataCommands();
+
+}  // namespace fdlab::cli

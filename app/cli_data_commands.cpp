@@ -1,0 +1,114 @@
+// fdlab-cli datasets / info.
+
+#include "cli_args.h"
+#include "cli_commands.h"
+
+#include "core/data/bundled.h"
+#include "core/data/loaders.h"
+#include "core/data/summary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace fdlab::cli {
+
+namespace {
+
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string classList(const DatasetSummary& s) {
+    std::string out;
+    for (std::size_t c = 0; c < s.classNames.size(); ++c)
+        out += (c ? " " : "") + s.classNames[c] + ":" + std::to_string(s.classCounts[c]);
+    return out;
+}
+
+int runDatasets(const std::vector<std::string>& argv) {
+    const Args args(argv, {"format"}, {});
+    if (!args.positional().empty()) throw UsageError("datasets takes no positional argument");
+    const std::string format = args.choice("format", {"text", "csv", "json"}, "text");
+
+    nlohmann::json all = nlohmann::json::array();
+    if (format == "csv") std::cout << "name,kind,instances,features,classes,image_shape,title\n";
+    if (format == "text") std::cout << "Bundled datasets in " << datasetsDir() << "\n\n";
+    for (const BundledInfo& info : bundledDatasets()) {
+        const Dataset d = loadBundled(info.name);
+        const DatasetSummary s = summarize(d, info.synthetic ? "generator" : info.files);
+        const std::string shape = s.imageShape ? std::to_string(s.imageShape->rows) + "x" +
+                                                     std::to_string(s.imageShape->cols)
+                                               : "";
+        if (format == "json") {
+            nlohmann::json j = toJson(s);
+            j["title"] = info.title;
+            j["files"] = info.files;
+            j["licence"] = info.licence;
+            j["synthetic"] = info.synthetic;
+            all.push_back(j);
+        } else if (format == "csv") {
+            std::cout << csvField(info.name) << ',' << (info.synthetic ? "generator" : "file") << ','
+                      << s.instances << ',' << s.features << ',' << csvField(classList(s)) << ',' << shape
+                      << ',' << csvField(info.title) << '\n';
+        } else {
+            std::cout << info.name << (info.synthetic ? "  (generator)" : "") << "\n  " << info.title << "\n  "
+                      << s.instances << " instances x " << s.features << " features"
+                      << (shape.empty() ? "" : ", image " + shape) << "\n  classes " << classList(s) << "\n\n";
+        }
+    }
+    if (format == "json") std::cout << all.dump(2) << '\n';
+    return Ok;
+}
+
+int runInfo(const std::vector<std::string>& argv) {
+    const Args args(argv, {"format", "label", "labels", "class", "missing"}, {});
+    if (args.positional().size() != 1) throw UsageError("info needs exactly one FILE");
+    const std::string format = args.choice("format", {"text", "json"}, "text");
+    const std::string path = args.positional()[0];
+
+    LoadOptions opt;
+    opt.labelColumn = args.value("label", "");
+    opt.idxLabels = args.value("labels", "");
+    opt.classAttribute = args.value("class", "");
+    const std::string missing = args.choice("missing", {"impute", "drop", "error"}, "impute");
+    opt.missing = missing == "drop" ? MissingPolicy::DropRow
+                : missing == "error" ? MissingPolicy::Error
+                                     : MissingPolicy::Impute;
+
+    const FileFormat ff = guessFormat(path);
+    const Dataset d = loadDataFile(path, opt);
+    const DatasetSummary s = summarize(d, toString(ff));
+    if (format == "json") std::cout << toJson(s).dump(2) << '\n';
+    else std::cout << toText(s);
+    return Ok;
+}
+
+}  // namespace
+
+std::vector<Command> dataCommands() {
+    return {
+        {"datasets", "list the bundled datasets and generators with sizes and classes",
+         "usage: fdlab-cli datasets [--format text|csv|json]\n"
+         "Lists every bundled dataset (datasets/, see datasets/README.md) and synthetic generator\n"
+         "with its number of instances, features, classes (name:count) and image shape.\n"
+         "The datasets directory is $FDLAB_DATA_DIR, else the source tree's datasets/.\n",
+         runDatasets},
+        {"info", "summarise any data file (IDX, CSV, LIBSVM, ARFF)",
+         "usage: fdlab-cli info FILE [--format text|json] [--label COLUMN] [--labels IDX_LABELS]\n"
+         "                           [--class ATTRIBUTE] [--missing impute|drop|error]\n"
+         "Prints format, instances, features, classes with counts, image shape and value range.\n"
+         "The format comes from the extension: .csv, .arff, *-ubyte[.gz]/.idx*, else LIBSVM.\n"
+         "  --label    CSV label column (default: the last column)\n"
+         "  --labels   IDX labels file (default: derived from the images file name)\n"
+         "  --class    ARFF class attribute (default: the last attribute)\n"
+         "  --missing  ARFF '?' values: impute mean/mode (default), drop the row, or error\n"
+         "A malformed file gives a one-line error naming the file and line, and exit code 3.\n",
+         runInfo},
+    };
+}
+
+}  // namespace fdlab::cli

@@ -1,0 +1,212 @@
+#include "core/attacks/attack.h"
+
+#include "core/attacks/corruption.h"
+#include "core/attacks/greedy_deletion.h"
+#include "core/attacks/random_deletion.h"
+#include "core/attacks/uniform_deletion.h"
+#include "core/attacks/worst_case_linear.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace fdlab {
+
+namespace {
+
+struct ThreatName {
+    ThreatModel threat;
+    const char* name;
+};
+constexpr ThreatName kThreatNames[] = {
+    {ThreatModel::None, "none"},
+    {ThreatModel::WorstCaseCount, "worst-case-count"},
+    {ThreatModel::WorstCaseValueExact, "worst-case-value-exact"},
+    {ThreatModel::WorstCaseValueGreedy, "worst-case-value-greedy"},
+    {ThreatModel::RandomDeletion, "random-deletion"},
+    {ThreatModel::RandomFeatureDrop, "random-feature-drop"},
+    {ThreatModel::UniformTopWeight, "uniform-top-weight"},
+    {ThreatModel::UniformExact, "uniform-exact"},
+    {ThreatModel::GreedyDeletion, "greedy-deletion"},
+    {ThreatModel::FeatureCorruption, "feature-corruption"},
+    {ThreatModel::GroupCorruption, "group-corruption"},
+};
+
+[[noreturn]] void bad(const std::string& field, const std::string& msg) {
+    throw std::invalid_argument("attack " + field + ": " + msg);
+}
+
+int countBudget(const AttackSpec& s) { return static_cast<int>(std::lround(s.budget)); }
+
+const LinearScorer& requireLinear(const Scorer& model, ThreatModel t) {
+    const auto* lin = dynamic_cast<const LinearScorer*>(&model);
+    if (!lin)
+        throw std::invalid_argument(std::string("attack threat '") + toString(t) +
+                                    "' needs a linear model; use 'greedy-deletion' for other models");
+    return *lin;
+}
+
+void replaceDeleted(std::span<float> x, const std::vector<int>& deleted, Replacement r, Rng& rng) {
+    for (int j : deleted) x[static_cast<std::size_t>(j)] = r == Replacement::Zero ? 0.0f : static_cast<float>(rng.uniform(-1.0, 1.0));
+}
+
+}  // namespace
+
+const char* toString(ThreatModel t) {
+    for (const auto& n : kThreatNames)
+        if (n.threat == t) return n.name;
+    return "unknown";
+}
+
+ThreatModel threatModelFromString(const std::string& s) {
+    for (const auto& n : kThreatNames)
+        if (s == n.name) return n.threat;
+    std::string all;
+    for (const auto& n : kThreatNames) all += (all.empty() ? "" : ", ") + std::string(n.name);
+    throw std::invalid_argument("unknown threat model '" + s + "' (expected one of: " + all + ")");
+}
+
+bool usesCountBudget(ThreatModel t) {
+    return t == ThreatModel::WorstCaseCount || t == ThreatModel::RandomDeletion || t == ThreatModel::UniformTopWeight ||
+           t == ThreatModel::UniformExact || t == ThreatModel::GreedyDeletion;
+}
+
+bool usesValueBudget(ThreatModel t) {
+    return t == ThreatModel::WorstCaseValueExact || t == ThreatModel::WorstCaseValueGreedy;
+}
+
+void AttackSpec::validate(const Dataset& d) const {
+    if (!std::isfinite(budget) || budget < 0) bad("budget", "must be finite and >= 0, got " + std::to_string(budget));
+    if (usesCountBudget(threat)) {
+        if (budget != std::floor(budget)) bad("budget", "K must be a whole number, got " + std::to_string(budget));
+        if (budget > d.features())
+            bad("budget", "K = " + std::to_string(countBudget(*this)) + " exceeds the " + std::to_string(d.features()) +
+                              " features");
+    }
+    if (usesValueBudget(threat)) {
+        const double V = d.totalImportance();
+        if (budget >= V)
+            bad("budget", "N = " + std::to_string(budget) + " must be below the total value V = " + std::to_string(V));
+        if (!(knapsackScale > 0) || !std::isfinite(knapsackScale)) bad("knapsackScale", "must be finite and > 0");
+    }
+    if (threat == ThreatModel::RandomFeatureDrop) {
+        if (feature < 0 || feature >= d.features())
+            bad("feature", std::to_string(feature) + " is not in [0, " + std::to_string(d.features()) + ")");
+        if (!(probability >= 0 && probability <= 1)) bad("probability", "must be in [0, 1]");
+    }
+    if (threat == ThreatModel::FeatureCorruption || threat == ThreatModel::GroupCorruption)
+        if (!(fraction >= 0 && fraction <= 1)) bad("fraction", "must be in [0, 1]");
+    if (threat == ThreatModel::GroupCorruption) {
+        if (groups.empty()) bad("groups", "group corruption needs at least one feature group");
+        std::vector<char> used(static_cast<std::size_t>(d.features()), 0);
+        for (const auto& g : groups) {
+            if (g.begin < 0 || g.end > d.features() || g.begin >= g.end)
+                bad("groups", "group '" + g.name + "' has invalid range [" + std::to_string(g.begin) + ", " +
+                                  std::to_string(g.end) + ")");
+            for (int j = g.begin; j < g.end; ++j) {
+                if (used[static_cast<std::size_t>(j)]) bad("groups", "group '" + g.name + "' overlaps another group");
+                used[static_cast<std::size_t>(j)] = 1;
+            }
+        }
+    }
+}
+
+AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpec& spec, const RunControl& rc,
+                       const Dataset* donors) {
+    Stopwatch clock;
+    spec.validate(test);
+    if (model.features() != test.features())
+        throw std::invalid_argument("attack: the model expects " + std::to_string(model.features()) +
+                                    " features, the data has " + std::to_string(test.features()));
+    const Dataset& donorSet = donors ? *donors : test;
+    if (donors && donors->features() != test.features())
+        throw std::invalid_argument("attack: donor set has a different number of features");
+
+    AttackResult res;
+    res.attacked = test;
+    const int m = test.rows(), K = countBudget(spec);
+    res.deleted.assign(static_cast<std::size_t>(m), {});
+    const bool worstCase = spec.threat == ThreatModel::WorstCaseCount || usesValueBudget(spec.threat);
+    if (worstCase) res.damage.assign(static_cast<std::size_t>(m), 0.0);
+    if (usesValueBudget(spec.threat)) res.damageBound.assign(static_cast<std::size_t>(m), 0.0);
+
+    // Data-independent choices are made once for all instances.
+    std::vector<int> uniformSet;
+    if (spec.threat == ThreatModel::UniformTopWeight)
+        uniformSet = uniformTopWeightDeletion(requireLinear(model, spec.threat).model(), K);
+    if (spec.threat == ThreatModel::UniformExact) {
+        const UniformExactResult u = uniformExactDeletion(requireLinear(model, spec.threat).model(), test, K, 1e6, rc);
+        if (!u.complete) {
+            res.status = Status::Cancelled;
+            res.message = "cancelled while enumerating uniform deletion sets";
+            res.elapsed = clock.seconds();
+            return res;
+        }
+        uniformSet = u.deleted;
+    }
+    const LinearModel* linear = worstCase ? &requireLinear(model, spec.threat).model() : nullptr;
+
+    const Rng base(spec.seed);
+    const int reportEvery = std::max(1, m / 20);
+    for (int i = 0; i < m; ++i) {
+        if (i % reportEvery == 0) {
+            if (rc.cancelled()) {
+                res.status = Status::Cancelled;
+                res.message = "cancelled after " + std::to_string(i) + " of " + std::to_string(m) + " instances";
+                res.elapsed = clock.seconds();
+                return res;
+            }
+            rc.report(static_cast<double>(i) / m, i, "attacking");
+        }
+        Rng rng = base.split(static_cast<std::uint64_t>(i));
+        const int label = test.labels[static_cast<std::size_t>(i)];
+        const std::span<const float> x = rowSpan(test, i);
+        const std::span<float> out{res.attacked.X.row(i).data(), static_cast<std::size_t>(test.features())};
+        std::vector<int>& del = res.deleted[static_cast<std::size_t>(i)];
+        bool substituted = false;   // corruption writes its own values
+        switch (spec.threat) {
+        case ThreatModel::None: break;
+        case ThreatModel::WorstCaseCount: {
+            const InstanceDeletion d = worstCaseCountDeletion(*linear, x, label, K);
+            del = d.deleted;
+            res.damage[static_cast<std::size_t>(i)] = d.damage;
+            break;
+        }
+        case ThreatModel::WorstCaseValueExact:
+        case ThreatModel::WorstCaseValueGreedy: {
+            const InstanceDeletion d = worstCaseValueDeletion(
+                *linear, x, label, test.importance, spec.budget,
+                spec.threat == ThreatModel::WorstCaseValueExact ? ValueBudgetMethod::Exact : ValueBudgetMethod::Greedy,
+                spec.knapsackScale);
+            del = d.deleted;
+            res.damage[static_cast<std::size_t>(i)] = d.damage;
+            res.damageBound[static_cast<std::size_t>(i)] = d.bound;
+            break;
+        }
+        case ThreatModel::RandomDeletion: del = randomNonZeroDeletion(x, K, rng); break;
+        case ThreatModel::RandomFeatureDrop: del = randomFeatureDrop(spec.feature, spec.probability, rng); break;
+        case ThreatModel::UniformTopWeight:
+        case ThreatModel::UniformExact: del = uniformSet; break;
+        case ThreatModel::GreedyDeletion: {
+            del = greedyDeletion(model, x, label, K, spec.stopWhenWrong).deleted;
+            std::sort(del.begin(), del.end());
+            break;
+        }
+        case ThreatModel::FeatureCorruption:
+            del = corruptFeatures(out, spec.fraction, donorSet, donors ? -1 : i, rng);
+            substituted = true;
+            break;
+        case ThreatModel::GroupCorruption:
+            del = corruptGroups(out, spec.fraction, spec.groups, donorSet, donors ? -1 : i, rng);
+            substituted = true;
+            break;
+        }
+        if (!substituted) replaceDeleted(out, del, spec.replacement, rng);
+    }
+    res.status = Status::Converged;
+    res.elapsed = clock.seconds();
+    rc.report(1.0, m, "attack done");
+    return res;
+}
+
+}  // namespace fdlab

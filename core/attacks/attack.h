@@ -1,0 +1,101 @@
+#pragma once
+// Test-time attacks (spec section 1): what the adversary deletes or corrupts in each test
+// instance. Every attack returns, per instance, the deleted (or corrupted) feature set and the
+// attacked dataset, so that the GUI can draw what happened and the evaluation engine can score
+// the model on it.
+//
+// Worst case against a linear model, one instance with label y: maximise the margin lost,
+// sum_{j in S} p_j, p_j = y w_j x_j (binary) or (w_y - w_k)_j x_j against the strongest
+// competitor class k (multi-class: the best k is found by trying every k), over
+//   count budget:  |S| <= K                    -- exact by sorting (topKProfits)
+//   value budget:  sum_{j in S} v_j <= N       -- exact 0/1 knapsack by DP on integer (or
+//                                                 scaled) v_j; the greedy adversary; and the
+//                                                 LP relaxation as an upper bound on the damage.
+// The bias is never deletable. Other threat models are documented at ThreatModel.
+
+#include "core/data/dataset.h"
+#include "core/learners/scorer.h"
+#include "core/util/run_control.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fdlab {
+
+enum class ThreatModel {
+    None,                  ///< the clean test set
+    WorstCaseCount,        ///< K deletions per instance, exact worst case (linear models)
+    WorstCaseValueExact,   ///< value budget N, exact knapsack DP (linear models)
+    WorstCaseValueGreedy,  ///< value budget N, the Dekel-Shamir greedy adversary (linear models)
+    RandomDeletion,        ///< K of the instance's non-zero features, uniformly at random
+    RandomFeatureDrop,     ///< feature `feature` deleted with probability `probability`
+    UniformTopWeight,      ///< the same K features from every instance: the K largest |w_j| (heuristic)
+    UniformExact,          ///< the same K features from every instance, maximising the test error
+                           ///< by enumerating all C(n, K) sets (refused above 10^6 sets)
+    GreedyDeletion,        ///< any model: delete, one at a time, the feature that lowers the true
+                           ///< class's margin most (a heuristic; stops once misclassified)
+    FeatureCorruption,     ///< a fraction of each instance's features get the value of the same
+                           ///< feature in another random test instance
+    GroupCorruption        ///< a fraction of the feature groups get the values of another random
+                           ///< test instance (whole group at once)
+};
+
+const char* toString(ThreatModel t);
+/// Parses the names printed by toString ("worst-case-count", ...); std::invalid_argument otherwise.
+ThreatModel threatModelFromString(const std::string& s);
+/// True for the threat models whose budget is a count K (else a value N, or no budget).
+bool usesCountBudget(ThreatModel t);
+bool usesValueBudget(ThreatModel t);
+
+/// What a deleted feature becomes.
+enum class Replacement {
+    Zero,          ///< x_j = 0 (deletion)
+    UniformNoise   ///< x_j ~ U[-1, 1], zero-mean noise (Dekel-Shamir section 2.4 "corruption")
+};
+
+struct AttackSpec {
+    ThreatModel threat = ThreatModel::None;
+    /// K for count budgets (a whole number >= 0), N for value budgets (0 <= N < V = sum v_j).
+    double budget = 0.0;
+    /// RandomFeatureDrop: the feature index and its deletion probability in [0, 1].
+    int feature = 0;
+    double probability = 0.0;
+    /// FeatureCorruption / GroupCorruption: fraction of features / groups corrupted, [0, 1].
+    double fraction = 0.0;
+    /// GroupCorruption: the groups (e.g. encodings, image regions); must not overlap.
+    std::vector<FeatureGroup> groups;
+    /// What deleted features become (deletion-type threats).
+    Replacement replacement = Replacement::Zero;
+    /// WorstCaseValueExact: v_j * scale must be within 1e-9 of integers (scale 1 = integer values).
+    double knapsackScale = 1.0;
+    /// GreedyDeletion: stop as soon as the instance is misclassified.
+    bool stopWhenWrong = true;
+    std::uint64_t seed = 1;
+
+    /// Throws std::invalid_argument naming the field: negative or fractional K, N outside
+    /// [0, V), probability/fraction outside [0, 1], feature out of range, bad groups.
+    void validate(const Dataset& d) const;
+};
+
+struct AttackResult {
+    Dataset attacked;                          ///< the test set after the attack
+    std::vector<std::vector<int>> deleted;     ///< per instance: deleted/corrupted features, increasing
+    std::vector<double> damage;                ///< per instance: margin lost (worst-case threats), else empty
+    std::vector<double> damageBound;           ///< value budgets: LP-relaxation upper bound, else empty
+    double elapsed = 0.0;
+    Status status = Status::Converged;
+    std::string message;
+};
+
+/// Runs the attack on every instance of `test` (labels are the true labels). Worst-case and
+/// uniform threats need a LinearScorer (std::invalid_argument otherwise). Corruption threats
+/// take replacement values from `donors` (e.g. the training set; default: `test` itself),
+/// never from the instance being corrupted. Deterministic for spec.seed (each instance draws
+/// from its own stream, so results do not depend on the order or thread of evaluation).
+/// Reports progress per 1/20 of the instances; on cancel returns Status::Cancelled with the
+/// instances done so far attacked and the rest left clean.
+AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpec& spec, const RunControl& rc = {},
+                       const Dataset* donors = nullptr);
+
+}  // namespace fdlab

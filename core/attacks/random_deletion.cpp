@@ -1,0 +1,27 @@
+#include "core/attacks/random_deletion.h"
+
+#include <algorithm>
+
+namespace fdlab {
+
+std::vector<int> randomNonZeroDeletion(std::span<const float> x, int K, Rng& rng) {
+    std::vector<int> nz;
+    for (std::size_t j = 0; j < x.size(); ++j)
+        if (x[j] != 0.0f) nz.push_back(static_cast<int>(j));
+    const std::size_t take = std::min(nz.size(), static_cast<std::size_t>(std::max(K, 0)));
+    // Partial Fisher-Yates: the first `take` entries become a uniform random subset.
+    for (std::size_t a = 0; a < take; ++a) {
+        const std::size_t b = a + static_cast<std::size_t>(rng.below(nz.size() - a));
+        std::swap(nz[a], nz[b]);
+    }
+    nz.resize(take);
+    std::sort(nz.begin(), nz.end());
+    return nz;
+}
+
+std::vector<int> randomFeatureDrop(int feature, double p, Rng& rng) {
+    if (rng.bernoulli(p)) return {feature};
+    return {};
+}
+
+}  // namespace fdlab

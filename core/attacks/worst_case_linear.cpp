@@ -1,0 +1,88 @@
+#include "core/attacks/worst_case_linear.h"
+
+#include "core/learners/scorer.h"
+#include "core/solvers/knapsack.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace fdlab {
+
+namespace {
+
+// Profits of the non-zero features of x for the margin "class label against competitor k"
+// (binary models: k is ignored), with the feature index of each entry.
+void profitsAgainst(const LinearModel& m, std::span<const float> x, int label, int k, std::vector<double>& profit,
+                    std::vector<int>& index) {
+    profit.clear();
+    index.clear();
+    const bool binary = m.isBinary();
+    const double y = label == 1 ? 1.0 : -1.0;
+    for (std::size_t j = 0; j < x.size(); ++j) {
+        if (x[j] == 0.0f) continue;
+        const auto jj = static_cast<Eigen::Index>(j);
+        const double coef = binary ? y * m.W(jj, 0) : m.W(jj, label) - m.W(jj, k);
+        profit.push_back(coef * static_cast<double>(x[j]));
+        index.push_back(static_cast<int>(j));
+    }
+}
+
+// Shared driver: for each competitor (one pass for binary models) solve the knapsack given by
+// `solve`, keep the competitor whose margin ends lowest.
+template <class Solve>
+InstanceDeletion worstCase(const LinearModel& m, std::span<const float> x, int label, Solve&& solve) {
+    std::vector<double> s(static_cast<std::size_t>(m.W.cols()));
+    LinearScorer(m).scores(x, s);
+    const double margin = Scorer::marginOf(s, label);
+    std::vector<int> competitors;
+    if (m.isBinary()) competitors.push_back(0);
+    else
+        for (int k = 0; k < static_cast<int>(m.W.cols()); ++k)
+            if (k != label) competitors.push_back(k);
+
+    InstanceDeletion best;
+    double bestMargin = std::numeric_limits<double>::infinity(), bestBoundMargin = bestMargin;
+    std::vector<double> profit;
+    std::vector<int> index;
+    for (int k : competitors) {
+        profitsAgainst(m, x, label, k, profit, index);
+        const double marginK = m.isBinary() ? margin : s[static_cast<std::size_t>(label)] - s[static_cast<std::size_t>(k)];
+        double lpValue = 0.0;
+        const KnapsackResult r = solve(profit, index, lpValue);
+        const double after = marginK - r.value;
+        bestBoundMargin = std::min(bestBoundMargin, marginK - lpValue);
+        if (after < bestMargin) {
+            bestMargin = after;
+            best.deleted.clear();
+            for (int c : r.chosen) best.deleted.push_back(index[static_cast<std::size_t>(c)]);
+        }
+    }
+    best.damage = margin - bestMargin;
+    best.bound = margin - bestBoundMargin;
+    std::sort(best.deleted.begin(), best.deleted.end());
+    return best;
+}
+
+}  // namespace
+
+InstanceDeletion worstCaseCountDeletion(const LinearModel& m, std::span<const float> x, int label, int K) {
+    return worstCase(m, x, label, [K](const std::vector<double>& p, const std::vector<int>&, double& lp) {
+        KnapsackResult r = topKProfits(p, K);
+        lp = r.value;
+        return r;
+    });
+}
+
+InstanceDeletion worstCaseValueDeletion(const LinearModel& m, std::span<const float> x, int label,
+                                        const std::vector<double>& v, double N, ValueBudgetMethod method,
+                                        double scale) {
+    std::vector<double> w;
+    return worstCase(m, x, label, [&](const std::vector<double>& p, const std::vector<int>& index, double& lp) {
+        w.resize(index.size());
+        for (std::size_t c = 0; c < index.size(); ++c) w[c] = v[static_cast<std::size_t>(index[c])];
+        lp = fractionalKnapsack(p, w, N).value;
+        return method == ValueBudgetMethod::Exact ? exactKnapsack(p, w, N, scale) : greedyKnapsack(p, w, N);
+    });
+}
+
+}  // namespace fdlab

@@ -1,0 +1,54 @@
+#include "core/learners/scorer.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace fdlab {
+
+void Scorer::scoresWithChange(std::span<const float> x, int j, float value, std::span<const double>,
+                              std::span<double> out) const {
+    std::vector<float> copy(x.begin(), x.end());
+    copy[static_cast<std::size_t>(j)] = value;
+    scores(copy, out);
+}
+
+double Scorer::marginOf(std::span<const double> s, int label) {
+    if (s.size() == 1) return (label == 1 ? 1.0 : -1.0) * s[0];
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < s.size(); ++k)
+        if (static_cast<int>(k) != label) best = std::max(best, s[k]);
+    return s[static_cast<std::size_t>(label)] - best;
+}
+
+int Scorer::predict(std::span<const float> x) const {
+    std::vector<double> s(static_cast<std::size_t>(outputs()));
+    scores(x, s);
+    if (s.size() == 1) return s[0] > 0.0 ? 1 : 0;
+    return static_cast<int>(std::max_element(s.begin(), s.end()) - s.begin());
+}
+
+double Scorer::margin(std::span<const float> x, int label) const {
+    std::vector<double> s(static_cast<std::size_t>(outputs()));
+    scores(x, s);
+    return marginOf(s, label);
+}
+
+void LinearScorer::scores(std::span<const float> x, std::span<double> out) const {
+    const auto& W = m_model.W;
+    for (Eigen::Index k = 0; k < W.cols(); ++k) {
+        double s = m_model.b(k);
+        const double* w = W.col(k).data();
+        for (std::size_t j = 0; j < x.size(); ++j)
+            if (x[j] != 0.0f) s += w[j] * static_cast<double>(x[j]);
+        out[static_cast<std::size_t>(k)] = s;
+    }
+}
+
+void LinearScorer::scoresWithChange(std::span<const float> x, int j, float value, std::span<const double> current,
+                                    std::span<double> out) const {
+    const double delta = static_cast<double>(value) - static_cast<double>(x[static_cast<std::size_t>(j)]);
+    for (Eigen::Index k = 0; k < m_model.W.cols(); ++k)
+        out[static_cast<std::size_t>(k)] = current[static_cast<std::size_t>(k)] + m_model.W(j, k) * delta;
+}
+
+}  // namespace fdlab

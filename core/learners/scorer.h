@@ -1,0 +1,57 @@
+#pragma once
+// The model-agnostic view of a classifier that attacks and evaluation use: K class scores for
+// one instance, the prediction, and the margin of the true class. Linear models, trees, kNN,
+// nets and ensembles all implement it.
+//
+// Margin convention: binary (K = 1 output): margin = y * s(x) with y in {-1,+1} from label
+// (class 1 -> +1). Multi-class: margin = s_label(x) - max_{k != label} s_k(x). The instance is
+// misclassified when margin <= 0 (binary: prediction +1 iff s > 0, so s = 0 counts as class 0;
+// margin <= 0 is the error test used throughout, matching LinearModel::predict up to ties).
+
+#include "core/learners/linear_model.h"
+
+#include <span>
+#include <vector>
+
+namespace fdlab {
+
+class Scorer {
+public:
+    virtual ~Scorer() = default;
+    /// Number of score outputs (1 for binary models).
+    virtual int outputs() const = 0;
+    /// Number of input features expected.
+    virtual int features() const = 0;
+    /// Scores of one instance x (length features()) into out (length outputs()).
+    virtual void scores(std::span<const float> x, std::span<double> out) const = 0;
+    /// Scores of x with feature j set to `value`, given the scores `current` of x. The default
+    /// recomputes; models that can update incrementally (linear) override it.
+    virtual void scoresWithChange(std::span<const float> x, int j, float value, std::span<const double> current,
+                                  std::span<double> out) const;
+
+    int predict(std::span<const float> x) const;
+    double margin(std::span<const float> x, int label) const;
+    static double marginOf(std::span<const double> s, int label);
+};
+
+/// A LinearModel seen as a Scorer (incremental updates in O(K) per changed feature).
+class LinearScorer : public Scorer {
+public:
+    explicit LinearScorer(const LinearModel& m) : m_model(m) {}
+    int outputs() const override { return static_cast<int>(m_model.W.cols()); }
+    int features() const override { return m_model.features(); }
+    void scores(std::span<const float> x, std::span<double> out) const override;
+    void scoresWithChange(std::span<const float> x, int j, float value, std::span<const double> current,
+                          std::span<double> out) const override;
+    const LinearModel& model() const { return m_model; }
+
+private:
+    const LinearModel& m_model;
+};
+
+/// Row i of d as a span.
+inline std::span<const float> rowSpan(const Dataset& d, int i) {
+    return {d.X.row(i).data(), static_cast<std::size_t>(d.features())};
+}
+
+}  // namespace fdlab

@@ -1,0 +1,66 @@
+# End-to-end checks of fdlab-cli: exit codes, one-line errors, outputs a user can pipe.
+# Run by ctest as: cmake -DCLI=... -DDATA=tests/data -DDATASETS=datasets -P cli_smoke.cmake
+
+function(run_cli expected_rc out_var err_var)
+  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  TIMEOUT 300)
+  if(NOT rc STREQUAL "${expected_rc}")
+    message(FATAL_ERROR "fdlab-cli ${ARGN}: exit ${rc}, expected ${expected_rc}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+  set(${out_var} "${out}" PARENT_SCOPE)
+  set(${err_var} "${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect_match text regex what)
+  if(NOT "${text}" MATCHES "${regex}")
+    message(FATAL_ERROR "${what}: output does not match '${regex}':\n${text}")
+  endif()
+endfunction()
+
+set(ENV{FDLAB_DATA_DIR} "${DATASETS}")
+
+# usage errors -> 2
+run_cli(2 out err)
+run_cli(2 out err nosuchcommand)
+run_cli(2 out err info)
+run_cli(2 out err datasets --bogus)
+run_cli(2 out err datasets --format xml)
+# help -> 0
+run_cli(0 out err --help)
+expect_match("${out}" "datasets" "--help lists commands")
+run_cli(0 out err info --help)
+expect_match("${out}" "usage: fdlab-cli info" "info --help")
+
+# the bundled catalogue
+run_cli(0 out err datasets --format csv)
+expect_match("${out}" "\nmnist,file,10000,784,[^\n]*,28x28," "datasets lists MNIST")
+expect_match("${out}" "\nspambase,file,4601,57," "datasets lists Spambase")
+run_cli(0 out err datasets --format json)
+expect_match("${out}" "\"instances\": 10000" "datasets --format json")
+
+# info on a bundled file
+run_cli(0 out err info ${DATASETS}/mnist/mnist-10k-images-idx3-ubyte.gz)
+expect_match("${out}" "instances: +10000" "info mnist instances")
+expect_match("${out}" "image shape: 28 x 28" "info mnist shape")
+run_cli(0 out err info ${DATASETS}/heart_scale/heart_scale --format json)
+expect_match("${out}" "\"instances\": 270" "info heart_scale")
+
+# every malformed file: exit 3 and a single stderr line naming the file
+file(GLOB malformed ${DATA}/malformed/*)
+list(LENGTH malformed n)
+if(n LESS 10)
+  message(FATAL_ERROR "malformed corpus has only ${n} files")
+endif()
+foreach(f IN LISTS malformed)
+  get_filename_component(name ${f} NAME)
+  if(name MATCHES "-labels-")  # an IDX labels file is the partner of an images file
+    continue()
+  endif()
+  run_cli(3 out err info ${f})
+  string(STRIP "${err}" err1)
+  if(err1 MATCHES "\n")
+    message(FATAL_ERROR "error for ${name} is not one line:\n${err}")
+  endif()
+  expect_match("${err1}" "${name}" "error names the file")
+endforeach()
+message(STATUS "cli_smoke: ${n} malformed files rejected with one-line errors")

