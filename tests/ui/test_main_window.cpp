@@ -54,11 +54,11 @@ private slots:
         MainWindow w;
         w.setProperty("quietErrors", true);
         QSignalSpy failed(&w, &MainWindow::datasetFailed);
-        const QString path = QStringLiteral(FDLAB_TEST_DATA) + "/malformed/ragged_row.csv";
+        const QString path = QStringLiteral(FDLAB_TEST_DATA) + "/malformed/csv_ragged_row.csv";
         w.openSource(path);
         QVERIFY(failed.wait(20000));
         const QString message = failed.at(0).at(1).toString();
-        QVERIFY2(message.contains("ragged_row.csv:"), qPrintable(message));
+        QVERIFY2(message.contains("csv_ragged_row.csv:"), qPrintable(message));
         QVERIFY(!w.currentDataset());
     }
 

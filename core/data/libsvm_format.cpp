@@ -1,0 +1,125 @@
+#include "core/data/libsvm_format.h"
+
+#include "core/data/csv_format.h"
+#include "core/data/idx_format.h"
+#include "core/data/loaders.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace fdlab {
+
+namespace {
+
+struct Entry {
+    std::uint32_t row;
+    std::uint32_t col;
+    float value;
+};
+
+/// Next whitespace-separated token of `s` starting at `pos`; empty at the end.
+std::string_view nextToken(std::string_view s, std::size_t& pos) {
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; };
+    while (pos < s.size() && space(s[pos])) ++pos;
+    const std::size_t start = pos;
+    while (pos < s.size() && !space(s[pos])) ++pos;
+    return s.substr(start, pos - start);
+}
+
+}  // namespace
+
+Dataset loadLibsvm(const std::string& path) {
+    using namespace detail;
+    const std::string text = readMaybeGzipped(path);
+    LineReader lr(text);
+    std::string_view line;
+    std::vector<Entry> entries;
+    entries.reserve(text.size() / 8);
+    std::vector<int> labels;
+    LabelCollector classes;
+    std::uint64_t maxIndex = 0;
+    long firstDataLine = 0;
+    while (lr.next(line)) {
+        const long ln = lr.lineNo();
+        if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+        line = trim(line);
+        if (line.empty()) continue;
+        if (firstDataLine == 0) firstDataLine = ln;
+        std::size_t pos = 0;
+        const std::string_view label = nextToken(line, pos);
+        if (label.find(':') != std::string_view::npos)
+            throw DataError(path, ln, "expected a class label as the first token, found " + inQuotes(label));
+        const auto row = static_cast<std::uint32_t>(labels.size());
+        labels.push_back(classes.add(label));
+        std::uint64_t prev = 0;
+        for (std::string_view tok = nextToken(line, pos); !tok.empty(); tok = nextToken(line, pos)) {
+            const auto colon = tok.find(':');
+            if (colon == std::string_view::npos || colon == 0 || colon + 1 == tok.size())
+                throw DataError(path, ln, "expected INDEX:VALUE, found " + inQuotes(tok));
+            const std::string_view key = tok.substr(0, colon);
+            if (key == "qid") continue;  // SVMlight query id: irrelevant for classification
+            std::uint64_t idx = 0;
+            const auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), idx);
+            if (ec != std::errc() || p != key.data() + key.size())
+                throw DataError(path, ln, "expected a feature index (an integer >= 1), found " + inQuotes(key));
+            if (idx == 0)
+                throw DataError(path, ln, "expected feature indices starting at 1, found index 0");
+            if (idx <= prev)
+                throw DataError(path, ln,
+                                "expected increasing feature indices (> " + std::to_string(prev) + "), found " +
+                                    std::to_string(idx) + (idx == prev ? " twice" : ""));
+            if (idx > (std::uint64_t{1} << 31))
+                throw DataError(path, ln, "expected a feature index below 2^31, found " + std::string(key));
+            prev = idx;
+            const float v = requireNumber(path, ln, tok.substr(colon + 1), "feature " + std::string(key));
+            maxIndex = std::max(maxIndex, idx);
+            if (v != 0.0f) entries.push_back({row, static_cast<std::uint32_t>(idx - 1), v});
+        }
+    }
+    if (labels.empty())
+        throw DataError(path, lr.endLine(), "expected at least one instance line 'LABEL INDEX:VALUE ...', found none");
+    checkDenseSize(path, firstDataLine, labels.size(), maxIndex);
+
+    Dataset d;
+    d.X = Dataset::Matrix::Zero(static_cast<Eigen::Index>(labels.size()), static_cast<Eigen::Index>(maxIndex));
+    for (const Entry& e : entries) d.X(e.row, e.col) = e.value;
+    classes.finish(labels, d.classNames);
+    d.labels = std::move(labels);
+    finishDataset(d, path, "LIBSVM");
+    return d;
+}
+
+void saveLibsvm(const Dataset& d, const std::string& path) {
+    using namespace detail;
+    if (static_cast<int>(d.labels.size()) != d.rows())
+        throw std::invalid_argument("saveLibsvm: " + std::to_string(d.labels.size()) + " labels for " +
+                                    std::to_string(d.rows()) + " instances");
+    for (const auto& c : d.classNames)
+        if (c.empty() || c.find_first_of(" \t\r\n:#") != std::string::npos)
+            throw std::invalid_argument("saveLibsvm: class name " + inQuotes(c) +
+                                        " cannot be written as a LIBSVM label (empty, whitespace, ':' or '#')");
+    std::string out;
+    out.reserve(static_cast<std::size_t>(d.rows()) * 64);
+    for (int i = 0; i < d.rows(); ++i) {
+        const int l = d.labels[static_cast<std::size_t>(i)];
+        if (l < 0 || l >= d.numClasses())
+            throw std::invalid_argument("saveLibsvm: label index " + std::to_string(l) + " out of range");
+        out += d.classNames[static_cast<std::size_t>(l)];
+        bool bad = false;
+        d.forEachNonZero(i, [&](int j, float x) {
+            if (!std::isfinite(x)) bad = true;
+            out += ' ';
+            out += std::to_string(j + 1);
+            out += ':';
+            out += formatFloat(x);
+        });
+        if (bad) throw std::invalid_argument("saveLibsvm: non-finite value at instance " + std::to_string(i + 1));
+        out += '\n';
+    }
+    writeFileAtomically(path, out);
+}
+
+}  // namespace fdlab

@@ -1,0 +1,66 @@
+// Format dispatch for the loaders; the formats themselves live in idx_format, csv_format,
+// libsvm_format and arff_format.
+
+#include "core/data/loaders.h"
+
+#include "core/data/csv_format.h"
+#include "core/data/idx_format.h"
+#include "core/util/errors.h"
+
+#include <filesystem>
+
+namespace fdlab {
+
+const char* toString(FileFormat f) {
+    switch (f) {
+    case FileFormat::Idx: return "IDX";
+    case FileFormat::Csv: return "CSV";
+    case FileFormat::Libsvm: return "LIBSVM";
+    case FileFormat::Arff: return "ARFF";
+    }
+    return "?";
+}
+
+namespace {
+bool endsWith(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+}  // namespace
+
+FileFormat guessFormat(const std::string& path) {
+    // Any format may be gzip-compressed; the name before ".gz" decides.
+    std::string name = detail::toLower(std::filesystem::path(path).filename().string());
+    if (endsWith(name, ".gz")) name.resize(name.size() - 3);
+    if (endsWith(name, "ubyte")) return FileFormat::Idx;
+    const auto dot = name.rfind('.');
+    const std::string ext = dot == std::string::npos || dot == 0 ? std::string() : name.substr(dot + 1);
+    if (ext.rfind("idx", 0) == 0) return FileFormat::Idx;  // ".idx", ".idx3-ubyte", ".idx1"
+    if (ext == "csv") return FileFormat::Csv;
+    if (ext == "arff") return FileFormat::Arff;
+    if (ext.empty() || ext == "libsvm" || ext == "svm" || ext == "svmlight" || ext == "txt") return FileFormat::Libsvm;
+    throw DataError(path, 0,
+                    "unknown file extension '." + ext +
+                        "': expected .csv, .arff, .libsvm/.svm/.svmlight/.txt or an IDX name (*-ubyte, *.idx*)");
+}
+
+Dataset loadDataFile(const std::string& path, const LoadOptions& opt) {
+    switch (guessFormat(path)) {
+    case FileFormat::Csv: return loadCsv(path, opt);
+    case FileFormat::Libsvm: return loadLibsvm(path);
+    case FileFormat::Arff: return loadArff(path, opt);
+    case FileFormat::Idx: {
+        std::string labels = opt.idxLabels;
+        if (labels.empty()) labels = detail::deriveIdxLabelsPath(path);
+        if (labels.empty())
+            throw DataError(path, 0,
+                            "expected an IDX images file name containing 'images' or 'idx3' (to find its labels "
+                            "file), found neither; set the labels file explicitly");
+        if (labels == path)
+            throw DataError(path, 0, "expected an images file, found what looks like a labels file");
+        return loadIdx(path, labels);
+    }
+    }
+    throw DataError(path, 0, "unknown file format");
+}
+
+}  // namespace fdlab
