@@ -18,5 +18,7 @@ struct Command {
 
 /// Data commands: datasets, info.
 std::vector<Command> dataCommands();
+/// Experiment commands: presets, run, train, eval, attack.
+std::vector<Command> experimentCommands();
 
 }  // namespace fdlab::cli

@@ -30,6 +30,8 @@ constexpr ThreatName kThreatNames[] = {
     {ThreatModel::GreedyDeletion, "greedy-deletion"},
     {ThreatModel::FeatureCorruption, "feature-corruption"},
     {ThreatModel::GroupCorruption, "group-corruption"},
+    {ThreatModel::FixedDeletion, "fixed-deletion"},
+    {ThreatModel::RandomBlankout, "random-blankout"},
 };
 
 [[noreturn]] void bad(const std::string& field, const std::string& msg) {
@@ -68,7 +70,7 @@ ThreatModel threatModelFromString(const std::string& s) {
 
 bool usesCountBudget(ThreatModel t) {
     return t == ThreatModel::WorstCaseCount || t == ThreatModel::RandomDeletion || t == ThreatModel::UniformTopWeight ||
-           t == ThreatModel::UniformExact || t == ThreatModel::GreedyDeletion;
+           t == ThreatModel::UniformExact || t == ThreatModel::GreedyDeletion || t == ThreatModel::FixedDeletion;
 }
 
 bool usesValueBudget(ThreatModel t) {
@@ -94,6 +96,16 @@ void AttackSpec::validate(const Dataset& d) const {
             bad("feature", std::to_string(feature) + " is not in [0, " + std::to_string(d.features()) + ")");
         if (!(probability >= 0 && probability <= 1)) bad("probability", "must be in [0, 1]");
     }
+    if (threat == ThreatModel::FixedDeletion) {
+        if (budget > static_cast<double>(features.size()))
+            bad("budget", "K = " + std::to_string(countBudget(*this)) + " exceeds the " + std::to_string(features.size()) +
+                              " listed features");
+        for (int j : features)
+            if (j < 0 || j >= d.features())
+                bad("features", std::to_string(j) + " is not in [0, " + std::to_string(d.features()) + ")");
+    }
+    if (threat == ThreatModel::RandomBlankout && !(probability >= 0 && probability <= 1))
+        bad("probability", "must be in [0, 1]");
     if (threat == ThreatModel::FeatureCorruption || threat == ThreatModel::GroupCorruption)
         if (!(fraction >= 0 && fraction <= 1)) bad("fraction", "must be in [0, 1]");
     if (threat == ThreatModel::GroupCorruption) {
@@ -187,6 +199,14 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         case ThreatModel::RandomFeatureDrop: del = randomFeatureDrop(spec.feature, spec.probability, rng); break;
         case ThreatModel::UniformTopWeight:
         case ThreatModel::UniformExact: del = uniformSet; break;
+        case ThreatModel::FixedDeletion:
+            del.assign(spec.features.begin(), spec.features.begin() + K);
+            std::sort(del.begin(), del.end());
+            break;
+        case ThreatModel::RandomBlankout:
+            for (int j = 0; j < test.features(); ++j)
+                if (rng.bernoulli(spec.probability)) del.push_back(j);
+            break;
         case ThreatModel::GreedyDeletion: {
             del = greedyDeletion(model, x, label, K, spec.stopWhenWrong).deleted;
             std::sort(del.begin(), del.end());

@@ -37,8 +37,12 @@ enum class ThreatModel {
                            ///< class's margin most (a heuristic; stops once misclassified)
     FeatureCorruption,     ///< a fraction of each instance's features get the value of the same
                            ///< feature in another random test instance
-    GroupCorruption        ///< a fraction of the feature groups get the values of another random
+    GroupCorruption,       ///< a fraction of the feature groups get the values of another random
                            ///< test instance (whole group at once)
+    FixedDeletion,         ///< the first K features of `features` deleted from every instance
+                           ///< (e.g. Dekel-Shamir's "delete both label copies")
+    RandomBlankout         ///< every feature deleted independently with probability `probability`
+                           ///< (MCF's "blankout at test time"; the level is the probability)
 };
 
 const char* toString(ThreatModel t);
@@ -58,7 +62,10 @@ struct AttackSpec {
     ThreatModel threat = ThreatModel::None;
     /// K for count budgets (a whole number >= 0), N for value budgets (0 <= N < V = sum v_j).
     double budget = 0.0;
-    /// RandomFeatureDrop: the feature index and its deletion probability in [0, 1].
+    /// FixedDeletion: the features to delete, in order (the budget K takes the first K).
+    std::vector<int> features;
+    /// RandomFeatureDrop: the feature index and its deletion probability in [0, 1];
+    /// RandomBlankout: the probability.
     int feature = 0;
     double probability = 0.0;
     /// FeatureCorruption / GroupCorruption: fraction of features / groups corrupted, [0, 1].

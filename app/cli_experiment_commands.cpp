@@ -1,0 +1,382 @@
+// fdlab-cli presets / run / train / eval / attack.
+
+#include "cli_args.h"
+#include "cli_commands.h"
+
+#include "core/eval/experiment_runner.h"
+#include "core/eval/level_evaluation.h"
+#include "core/eval/presets.h"
+#include "core/eval/results_io.h"
+#include "core/io/deletion_grid.h"
+#include "core/io/model_json.h"
+#include "core/learners/registry.h"
+#include "core/util/atomic_file.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace fdlab::cli {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void onSigint(int) { g_interrupted = true; }
+
+// Ctrl-C requests a stop of the running job instead of killing the process.
+class InterruptGuard {
+public:
+    InterruptGuard() {
+        g_interrupted = false;
+        m_old = std::signal(SIGINT, onSigint);
+        m_watch = std::jthread([this](std::stop_token st) {
+            while (!st.stop_requested()) {
+                if (g_interrupted) m_source.request_stop();
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+        });
+    }
+    ~InterruptGuard() {
+        m_watch.request_stop();
+        m_watch.join();
+        std::signal(SIGINT, m_old);
+    }
+    std::stop_token token() const { return m_source.get_token(); }
+
+private:
+    std::stop_source m_source;
+    std::jthread m_watch;
+    void (*m_old)(int) = SIG_DFL;
+};
+
+std::vector<std::string> splitList(const std::string& s, char sep = ',') {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, sep))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+double parseNumber(const std::string& s, const std::string& option) {
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(s, &used);
+        if (used != s.size() || !std::isfinite(v)) throw std::invalid_argument("");
+        return v;
+    } catch (const std::exception&) {
+        throw UsageError("--" + option + " expects a number, got '" + s + "'");
+    }
+}
+
+std::vector<double> parseLevels(const std::string& s) {
+    std::vector<double> out;
+    for (const auto& t : splitList(s)) out.push_back(parseNumber(t, "levels"));
+    if (out.empty()) throw UsageError("--levels needs at least one value");
+    return out;
+}
+
+// Options shared by train / eval / attack: which data, task, preprocessing and split.
+const std::set<std::string> kDataOptions = {"bundled", "data", "label", "positive", "negative", "one-vs-rest",
+                                            "scale", "test-fraction", "seed", "importance"};
+const char* kDataHelp =
+    "  data:  --bundled NAME | --data FILE [--label COLUMN]\n"
+    "  task:  --positive A[,B] --negative C[,D]   (binary)  |  --one-vs-rest A  |  (default: all classes)\n"
+    "         --scale none|zero-one|minus-one-one|unit-norm|binarise (fitted on the training part)\n"
+    "         --test-fraction F (default 0.3) --seed S (default 1): the stratified split; train, eval\n"
+    "         and attack given the same options use the same split\n"
+    "         --importance dataset|uniform|mutual-information|FILE.csv (default: the data's own)\n";
+
+ExperimentSpec dataSpec(const Args& a) {
+    ExperimentSpec s;
+    s.dataset.bundled = a.value("bundled", "");
+    s.dataset.file = a.value("data", "");
+    if (s.dataset.bundled.empty() == s.dataset.file.empty()) throw UsageError("give exactly one of --bundled and --data");
+    s.dataset.options.labelColumn = a.value("label", "");
+    if (a.has("positive") || a.has("negative")) {
+        s.task.kind = TaskSpec::Kind::Binary;
+        s.task.positive = splitList(a.value("positive", ""));
+        s.task.negative = splitList(a.value("negative", ""));
+    } else if (a.has("one-vs-rest")) {
+        s.task.kind = TaskSpec::Kind::OneVsRest;
+        s.task.positive = {a.value("one-vs-rest", "")};
+    }
+    s.preprocessing = scalingFromString(a.value("scale", "none"));
+    s.split.kind = SplitSpec::Kind::Fraction;
+    s.split.testFraction = parseNumber(a.value("test-fraction", "0.3"), "test-fraction");
+    s.split.validationFraction = 0.0;
+    s.seed = static_cast<std::uint64_t>(parseNumber(a.value("seed", "1"), "seed"));
+    const std::string imp = a.value("importance", "dataset");
+    if (imp == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
+    else if (imp == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
+    else if (imp == "mutual-information") s.importance.kind = ImportanceSpec::Kind::MutualInformation;
+    else {
+        s.importance.kind = ImportanceSpec::Kind::Csv;
+        s.importance.path = imp;
+    }
+    return s;
+}
+
+PreparedSplit prepare(const ExperimentSpec& s) { return prepareRepetition(loadTaskData(s), s, 0); }
+
+AttackSpec attackFrom(const Args& a) {
+    AttackSpec at;
+    at.threat = threatModelFromString(a.value("threat", "none"));
+    at.seed = static_cast<std::uint64_t>(parseNumber(a.value("attack-seed", "1"), "attack-seed"));
+    at.feature = static_cast<int>(parseNumber(a.value("feature", "0"), "feature"));
+    if (a.value("replacement", "zero") == "uniform-noise") at.replacement = Replacement::UniformNoise;
+    for (const auto& f : splitList(a.value("features", ""))) at.features.push_back(static_cast<int>(parseNumber(f, "features")));
+    return at;
+}
+
+std::string fmt(double v, int prec = 4) {
+    if (!std::isfinite(v)) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
+    return buf;
+}
+
+// ---- presets ---------------------------------------------------------------------------------
+
+int runPresets(const std::vector<std::string>& argv) {
+    const Args a(argv, {"format"}, {});
+    const std::string format = a.choice("format", {"text", "json"}, "text");
+    json all = json::array();
+    for (const auto& p : listPresets()) {
+        if (format == "json") all.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}, {"path", p.path}});
+        else std::cout << p.name << "\n  " << p.title << "\n  " << p.description << "\n\n";
+    }
+    if (format == "json") std::cout << all.dump(2) << '\n';
+    return Ok;
+}
+
+// ---- run -------------------------------------------------------------------------------------
+
+void printTable(const ExperimentResult& r) {
+    std::cout << r.spec.name << "\n" << std::string(r.spec.name.size(), '=') << "\n";
+    if (r.spec.paper.is_object() && r.spec.paper.contains("summary"))
+        std::cout << "Paper: " << r.spec.paper.at("summary").get<std::string>() << "\n";
+    std::cout << "\nlearner             level   error    +-se     AUC      paper\n";
+    for (const auto& s : r.summary) {
+        const auto ref = paperReference(r.spec, s.learner, s.level);
+        char line[200];
+        std::snprintf(line, sizeof line, "%-18s %6g   %-7s  %-7s  %-7s  %s\n", s.learner.c_str(), s.level,
+                      fmt(s.error.mean).c_str(), fmt(s.error.se).c_str(), fmt(s.auc.mean).c_str(),
+                      ref ? fmt(*ref, 3).c_str() : "");
+        std::cout << line;
+    }
+    for (const auto& w : r.warnings) std::cout << "warning: " << w << '\n';
+    std::cout << "\n" << r.message << " in " << fmt(r.elapsed, 2) << " s on " << r.threads << " threads\n";
+}
+
+int runRun(const std::vector<std::string>& argv) {
+    const Args a(argv, {"output", "csv", "format", "threads", "repetitions"}, {"quiet"});
+    if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
+    const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
+    ExperimentSpec spec = loadPresetOrFile(a.positional()[0]);
+    if (a.has("threads")) spec.threads = static_cast<int>(parseNumber(*a.value("threads"), "threads"));
+    if (a.has("repetitions")) spec.repetitions = static_cast<int>(parseNumber(*a.value("repetitions"), "repetitions"));
+
+    InterruptGuard guard;
+    const bool tty = isatty(STDERR_FILENO);
+    const bool quiet = a.has("quiet");
+    std::mutex mu;
+    int lastDecile = -1;
+    RunControl rc;
+    rc.stop = guard.token();
+    rc.onProgress = [&](const Progress& p) {
+        if (quiet) return;
+        std::lock_guard lock(mu);
+        const int pct = static_cast<int>(100 * p.fraction);
+        if (tty) {
+            const int bar = pct / 4;
+            std::fprintf(stderr, "\r[%-25s] %3d%%  %-40.40s", std::string(static_cast<std::size_t>(bar), '#').c_str(), pct,
+                         p.message.c_str());
+        } else if (pct / 10 != lastDecile) {
+            lastDecile = pct / 10;
+            std::fprintf(stderr, "progress %3d%%  %s\n", pct, p.message.c_str());
+        }
+    };
+    const ExperimentResult r = runExperiment(spec, rc);
+    if (tty && !quiet) std::fprintf(stderr, "\n");
+    if (a.has("output")) saveResultsJson(r, *a.value("output"));
+    if (a.has("csv")) saveCurvesCsv(r, *a.value("csv"));
+    if (format == "json") std::cout << resultsToJson(r).dump(2) << '\n';
+    else if (format == "csv") std::cout << curvesCsv(r);
+    else printTable(r);
+    if (r.status == Status::Cancelled) {
+        std::cerr << "fdlab-cli: cancelled (" << r.message << ")\n";
+        return Cancelled;
+    }
+    if (r.status == Status::Failed) {
+        for (const auto& w : r.warnings) std::cerr << "fdlab-cli: " << w << '\n';
+        return BadInput;
+    }
+    return Ok;
+}
+
+// ---- train -----------------------------------------------------------------------------------
+
+int runTrain(const std::vector<std::string>& argv) {
+    std::set<std::string> valued = kDataOptions;
+    valued.insert({"learner", "params", "output"});
+    const Args a(argv, valued, {});
+    if (!a.has("learner")) throw UsageError("train needs --learner NAME");
+    if (!a.has("output")) throw UsageError("train needs --output MODEL.json");
+    const std::string learner = *a.value("learner");
+    json params = json::object();
+    if (a.has("params")) {
+        try {
+            params = json::parse(*a.value("params"));
+        } catch (const json::exception& e) {
+            throw UsageError(std::string("--params is not valid JSON: ") + e.what());
+        }
+    }
+    const ExperimentSpec spec = dataSpec(a);
+    const PreparedSplit ps = prepare(spec);
+    InterruptGuard guard;
+    const TrainedModel t = trainLearner(learner, ps.train, params, {{}, guard.token()});
+    if (t.fit.status == Status::Cancelled) return Cancelled;
+    if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
+    if (!t.linear) throw std::invalid_argument("learner " + learner + " has no linear model to save");
+    saveModel(*a.value("output"), *t.linear, describeTraining(ps.train, learner, completeParams(learner, params), ps.preprocessor));
+    std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective
+              << ", " << t.fit.iterations << " iterations, " << fmt(t.fit.elapsed, 3) << " s (" << toString(t.fit.status)
+              << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error) << ", test error "
+              << fmt(scoreDataset(*t.scorer, ps.test).error) << " (" << ps.test.rows() << " instances)\nsaved "
+              << *a.value("output") << '\n';
+    return Ok;
+}
+
+// ---- eval / attack ---------------------------------------------------------------------------
+
+struct LoadedModel {
+    SavedModel saved;
+    TrainedModel trained;
+};
+
+LoadedModel loadForUse(const std::string& path, const Dataset& test) {
+    LoadedModel m;
+    m.saved = loadModel(path);
+    checkCompatible(m.saved, test);
+    FitResult f;
+    f.model = m.saved.model;
+    f.status = Status::Converged;
+    m.trained = wrapLinear(std::move(f));
+    return m;
+}
+
+int runEval(const std::vector<std::string>& argv) {
+    std::set<std::string> valued = kDataOptions;
+    valued.insert({"model", "threat", "levels", "format", "attack-seed", "feature", "features", "replacement"});
+    const Args a(argv, valued, {});
+    if (!a.has("model")) throw UsageError("eval needs --model MODEL.json");
+    const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
+    const ExperimentSpec spec = dataSpec(a);
+    const PreparedSplit ps = prepare(spec);
+    const LoadedModel m = loadForUse(*a.value("model"), ps.test);
+    const AttackSpec at = attackFrom(a);
+    const std::vector<double> levels = parseLevels(a.value("levels", "0"));
+    InterruptGuard guard;
+    const auto scores = evaluateAtLevels(m.trained, ps.test, at, levels, {{}, guard.token()}, &ps.train);
+    if (scores.size() < levels.size()) return Cancelled;
+    json out = json::array();
+    if (format == "csv") std::cout << "level,error,auc\n";
+    if (format == "text") std::cout << "threat " << toString(at.threat) << " on " << ps.test.rows() << " test instances\nlevel    error    AUC\n";
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        if (format == "json") out.push_back({{"level", levels[l]}, {"error", scores[l].error}, {"auc", std::isfinite(scores[l].auc) ? json(scores[l].auc) : json()}});
+        else if (format == "csv") std::cout << levels[l] << ',' << scores[l].error << ',' << (std::isfinite(scores[l].auc) ? std::to_string(scores[l].auc) : "") << '\n';
+        else std::cout << levels[l] << "\t " << fmt(scores[l].error) << "   " << fmt(scores[l].auc) << '\n';
+    }
+    if (format == "json") std::cout << json{{"threat", toString(at.threat)}, {"instances", ps.test.rows()}, {"levels", out}}.dump(2) << '\n';
+    return Ok;
+}
+
+int runAttackCmd(const std::vector<std::string>& argv) {
+    std::set<std::string> valued = kDataOptions;
+    valued.insert({"model", "threat", "budget", "format", "attack-seed", "feature", "features", "replacement", "png", "count"});
+    const Args a(argv, valued, {});
+    if (!a.has("model")) throw UsageError("attack needs --model MODEL.json");
+    const std::string format = a.choice("format", {"csv", "json"}, "csv");
+    const ExperimentSpec spec = dataSpec(a);
+    const PreparedSplit ps = prepare(spec);
+    const LoadedModel m = loadForUse(*a.value("model"), ps.test);
+    AttackSpec at = attackFrom(a);
+    at = attackAtLevel(at, parseNumber(a.value("budget", "0"), "budget"));
+    InterruptGuard guard;
+    const AttackResult r = runAttack(ps.test, *m.trained.scorer, at, {{}, guard.token()}, &ps.train);
+    if (r.status == Status::Cancelled) return Cancelled;
+    const LinearModel& lm = *m.trained.linear;
+    if (format == "json") {
+        json rows = json::array();
+        for (int i = 0; i < ps.test.rows(); ++i)
+            rows.push_back({{"instance", i}, {"label", ps.test.classNames[static_cast<std::size_t>(ps.test.labels[static_cast<std::size_t>(i)])]},
+                            {"margin_before", LinearScorer(lm).margin(rowSpan(ps.test, i), ps.test.labels[static_cast<std::size_t>(i)])},
+                            {"margin_after", LinearScorer(lm).margin(rowSpan(r.attacked, i), ps.test.labels[static_cast<std::size_t>(i)])},
+                            {"deleted", r.deleted[static_cast<std::size_t>(i)]}});
+        std::cout << json{{"threat", toString(at.threat)}, {"instances", rows}}.dump(2) << '\n';
+    } else {
+        std::cout << "instance,label,margin_before,margin_after,deleted\n";
+        for (int i = 0; i < ps.test.rows(); ++i) {
+            const int y = ps.test.labels[static_cast<std::size_t>(i)];
+            std::cout << i << ',' << ps.test.classNames[static_cast<std::size_t>(y)] << ','
+                      << LinearScorer(lm).margin(rowSpan(ps.test, i), y) << ',' << LinearScorer(lm).margin(rowSpan(r.attacked, i), y) << ',';
+            std::string del;
+            for (int j : r.deleted[static_cast<std::size_t>(i)]) del += (del.empty() ? "" : " ") + ps.test.featureNames[static_cast<std::size_t>(j)];
+            std::cout << del << '\n';
+        }
+    }
+    if (a.has("png")) {
+        const int count = static_cast<int>(parseNumber(a.value("count", "10"), "count"));
+        std::vector<int> rows;
+        for (int i = 0; i < std::min(count, ps.test.rows()); ++i) rows.push_back(i);
+        savePng(deletionGrid(ps.test, r, rows), *a.value("png"));
+        std::cerr << "wrote " << *a.value("png") << '\n';
+    }
+    return Ok;
+}
+
+}  // namespace
+
+std::vector<Command> experimentCommands() {
+    return {
+        {"presets", "list the paper presets", "usage: fdlab-cli presets [--format text|json]\n", runPresets},
+        {"run", "run an experiment file or preset: error-versus-budget curves",
+         "usage: fdlab-cli run EXPERIMENT.json|PRESET [--output RESULTS.json] [--csv CURVES.csv]\n"
+         "                     [--format text|csv|json] [--threads N] [--repetitions R] [--quiet]\n"
+         "Trains every learner, attacks the test set at every level and prints mean error +- standard\n"
+         "error (and AUC) per learner and level, next to the paper's numbers for presets. Progress on\n"
+         "stderr; Ctrl-C cancels cleanly (exit 4) and keeps the finished points.\n",
+         runRun},
+        {"train", "train a learner and save the model as JSON",
+         std::string("usage: fdlab-cli train --learner NAME [--params JSON] --output MODEL.json DATA-OPTIONS\n") + kDataHelp +
+             "  learners: svm, logreg, fdrop, ds-lp, ds-perceptron, mcf (see the GUI's Help for parameters)\n"
+             "  e.g. --params '{\"C\": 1, \"K\": 20}'\n",
+         runTrain},
+        {"eval", "evaluate a saved model on attacked test data",
+         std::string("usage: fdlab-cli eval --model MODEL.json [--threat T] [--levels L1,L2,...] [--format text|csv|json]\n"
+                     "                      [--attack-seed S] [--feature J] [--features J1,J2,..] [--replacement zero|uniform-noise]\n"
+                     "                      DATA-OPTIONS\n") +
+             kDataHelp +
+             "  threats: none, worst-case-count, worst-case-value-exact, worst-case-value-greedy, random-deletion,\n"
+             "           random-feature-drop, uniform-top-weight, uniform-exact, greedy-deletion,\n"
+             "           feature-corruption, group-corruption\n",
+         runEval},
+        {"attack", "per-instance deleted features of an attack (and a PNG grid for images)",
+         std::string("usage: fdlab-cli attack --model MODEL.json --threat T --budget B [--format csv|json]\n"
+                     "                        [--png GRID.png [--count N]] DATA-OPTIONS\n") +
+             kDataHelp + "  --png draws originals next to attacked images, deleted pixels in red (image data)\n",
+         runAttackCmd},
+    };
+}
+
+}  // namespace fdlab::cli

@@ -1,0 +1,300 @@
+#include "core/eval/experiment_runner.h"
+
+#include "core/data/bundled.h"
+#include "core/data/split.h"
+#include "core/eval/level_evaluation.h"
+#include "core/util/parallel.h"
+#include "core/util/rng.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <tuple>
+
+namespace fdlab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using json = nlohmann::json;
+
+std::vector<double> importanceFor(const Dataset& train, const ImportanceSpec& s) {
+    switch (s.kind) {
+    case ImportanceSpec::Kind::Dataset: return train.importance;
+    case ImportanceSpec::Kind::Uniform: return uniformImportance(train);
+    case ImportanceSpec::Kind::MutualInformation: return mutualInformationImportance(train, s.mutualInfo);
+    case ImportanceSpec::Kind::Csv: return importanceFromCsv(train, s.path);
+    case ImportanceSpec::Kind::Values:
+        if (static_cast<int>(s.values.size()) != train.features())
+            throw std::invalid_argument("experiment field 'importance.values': " + std::to_string(s.values.size()) +
+                                        " values for " + std::to_string(train.features()) + " features");
+        return s.values;
+    }
+    return uniformImportance(train);
+}
+
+// The first minimum (ties go to the earlier candidate, so results do not depend on float noise
+// in later ones).
+std::size_t argmin(const std::vector<double>& v) {
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < v.size(); ++k)
+        if (v[k] < v[best]) best = k;
+    return best;
+}
+
+}  // namespace
+
+Dataset loadTaskData(const ExperimentSpec& spec) {
+    Dataset d = spec.dataset.bundled.empty() ? loadDataFile(spec.dataset.file, spec.dataset.options)
+                                             : loadBundled(spec.dataset.bundled);
+    d = applyTask(d, spec.task);
+    d.requireNonEmptyClasses("task " + spec.task.describe());
+    return d;
+}
+
+int repetitionCount(const ExperimentSpec& spec) {
+    return spec.split.kind == SplitSpec::Kind::KFold ? spec.split.folds : spec.repetitions;
+}
+
+std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpose) {
+    return Rng(spec.seed).split(static_cast<std::uint64_t>(repetition)).split(static_cast<std::uint64_t>(purpose)).next();
+}
+
+PreparedSplit prepareRepetition(const Dataset& data, const ExperimentSpec& spec, int rep) {
+    const std::uint64_t seed = derivedSeed(spec, rep, 0);
+    std::vector<int> train, validation, test;
+    switch (spec.split.kind) {
+    case SplitSpec::Kind::Fraction: {
+        if (spec.split.validationFraction > 0) {
+            TrainValTest s = stratifiedSplit3(data, spec.split.validationFraction, spec.split.testFraction, seed);
+            train = std::move(s.train), validation = std::move(s.validation), test = std::move(s.test);
+        } else {
+            TrainTest s = stratifiedSplit(data, spec.split.testFraction, seed);
+            train = std::move(s.train), test = std::move(s.test);
+        }
+        break;
+    }
+    case SplitSpec::Kind::Counts: {
+        TrainValTest s = splitByCounts(data, spec.split.perClassTrain, spec.split.perClassValidation,
+                                       spec.split.perClassTest, seed);
+        train = std::move(s.train), validation = std::move(s.validation), test = std::move(s.test);
+        break;
+    }
+    case SplitSpec::Kind::KFold: {
+        // One fold partition for the whole experiment (seeded by repetition 0), fold `rep` tested.
+        const auto folds = stratifiedKFold(data, spec.split.folds, derivedSeed(spec, 0, 0));
+        test = folds.at(static_cast<std::size_t>(rep)).test;
+        train = folds.at(static_cast<std::size_t>(rep)).train;
+        if (spec.split.validationFraction > 0) {
+            const Dataset trainPart = data.subset(train);
+            const TrainTest inner = stratifiedSplit(trainPart, spec.split.validationFraction, seed);
+            std::vector<int> t, v;
+            for (int i : inner.train) t.push_back(train[static_cast<std::size_t>(i)]);
+            for (int i : inner.test) v.push_back(train[static_cast<std::size_t>(i)]);
+            train = std::move(t), validation = std::move(v);
+        }
+        break;
+    }
+    }
+    PreparedSplit p;
+    p.train = data.subset(train);
+    p.validation = data.subset(validation);
+    p.test = data.subset(test);
+    p.preprocessor = Preprocessor::fit(p.train, spec.preprocessing);
+    p.preprocessor.apply(p.train);
+    p.preprocessor.apply(p.validation);
+    p.preprocessor.apply(p.test);
+    const std::vector<double> v = importanceFor(p.train, spec.importance);
+    p.train.importance = p.validation.importance = p.test.importance = v;
+    return p;
+}
+
+std::vector<json> gridCandidates(const LearnerSpec& l) {
+    std::vector<json> out{l.params.is_object() ? l.params : json::object()};
+    const LearnerInfo& info = learnerInfo(l.learner);
+    for (const auto& [name, values] : l.grid) {
+        bool integer = false;
+        for (const auto& pi : info.params)
+            if (pi.name == name) integer = pi.type == ParamInfo::Type::Integer;
+        std::vector<json> next;
+        for (const json& base : out)
+            for (double v : values) {
+                json c = base;
+                if (integer) c[name] = static_cast<long long>(std::llround(v));
+                else c[name] = v;
+                next.push_back(c);
+            }
+        out = std::move(next);
+    }
+    return out;
+}
+
+std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points) {
+    std::vector<CurveSummary> out;
+    std::vector<CurvePoint> sorted = points;
+    std::sort(sorted.begin(), sorted.end(), [](const CurvePoint& a, const CurvePoint& b) {
+        return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
+    });
+    for (std::size_t a = 0; a < sorted.size();) {
+        std::size_t b = a;
+        std::vector<double> err, auc;
+        while (b < sorted.size() && sorted[b].learnerIndex == sorted[a].learnerIndex &&
+               sorted[b].levelIndex == sorted[a].levelIndex) {
+            err.push_back(sorted[b].error);
+            auc.push_back(sorted[b].auc);
+            ++b;
+        }
+        CurveSummary s;
+        s.learner = sorted[a].learner;
+        s.learnerIndex = sorted[a].learnerIndex;
+        s.levelIndex = sorted[a].levelIndex;
+        s.level = sorted[a].level;
+        s.error = meanAndStandardError(err);
+        s.auc = meanAndStandardError(auc);
+        out.push_back(s);
+        a = b;
+    }
+    return out;
+}
+
+ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc, const PointCallback& onPoint) {
+    Stopwatch clock;
+    spec.validate();
+    ExperimentResult result;
+    result.spec = spec;
+    result.threads = spec.threads > 0 ? spec.threads : hardwareThreads();
+
+    const Dataset data = loadTaskData(spec);
+    const int reps = repetitionCount(spec);
+    std::vector<PreparedSplit> splits;
+    for (int r = 0; r < reps; ++r) splits.push_back(prepareRepetition(data, spec, r));
+    // Budgets are checked against the data before any training starts.
+    for (double level : spec.levels) attackAtLevel(spec.attack, level).validate(splits.front().test);
+
+    const int L = static_cast<int>(spec.learners.size());
+    const long totalPoints = static_cast<long>(reps) * L * static_cast<long>(spec.levels.size());
+    std::mutex mutex;   // guards result.points, warnings, progress and onPoint
+    long done = 0;
+    auto emit = [&](CurvePoint p) {
+        std::lock_guard lock(mutex);
+        result.points.push_back(p);
+        ++done;
+        if (onPoint) onPoint(p);
+        rc.report(static_cast<double>(done) / static_cast<double>(totalPoints), done,
+                  p.learner + " at " + std::to_string(p.level));
+    };
+    auto warn = [&](const std::string& w) {
+        std::lock_guard lock(mutex);
+        result.warnings.push_back(w);
+    };
+    bool failed = false;
+
+    // Job k = repetition-major, so that every learner's first points arrive early.
+    parallelFor(reps * L, result.threads, [&](int job) {
+        const int rep = job / L, li = job % L;
+        const LearnerSpec& ls = spec.learners[static_cast<std::size_t>(li)];
+        const PreparedSplit& ps = splits[static_cast<std::size_t>(rep)];
+        const std::string where = ls.id + " (repetition " + std::to_string(rep) + ")";
+        try {
+            const RunControl learnerRc{{}, rc.stop};
+            const std::vector<json> cands = gridCandidates(ls);
+            std::vector<TrainedModel> models;
+            std::vector<double> seconds;
+            for (const json& c : cands) {
+                Stopwatch t;
+                models.push_back(trainLearner(ls.learner, ps.train, c, learnerRc));
+                seconds.push_back(t.seconds());
+                const FitResult& f = models.back().fit;
+                if (f.status == Status::Cancelled || rc.cancelled()) return;
+                if (f.status == Status::Failed) throw std::runtime_error(f.message);
+                if (f.status == Status::MaxIterations)
+                    warn(where + ": stopped at the iteration limit (" + f.message + ") with params " + c.dump());
+            }
+            // Choose a candidate per level.
+            const std::size_t nLevels = spec.levels.size();
+            std::vector<std::size_t> chosen(nLevels, 0);
+            std::vector<double> valError(nLevels, kNaN);
+            const bool haveValidation = ps.validation.rows() > 0;
+            if (cands.size() > 1 && !haveValidation)
+                throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split");
+            if (cands.size() > 1) {
+                std::vector<std::vector<double>> val(cands.size());   // [candidate][level]
+                for (std::size_t c = 0; c < cands.size(); ++c) {
+                    if (spec.tunePerLevel) {
+                        AttackSpec a = spec.attack;
+                        a.seed = derivedSeed(spec, rep, 2);
+                        const auto scores = evaluateAtLevels(models[c], ps.validation, a, spec.levels, learnerRc, &ps.train);
+                        if (scores.size() < nLevels) return;   // cancelled
+                        for (const auto& s : scores) val[c].push_back(s.error);
+                    } else {
+                        val[c].assign(nLevels, scoreDataset(*models[c].scorer, ps.validation).error);
+                    }
+                }
+                for (std::size_t l = 0; l < nLevels; ++l) {
+                    std::vector<double> col;
+                    for (std::size_t c = 0; c < cands.size(); ++c) col.push_back(val[c][l]);
+                    chosen[l] = argmin(col);
+                    valError[l] = col[chosen[l]];
+                }
+            }
+            // Test: each distinct chosen model is attacked at the levels that chose it.
+            AttackSpec testAttack = spec.attack;
+            testAttack.seed = derivedSeed(spec, rep, 1);
+            for (std::size_t c = 0; c < cands.size(); ++c) {
+                std::vector<double> lv;
+                std::vector<std::size_t> idx;
+                for (std::size_t l = 0; l < nLevels; ++l)
+                    if (chosen[l] == c) lv.push_back(spec.levels[l]), idx.push_back(l);
+                if (lv.empty()) continue;
+                const bool oneShot = hasFastLevelPath(models[c], testAttack);
+                for (std::size_t a = 0; a < lv.size();) {
+                    // Slow attacks go level by level so that points stream as they finish.
+                    const std::size_t b = oneShot ? lv.size() : a + 1;
+                    const std::vector<double> part(lv.begin() + static_cast<std::ptrdiff_t>(a), lv.begin() + static_cast<std::ptrdiff_t>(b));
+                    const auto scores = evaluateAtLevels(models[c], ps.test, testAttack, part, learnerRc, &ps.train);
+                    if (scores.size() < part.size()) return;   // cancelled
+                    for (std::size_t k = 0; k < part.size(); ++k) {
+                        const std::size_t l = idx[a + k];
+                        CurvePoint p;
+                        p.learner = ls.id;
+                        p.learnerIndex = li;
+                        p.levelIndex = static_cast<int>(l);
+                        p.level = spec.levels[l];
+                        p.repetition = rep;
+                        p.error = scores[k].error;
+                        p.auc = scores[k].auc;
+                        p.validationError = valError[l];
+                        p.params = completeParams(ls.learner, cands[c]);
+                        p.trainSeconds = seconds[c];
+                        emit(p);
+                    }
+                    a = b;
+                }
+            }
+        } catch (const std::exception& e) {
+            warn(where + " failed: " + e.what());
+            std::lock_guard lock(mutex);
+            failed = true;
+        }
+    }, rc.stop);
+
+    std::sort(result.points.begin(), result.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
+        return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
+    });
+    result.summary = summarizePoints(result.points);
+    result.elapsed = clock.seconds();
+    if (rc.cancelled()) {
+        result.status = Status::Cancelled;
+        result.message = "cancelled with " + std::to_string(result.points.size()) + " of " + std::to_string(totalPoints) + " points";
+    } else if (failed) {
+        result.status = Status::Failed;
+        result.message = "some learners failed (see warnings)";
+    } else {
+        result.status = Status::Converged;
+        result.message = std::to_string(result.points.size()) + " points";
+    }
+    return result;
+}
+
+}  // namespace fdlab

@@ -1,0 +1,86 @@
+#pragma once
+// Runs an experiment: error-versus-budget curves for every learner, level and repetition.
+//
+// Protocol, per repetition r (a seeded random split, or fold r of k-fold CV):
+//   1. split the task data into train / validation / test (stratified, seed derived from
+//      spec.seed and r); fit the preprocessing on train and apply it to all three; compute the
+//      importance values on train (mutual information never sees the test part);
+//   2. for each learner, train one model per grid candidate on train;
+//   3. choose the candidate: with tune_per_level, per level, by the error on the validation set
+//      attacked the same way at that level (the papers' protocol: "K chosen per level on a
+//      holdout attacked the same way"); otherwise by the clean validation error (one choice for
+//      all levels); a single candidate needs no validation;
+//   4. attack the test set at every level and record the error and AUC.
+// Jobs (repetition x learner) run in parallel; each finished point is handed to onPoint at
+// once (from the worker thread, calls serialised). Every random draw comes from a seed derived
+// from (spec.seed, repetition, purpose), never from the thread that runs it, so the numbers
+// are identical for any thread count. Cancelling keeps the finished points.
+
+#include "core/eval/experiment_spec.h"
+#include "core/eval/metrics.h"
+#include "core/learners/registry.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fdlab {
+
+struct CurvePoint {
+    std::string learner;          ///< LearnerSpec::id
+    int learnerIndex = 0;
+    int levelIndex = 0;
+    double level = 0.0;
+    int repetition = 0;
+    double error = 0.0;
+    double auc = 0.0;             ///< NaN for multi-class
+    double validationError = 0.0;   ///< of the chosen candidate (NaN without validation)
+    nlohmann::json params;        ///< the parameters of the model that produced the point
+    double trainSeconds = 0.0;    ///< training time of that model
+};
+
+struct CurveSummary {
+    std::string learner;
+    int learnerIndex = 0;
+    int levelIndex = 0;
+    double level = 0.0;
+    MeanSe error;
+    MeanSe auc;
+};
+
+struct ExperimentResult {
+    ExperimentSpec spec;
+    std::vector<CurvePoint> points;        ///< sorted by (learner, level, repetition)
+    std::vector<CurveSummary> summary;     ///< by (learner, level)
+    Status status = Status::Converged;
+    std::string message;
+    std::vector<std::string> warnings;     ///< e.g. a learner stopped at its iteration limit
+    double elapsed = 0.0;
+    int threads = 1;
+};
+
+/// The data and split of one repetition, as the runner uses them (also for the GUI's
+/// heatmaps, so they show exactly the instances the curves were computed on).
+struct PreparedSplit {
+    Dataset train, validation, test;
+    Preprocessor preprocessor;
+};
+
+/// Loads the dataset and applies the task.
+Dataset loadTaskData(const ExperimentSpec& spec);
+/// Number of repetitions the spec runs (folds for k-fold).
+int repetitionCount(const ExperimentSpec& spec);
+PreparedSplit prepareRepetition(const Dataset& taskData, const ExperimentSpec& spec, int repetition);
+/// Seeds derived from the spec: purpose 0 = split, 1 = test attack, 2 = validation attack.
+std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpose);
+/// Every combination of the learner's grid values (the params alone when there is no grid).
+std::vector<nlohmann::json> gridCandidates(const LearnerSpec& l);
+
+using PointCallback = std::function<void(const CurvePoint&)>;
+
+ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc = {}, const PointCallback& onPoint = {});
+
+/// Groups points by (learner, level) into means and standard errors.
+std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points);
+
+}  // namespace fdlab

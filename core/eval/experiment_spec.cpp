@@ -1,0 +1,326 @@
+#include "core/eval/experiment_spec.h"
+
+#include "core/learners/registry.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace fdlab {
+
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fieldError(const std::string& field, const std::string& msg) {
+    throw std::invalid_argument("experiment field '" + field + "': " + msg);
+}
+
+template <class T>
+T getOr(const json& j, const char* key, const std::string& where, T fallback) {
+    if (!j.contains(key)) return fallback;
+    try {
+        return j.at(key).get<T>();
+    } catch (const json::exception&) {
+        fieldError(where.empty() ? key : where + "." + key, "has the wrong type (" + j.at(key).dump() + ")");
+    }
+}
+
+std::string resolve(const std::string& p, const std::string& baseDir) {
+    if (p.empty() || std::filesystem::path(p).is_absolute()) return p;
+    return (std::filesystem::path(baseDir) / p).lexically_normal().string();
+}
+
+std::vector<std::string> stringOrList(const json& j, const std::string& field) {
+    if (j.is_string()) return {j.get<std::string>()};
+    if (!j.is_array()) fieldError(field, "expected a class name or a list of class names");
+    std::vector<std::string> out;
+    for (const auto& e : j) {
+        if (e.is_string()) out.push_back(e.get<std::string>());
+        else if (e.is_number_integer()) out.push_back(std::to_string(e.get<long long>()));
+        else fieldError(field, "expected class names, got " + e.dump());
+    }
+    return out;
+}
+
+const char* splitKindName(SplitSpec::Kind k) {
+    switch (k) {
+    case SplitSpec::Kind::Fraction: return "fraction";
+    case SplitSpec::Kind::Counts: return "counts";
+    case SplitSpec::Kind::KFold: return "kfold";
+    }
+    return "fraction";
+}
+
+const char* importanceKindName(ImportanceSpec::Kind k) {
+    switch (k) {
+    case ImportanceSpec::Kind::Dataset: return "dataset";
+    case ImportanceSpec::Kind::Uniform: return "uniform";
+    case ImportanceSpec::Kind::MutualInformation: return "mutual-information";
+    case ImportanceSpec::Kind::Csv: return "csv";
+    case ImportanceSpec::Kind::Values: return "values";
+    }
+    return "dataset";
+}
+
+const char* missingName(MissingPolicy m) {
+    switch (m) {
+    case MissingPolicy::Error: return "error";
+    case MissingPolicy::DropRow: return "drop";
+    case MissingPolicy::Impute: return "impute";
+    }
+    return "impute";
+}
+
+}  // namespace
+
+void ExperimentSpec::validate() const {
+    if (dataset.bundled.empty() == dataset.file.empty())
+        fieldError("dataset", "give exactly one of \"bundled\" and \"file\"");
+    if (learners.empty()) fieldError("learners", "at least one learner is needed");
+    for (std::size_t a = 0; a < learners.size(); ++a) {
+        const LearnerSpec& l = learners[a];
+        const std::string where = "learners[" + std::to_string(a) + "]";
+        if (l.id.empty()) fieldError(where + ".id", "must not be empty");
+        for (std::size_t b = 0; b < a; ++b)
+            if (learners[b].id == l.id) fieldError(where + ".id", "'" + l.id + "' is used twice");
+        completeParams(l.learner, l.params);   // throws naming learner and parameter
+        for (const auto& [name, values] : l.grid) {
+            if (values.empty()) fieldError(where + ".grid." + name, "needs at least one value");
+            for (double v : values) {
+                json p = l.params;
+                p[name] = v;
+                const LearnerInfo& info = learnerInfo(l.learner);
+                for (const auto& pi : info.params)
+                    if (pi.name == name && pi.type == ParamInfo::Type::Integer) p[name] = static_cast<long long>(v);
+                completeParams(l.learner, p);
+            }
+        }
+    }
+    if (levels.empty()) fieldError("levels", "at least one level is needed");
+    for (double l : levels)
+        if (!std::isfinite(l) || l < 0) fieldError("levels", "levels must be finite and >= 0");
+    if (repetitions < 1) fieldError("repetitions", "must be >= 1");
+    if (split.kind == SplitSpec::Kind::KFold && split.folds < 2) fieldError("split.folds", "must be >= 2");
+    if (split.kind == SplitSpec::Kind::Fraction && !(split.testFraction > 0 && split.testFraction < 1))
+        fieldError("split.test", "must be in (0, 1)");
+    if (!(split.validationFraction >= 0 && split.validationFraction < 1)) fieldError("split.validation", "must be in [0, 1)");
+    if (split.kind == SplitSpec::Kind::Counts && split.perClassTrain < 1) fieldError("split.train", "must be >= 1");
+    if (threads < 0) fieldError("threads", "must be >= 0");
+}
+
+ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
+    if (!j.is_object()) throw std::invalid_argument("experiment: expected a JSON object");
+    const int schema = getOr<int>(j, "schema", "", 1);
+    if (schema != 1) fieldError("schema", "version " + std::to_string(schema) + " is not supported (expected 1)");
+    ExperimentSpec s;
+    s.name = getOr<std::string>(j, "name", "", "");
+    s.description = getOr<std::string>(j, "description", "", "");
+
+    if (!j.contains("dataset") || !j.at("dataset").is_object()) fieldError("dataset", "missing or not an object");
+    const json& d = j.at("dataset");
+    s.dataset.bundled = getOr<std::string>(d, "bundled", "dataset", "");
+    s.dataset.file = resolve(getOr<std::string>(d, "file", "dataset", ""), baseDir);
+    s.dataset.options.labelColumn = getOr<std::string>(d, "label", "dataset", "");
+    s.dataset.options.classAttribute = getOr<std::string>(d, "class", "dataset", "");
+    s.dataset.options.idxLabels = resolve(getOr<std::string>(d, "labels", "dataset", ""), baseDir);
+    const std::string missing = getOr<std::string>(d, "missing", "dataset", "impute");
+    if (missing == "impute") s.dataset.options.missing = MissingPolicy::Impute;
+    else if (missing == "drop") s.dataset.options.missing = MissingPolicy::DropRow;
+    else if (missing == "error") s.dataset.options.missing = MissingPolicy::Error;
+    else fieldError("dataset.missing", "expected impute, drop or error");
+
+    if (j.contains("task")) {
+        const json& t = j.at("task");
+        const std::string kind = getOr<std::string>(t, "kind", "task", "multiclass");
+        if (kind == "binary") {
+            s.task.kind = TaskSpec::Kind::Binary;
+            if (!t.contains("positive") || !t.contains("negative")) fieldError("task", "binary needs positive and negative");
+            s.task.positive = stringOrList(t.at("positive"), "task.positive");
+            s.task.negative = stringOrList(t.at("negative"), "task.negative");
+        } else if (kind == "one-vs-rest") {
+            s.task.kind = TaskSpec::Kind::OneVsRest;
+            if (!t.contains("positive")) fieldError("task.positive", "one-vs-rest needs the positive class");
+            s.task.positive = stringOrList(t.at("positive"), "task.positive");
+            if (s.task.positive.size() != 1) fieldError("task.positive", "one-vs-rest takes exactly one class");
+        } else if (kind == "multiclass") {
+            s.task.kind = TaskSpec::Kind::MultiClass;
+        } else {
+            fieldError("task.kind", "expected binary, one-vs-rest or multiclass, got '" + kind + "'");
+        }
+    }
+    s.preprocessing = scalingFromString(getOr<std::string>(j, "preprocessing", "", "none"));
+
+    if (j.contains("split")) {
+        const json& sp = j.at("split");
+        const std::string kind = getOr<std::string>(sp, "kind", "split", "fraction");
+        if (kind == "fraction") s.split.kind = SplitSpec::Kind::Fraction;
+        else if (kind == "counts") s.split.kind = SplitSpec::Kind::Counts;
+        else if (kind == "kfold") s.split.kind = SplitSpec::Kind::KFold;
+        else fieldError("split.kind", "expected fraction, counts or kfold, got '" + kind + "'");
+        s.split.testFraction = getOr<double>(sp, "test", "split", s.split.testFraction);
+        s.split.validationFraction = getOr<double>(sp, "validation", "split", s.split.validationFraction);
+        s.split.folds = getOr<int>(sp, "folds", "split", s.split.folds);
+        if (s.split.kind == SplitSpec::Kind::Counts) {
+            s.split.perClassTrain = getOr<int>(sp, "train", "split", s.split.perClassTrain);
+            s.split.perClassValidation = getOr<int>(sp, "validation", "split", 0);
+            s.split.perClassTest = getOr<int>(sp, "test", "split", -1);
+            s.split.validationFraction = 0.0;
+        }
+    }
+
+    if (j.contains("importance")) {
+        const json& im = j.at("importance");
+        const std::string kind = getOr<std::string>(im, "kind", "importance", "dataset");
+        if (kind == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
+        else if (kind == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
+        else if (kind == "mutual-information") {
+            s.importance.kind = ImportanceSpec::Kind::MutualInformation;
+            s.importance.mutualInfo.bins = getOr<int>(im, "bins", "importance", 8);
+            s.importance.mutualInfo.floor = getOr<double>(im, "floor", "importance", 0.1);
+            s.importance.mutualInfo.total = getOr<double>(im, "total", "importance", 0.0);
+        } else if (kind == "csv") {
+            s.importance.kind = ImportanceSpec::Kind::Csv;
+            s.importance.path = resolve(getOr<std::string>(im, "path", "importance", ""), baseDir);
+        } else if (kind == "values") {
+            s.importance.kind = ImportanceSpec::Kind::Values;
+            s.importance.values = getOr<std::vector<double>>(im, "values", "importance", {});
+        } else {
+            fieldError("importance.kind", "expected dataset, uniform, mutual-information, csv or values, got '" + kind + "'");
+        }
+    }
+
+    if (!j.contains("learners") || !j.at("learners").is_array()) fieldError("learners", "missing or not a list");
+    for (const json& l : j.at("learners")) {
+        LearnerSpec ls;
+        ls.learner = getOr<std::string>(l, "learner", "learners", "");
+        ls.id = getOr<std::string>(l, "id", "learners", ls.learner);
+        if (l.contains("params")) ls.params = l.at("params");
+        if (l.contains("grid")) {
+            if (!l.at("grid").is_object()) fieldError("learners.grid", "expected an object of value lists");
+            for (const auto& [k, v] : l.at("grid").items()) ls.grid[k] = getOr<std::vector<double>>(l.at("grid"), k.c_str(), "learners.grid", {});
+        }
+        s.learners.push_back(std::move(ls));
+    }
+
+    if (j.contains("attack")) {
+        const json& a = j.at("attack");
+        s.attack.threat = threatModelFromString(getOr<std::string>(a, "threat", "attack", "none"));
+        const std::string repl = getOr<std::string>(a, "replacement", "attack", "zero");
+        if (repl == "zero") s.attack.replacement = Replacement::Zero;
+        else if (repl == "uniform-noise") s.attack.replacement = Replacement::UniformNoise;
+        else fieldError("attack.replacement", "expected zero or uniform-noise");
+        s.attack.feature = getOr<int>(a, "feature", "attack", 0);
+        s.attack.features = getOr<std::vector<int>>(a, "features", "attack", {});
+        s.attack.knapsackScale = getOr<double>(a, "knapsack_scale", "attack", 1.0);
+        s.attack.stopWhenWrong = getOr<bool>(a, "stop_when_wrong", "attack", true);
+        if (a.contains("groups")) {
+            for (const json& g : a.at("groups"))
+                s.attack.groups.push_back({getOr<std::string>(g, "name", "attack.groups", ""), getOr<int>(g, "begin", "attack.groups", 0),
+                                           getOr<int>(g, "end", "attack.groups", 0)});
+        }
+    }
+    s.levels = getOr<std::vector<double>>(j, "levels", "", {});
+    s.repetitions = getOr<int>(j, "repetitions", "", 1);
+    s.seed = getOr<std::uint64_t>(j, "seed", "", 1);
+    s.threads = getOr<int>(j, "threads", "", 0);
+    s.tunePerLevel = getOr<bool>(j, "tune_per_level", "", false);
+    if (j.contains("paper")) s.paper = j.at("paper");
+    s.validate();
+    return s;
+}
+
+json toJson(const ExperimentSpec& s) {
+    json j;
+    j["schema"] = 1;
+    j["name"] = s.name;
+    j["description"] = s.description;
+    json d = json::object();
+    if (!s.dataset.bundled.empty()) d["bundled"] = s.dataset.bundled;
+    if (!s.dataset.file.empty()) d["file"] = s.dataset.file;
+    if (!s.dataset.options.labelColumn.empty()) d["label"] = s.dataset.options.labelColumn;
+    if (!s.dataset.options.classAttribute.empty()) d["class"] = s.dataset.options.classAttribute;
+    if (!s.dataset.options.idxLabels.empty()) d["labels"] = s.dataset.options.idxLabels;
+    d["missing"] = missingName(s.dataset.options.missing);
+    j["dataset"] = d;
+    switch (s.task.kind) {
+    case TaskSpec::Kind::Binary: j["task"] = {{"kind", "binary"}, {"positive", s.task.positive}, {"negative", s.task.negative}}; break;
+    case TaskSpec::Kind::OneVsRest: j["task"] = {{"kind", "one-vs-rest"}, {"positive", s.task.positive.at(0)}}; break;
+    case TaskSpec::Kind::MultiClass: j["task"] = {{"kind", "multiclass"}}; break;
+    }
+    j["preprocessing"] = toString(s.preprocessing);
+    json sp = {{"kind", splitKindName(s.split.kind)}};
+    if (s.split.kind == SplitSpec::Kind::Counts) {
+        sp["train"] = s.split.perClassTrain;
+        sp["validation"] = s.split.perClassValidation;
+        sp["test"] = s.split.perClassTest;
+    } else {
+        if (s.split.kind == SplitSpec::Kind::Fraction) sp["test"] = s.split.testFraction;
+        else sp["folds"] = s.split.folds;
+        sp["validation"] = s.split.validationFraction;
+    }
+    j["split"] = sp;
+    json im = {{"kind", importanceKindName(s.importance.kind)}};
+    if (s.importance.kind == ImportanceSpec::Kind::MutualInformation) {
+        im["bins"] = s.importance.mutualInfo.bins;
+        im["floor"] = s.importance.mutualInfo.floor;
+        im["total"] = s.importance.mutualInfo.total;
+    }
+    if (s.importance.kind == ImportanceSpec::Kind::Csv) im["path"] = s.importance.path;
+    if (s.importance.kind == ImportanceSpec::Kind::Values) im["values"] = s.importance.values;
+    j["importance"] = im;
+    json ls = json::array();
+    for (const auto& l : s.learners) {
+        json e = {{"id", l.id}, {"learner", l.learner}, {"params", l.params}};
+        if (!l.grid.empty()) e["grid"] = l.grid;
+        ls.push_back(e);
+    }
+    j["learners"] = ls;
+    json a = {{"threat", toString(s.attack.threat)},
+              {"replacement", s.attack.replacement == Replacement::Zero ? "zero" : "uniform-noise"},
+              {"feature", s.attack.feature},
+              {"features", s.attack.features},
+              {"knapsack_scale", s.attack.knapsackScale},
+              {"stop_when_wrong", s.attack.stopWhenWrong}};
+    if (!s.attack.groups.empty()) {
+        json g = json::array();
+        for (const auto& grp : s.attack.groups) g.push_back({{"name", grp.name}, {"begin", grp.begin}, {"end", grp.end}});
+        a["groups"] = g;
+    }
+    j["attack"] = a;
+    j["levels"] = s.levels;
+    j["repetitions"] = s.repetitions;
+    j["seed"] = s.seed;
+    j["threads"] = s.threads;
+    j["tune_per_level"] = s.tunePerLevel;
+    if (!s.paper.is_null()) j["paper"] = s.paper;
+    return j;
+}
+
+ExperimentSpec loadExperimentFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw DataError(path, 0, "cannot open experiment file");
+    std::stringstream buf;
+    buf << in.rdbuf();
+    json j;
+    try {
+        j = json::parse(buf.str());
+    } catch (const json::parse_error& e) {
+        throw DataError::atByte(path, e.byte, std::string("not valid JSON: ") + e.what());
+    }
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    try {
+        return experimentFromJson(j, dir.empty() ? "." : dir);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(path + ": " + e.what());
+    }
+}
+
+void saveExperimentFile(const ExperimentSpec& s, const std::string& path) {
+    writeFileAtomically(path, toJson(s).dump(2) + "\n");
+}
+
+}  // namespace fdlab

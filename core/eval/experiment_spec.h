@@ -1,0 +1,103 @@
+#pragma once
+// An experiment, as saved in experiment files (JSON): which data and task, how it is split and
+// preprocessed, the importance values, the learners (with parameters or grids), the attack and
+// its levels, repetitions and the seed. The same spec gives the same numbers (see
+// experiment_runner.h).
+//
+// JSON schema (version 1; every key but "dataset", "learners" and "levels" is optional):
+// {
+//   "schema": 1, "name": "...", "description": "...",
+//   "dataset": {"bundled": "mnist"} | {"file": "PATH", "label": "COL", "class": "ATTR", "missing": "impute"},
+//   "task": {"kind": "binary", "positive": ["3"], "negative": ["5"]} | {"kind": "one-vs-rest", "positive": "3"}
+//           | {"kind": "multiclass"},
+//   "preprocessing": "none" | "zero-one" | "minus-one-one" | "unit-norm" | "binarise",
+//   "split": {"kind": "fraction", "test": 0.3, "validation": 0.2}
+//          | {"kind": "counts", "train": 50, "validation": 100, "test": 150}   (per class; test -1 = rest)
+//          | {"kind": "kfold", "folds": 10, "validation": 0.2},
+//   "importance": {"kind": "dataset"} | {"kind": "uniform"} | {"kind": "mutual-information", "bins": 8, "floor": 0.1}
+//               | {"kind": "csv", "path": "PATH"} | {"kind": "values", "values": [...]},
+//   "learners": [{"id": "FDROP", "learner": "fdrop", "params": {"C": 1}, "grid": {"K": [0, 10, 50]}}],
+//   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...], "groups": [...],
+//              "knapsack_scale": 1, "stop_when_wrong": true},
+//   "levels": [0, 10, 20], "repetitions": 5, "seed": 1, "threads": 0,
+//   "tune_per_level": false,
+//   "paper": {"summary": "...", "curves": {"SVM": [[level, error], ...]}}   (reference numbers)
+// }
+// Relative paths are resolved against the experiment file's directory.
+
+#include "core/attacks/attack.h"
+#include "core/data/loaders.h"
+#include "core/data/importance.h"
+#include "core/data/preprocess.h"
+#include "core/data/task.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fdlab {
+
+struct DatasetRef {
+    std::string bundled;   ///< a name of bundledDatasets(), or
+    std::string file;      ///< a data file path
+    LoadOptions options;
+};
+
+struct SplitSpec {
+    enum class Kind { Fraction, Counts, KFold };
+    Kind kind = Kind::Fraction;
+    double testFraction = 0.3;
+    double validationFraction = 0.2;   ///< Fraction and KFold (carved from the training part)
+    int perClassTrain = 50, perClassValidation = 0, perClassTest = -1;
+    int folds = 10;
+};
+
+struct ImportanceSpec {
+    enum class Kind { Dataset, Uniform, MutualInformation, Csv, Values };
+    Kind kind = Kind::Dataset;   ///< Dataset: keep the values the data comes with (1 for files)
+    MutualInfoParams mutualInfo;
+    std::string path;
+    std::vector<double> values;
+};
+
+struct LearnerSpec {
+    std::string id;                                  ///< label in plots and results (unique)
+    std::string learner;                             ///< registry name
+    nlohmann::json params = nlohmann::json::object();
+    std::map<std::string, std::vector<double>> grid; ///< candidate values; best on validation
+};
+
+struct ExperimentSpec {
+    std::string name;
+    std::string description;
+    DatasetRef dataset;
+    TaskSpec task;
+    Scaling preprocessing = Scaling::None;
+    SplitSpec split;
+    ImportanceSpec importance;
+    std::vector<LearnerSpec> learners;
+    AttackSpec attack;
+    std::vector<double> levels;
+    int repetitions = 1;               ///< random splits (ignored for k-fold: one per fold)
+    bool tunePerLevel = false;         ///< choose grid values per level on an attacked validation set
+    std::uint64_t seed = 1;
+    int threads = 0;                   ///< 0 = all hardware threads
+    nlohmann::json paper;              ///< reference numbers from the paper, shown next to ours
+
+    /// Structural checks (learner names and params, levels, counts); std::invalid_argument
+    /// naming the field.
+    void validate() const;
+};
+
+ExperimentSpec experimentFromJson(const nlohmann::json& j, const std::string& baseDir = ".");
+nlohmann::json toJson(const ExperimentSpec& s);
+
+/// Reads an experiment file; DataError naming the file (and JSON byte position) when broken,
+/// std::invalid_argument (prefixed with the file name) when a field is wrong.
+ExperimentSpec loadExperimentFile(const std::string& path);
+void saveExperimentFile(const ExperimentSpec& s, const std::string& path);
+
+}  // namespace fdlab

@@ -1,0 +1,173 @@
+#include "core/eval/level_evaluation.h"
+
+#include "core/eval/metrics.h"
+#include "core/util/rng.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace fdlab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Per instance, per level: the K class scores after the attack, handed to `sink(i, level, s)`.
+using ScoreSink = std::function<void(int, std::size_t, std::span<const double>)>;
+
+// Worst-case count budget for a linear model: for each competitor (binary: the one margin)
+// sort the positive profits once and read every level off the prefix sums.
+void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const std::vector<int>& Ks, const ScoreSink& sink) {
+    const int outs = static_cast<int>(m.W.cols());
+    const LinearScorer scorer(m);
+    std::vector<double> s(static_cast<std::size_t>(outs)), after(static_cast<std::size_t>(outs)), profit, prefix;
+    for (int i = 0; i < test.rows(); ++i) {
+        const auto x = rowSpan(test, i);
+        const int label = test.labels[static_cast<std::size_t>(i)];
+        scorer.scores(x, s);
+        // best[level]: the smallest margin reachable, and the competitor achieving it
+        std::vector<double> bestMargin(Ks.size(), std::numeric_limits<double>::infinity());
+        const int competitors = outs == 1 ? 1 : outs;
+        for (int k = 0; k < competitors; ++k) {
+            if (outs > 1 && k == label) continue;
+            profit.clear();
+            test.forEachNonZero(i, [&](int j, float v) {
+                const double c = outs == 1 ? (label == 1 ? 1.0 : -1.0) * m.W(j, 0) : m.W(j, label) - m.W(j, k);
+                const double p = c * static_cast<double>(v);
+                if (p > 0.0) profit.push_back(p);
+            });
+            std::sort(profit.begin(), profit.end(), std::greater<>());
+            prefix.assign(profit.size() + 1, 0.0);
+            for (std::size_t a = 0; a < profit.size(); ++a) prefix[a + 1] = prefix[a] + profit[a];
+            const double marginK = outs == 1 ? Scorer::marginOf(s, label) : s[static_cast<std::size_t>(label)] - s[static_cast<std::size_t>(k)];
+            for (std::size_t l = 0; l < Ks.size(); ++l) {
+                const double mg = marginK - prefix[std::min(profit.size(), static_cast<std::size_t>(Ks[l]))];
+                bestMargin[l] = std::min(bestMargin[l], mg);
+            }
+        }
+        for (std::size_t l = 0; l < Ks.size(); ++l) {
+            if (outs == 1) {
+                after[0] = (label == 1 ? 1.0 : -1.0) * bestMargin[l];
+            } else {
+                // Only the margin matters for multi-class scoring: encode it as scores.
+                std::fill(after.begin(), after.end(), 0.0);
+                after[static_cast<std::size_t>(label)] = bestMargin[l];
+            }
+            sink(i, l, after);
+        }
+    }
+}
+
+// Random deletion: one random permutation of the non-zeros per instance (the attack's own
+// stream), deletion at budget K = its first K entries.
+void randomDeletionLevels(const LinearModel& m, const Dataset& test, const std::vector<int>& Ks, std::uint64_t seed,
+                          const ScoreSink& sink) {
+    const int outs = static_cast<int>(m.W.cols());
+    const LinearScorer scorer(m);
+    const Rng base(seed);
+    const int maxK = Ks.empty() ? 0 : *std::max_element(Ks.begin(), Ks.end());
+    std::vector<double> s(static_cast<std::size_t>(outs)), after(static_cast<std::size_t>(outs));
+    std::vector<int> nz;
+    std::vector<double> prefix;   // (take+1) x outs
+    for (int i = 0; i < test.rows(); ++i) {
+        const auto x = rowSpan(test, i);
+        scorer.scores(x, s);
+        nz.clear();
+        for (std::size_t j = 0; j < x.size(); ++j)
+            if (x[j] != 0.0f) nz.push_back(static_cast<int>(j));
+        Rng rng = base.split(static_cast<std::uint64_t>(i));
+        const std::size_t take = std::min(nz.size(), static_cast<std::size_t>(maxK));
+        for (std::size_t a = 0; a < take; ++a) {
+            const std::size_t b = a + static_cast<std::size_t>(rng.below(nz.size() - a));
+            std::swap(nz[a], nz[b]);
+        }
+        prefix.assign((take + 1) * static_cast<std::size_t>(outs), 0.0);
+        for (std::size_t a = 0; a < take; ++a)
+            for (int k = 0; k < outs; ++k)
+                prefix[(a + 1) * static_cast<std::size_t>(outs) + static_cast<std::size_t>(k)] =
+                    prefix[a * static_cast<std::size_t>(outs) + static_cast<std::size_t>(k)] +
+                    m.W(nz[a], k) * static_cast<double>(x[static_cast<std::size_t>(nz[a])]);
+        for (std::size_t l = 0; l < Ks.size(); ++l) {
+            const std::size_t K = std::min(take, static_cast<std::size_t>(Ks[l]));
+            for (int k = 0; k < outs; ++k)
+                after[static_cast<std::size_t>(k)] = s[static_cast<std::size_t>(k)] - prefix[K * static_cast<std::size_t>(outs) + static_cast<std::size_t>(k)];
+            sink(i, l, after);
+        }
+    }
+}
+
+}  // namespace
+
+AttackSpec attackAtLevel(const AttackSpec& base, double level) {
+    AttackSpec s = base;
+    switch (base.threat) {
+    case ThreatModel::RandomFeatureDrop:
+    case ThreatModel::RandomBlankout: s.probability = level; break;
+    case ThreatModel::FeatureCorruption:
+    case ThreatModel::GroupCorruption: s.fraction = level; break;
+    case ThreatModel::None: break;
+    default: s.budget = level; break;
+    }
+    return s;
+}
+
+bool hasFastLevelPath(const TrainedModel& model, const AttackSpec& base) {
+    return model.linear && base.replacement == Replacement::Zero &&
+           (base.threat == ThreatModel::WorstCaseCount || base.threat == ThreatModel::RandomDeletion);
+}
+
+LevelScore scoreDataset(const Scorer& model, const Dataset& d) {
+    std::vector<double> s(static_cast<std::size_t>(model.outputs())), bin(static_cast<std::size_t>(d.rows()));
+    int wrong = 0;
+    for (int i = 0; i < d.rows(); ++i) {
+        model.scores(rowSpan(d, i), s);
+        if (Scorer::marginOf(s, d.labels[static_cast<std::size_t>(i)]) <= 0.0) ++wrong;
+        bin[static_cast<std::size_t>(i)] = s[0];
+    }
+    LevelScore r;
+    r.error = d.rows() ? static_cast<double>(wrong) / d.rows() : kNaN;
+    r.auc = model.outputs() == 1 ? rocAuc(bin, d.labels) : kNaN;
+    return r;
+}
+
+std::vector<LevelScore> evaluateAtLevels(const TrainedModel& model, const Dataset& test, const AttackSpec& base,
+                                         const std::vector<double>& levels, const RunControl& rc, const Dataset* donors) {
+    std::vector<LevelScore> out;
+    if (!model.scorer) throw std::invalid_argument("evaluateAtLevels: the model was not trained");
+    if (hasFastLevelPath(model, base)) {
+        std::vector<int> Ks;
+        for (double l : levels) {
+            attackAtLevel(base, l).validate(test);   // same errors as the attack itself
+            Ks.push_back(static_cast<int>(std::lround(l)));
+        }
+        const std::size_t m = static_cast<std::size_t>(test.rows()), L = levels.size();
+        std::vector<int> wrong(L, 0);
+        std::vector<double> bin(L * m, 0.0);
+        const ScoreSink sink = [&](int i, std::size_t l, std::span<const double> s) {
+            if (Scorer::marginOf(s, test.labels[static_cast<std::size_t>(i)]) <= 0.0) ++wrong[l];
+            bin[l * m + static_cast<std::size_t>(i)] = s[0];
+        };
+        if (base.threat == ThreatModel::WorstCaseCount) worstCaseCountLevels(*model.linear, test, Ks, sink);
+        else randomDeletionLevels(*model.linear, test, Ks, base.seed, sink);
+        const bool binary = model.scorer->outputs() == 1;
+        for (std::size_t l = 0; l < L; ++l) {
+            LevelScore r;
+            r.error = m ? static_cast<double>(wrong[l]) / static_cast<double>(m) : kNaN;
+            r.auc = binary ? rocAuc({bin.begin() + static_cast<std::ptrdiff_t>(l * m), bin.begin() + static_cast<std::ptrdiff_t>((l + 1) * m)}, test.labels)
+                           : kNaN;
+            out.push_back(r);
+        }
+        return out;
+    }
+    for (double level : levels) {
+        if (rc.cancelled()) break;
+        const AttackResult a = runAttack(test, *model.scorer, attackAtLevel(base, level), {{}, rc.stop}, donors);
+        if (a.status == Status::Cancelled) break;
+        out.push_back(scoreDataset(*model.scorer, a.attacked));
+    }
+    return out;
+}
+
+}  // namespace fdlab

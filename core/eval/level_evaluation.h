@@ -1,0 +1,37 @@
+#pragma once
+// Scores one trained model on a test set attacked at each of several levels (budgets K or N,
+// a drop probability, a corruption fraction). For linear models under the worst-case count
+// budget or random deletion it evaluates every level in one pass per instance (sorted or
+// permuted profits and prefix sums); the result is identical to running the attack at each
+// level (tests check it), because random deletions at different budgets are prefixes of one
+// random permutation per instance (the same stream the attack draws from).
+
+#include "core/attacks/attack.h"
+#include "core/learners/registry.h"
+
+#include <vector>
+
+namespace fdlab {
+
+struct LevelScore {
+    double error = 0.0;   ///< fraction misclassified (margin <= 0)
+    double auc = 0.0;     ///< binary problems; NaN for multi-class
+};
+
+/// The attack spec with its level parameter set: budget for budgeted threats, probability for
+/// RandomFeatureDrop, fraction for corruption; None ignores the level.
+AttackSpec attackAtLevel(const AttackSpec& base, double level);
+
+/// True when evaluateAtLevels takes the one-pass route for this model and threat.
+bool hasFastLevelPath(const TrainedModel& model, const AttackSpec& base);
+
+/// Error and AUC at each level. Cancelled runs throw nothing: they return the levels done
+/// (shorter vector). `donors` as in runAttack.
+std::vector<LevelScore> evaluateAtLevels(const TrainedModel& model, const Dataset& test, const AttackSpec& base,
+                                         const std::vector<double>& levels, const RunControl& rc = {},
+                                         const Dataset* donors = nullptr);
+
+/// Error and AUC of a scorer on a dataset as it is.
+LevelScore scoreDataset(const Scorer& model, const Dataset& d);
+
+}  // namespace fdlab

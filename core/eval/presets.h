@@ -1,0 +1,32 @@
+#pragma once
+// The paper presets: experiment files in resources/presets/*.json, each with a description of
+// what the paper reported ("paper" key of the experiment, see experiment_spec.h).
+
+#include "core/eval/experiment_spec.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fdlab {
+
+struct PresetInfo {
+    std::string name;          ///< file stem, e.g. "dekel-shamir-label-copy"
+    std::string path;
+    std::string title;         ///< the experiment's name
+    std::string description;
+};
+
+/// $FDLAB_PRESETS_DIR if set, else the source tree's resources/presets (compiled in), else
+/// "<dir of the executable>/../share/fdlab/presets".
+std::string presetsDir();
+/// Every preset, sorted by name. Broken files throw (they are part of the product).
+std::vector<PresetInfo> listPresets();
+/// Loads a preset by name, or an experiment file by path when `nameOrPath` names a file.
+ExperimentSpec loadPresetOrFile(const std::string& nameOrPath);
+
+/// The paper's reference error for a learner id at a level, if the preset has one:
+/// spec.paper["curves"][id] = [[level, error], ...] (exact level match).
+std::optional<double> paperReference(const ExperimentSpec& spec, const std::string& learnerId, double level);
+
+}  // namespace fdlab

@@ -1,0 +1,141 @@
+#include "core/eval/results_io.h"
+
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace fdlab {
+
+namespace {
+
+using json = nlohmann::json;
+
+// JSON has no NaN: store null and read it back as NaN.
+json number(double v) { return std::isfinite(v) ? json(v) : json(); }
+double number(const json& j) { return j.is_number() ? j.get<double>() : std::nan(""); }
+
+std::string fmt(double v) {
+    if (!std::isfinite(v)) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+}  // namespace
+
+json resultsToJson(const ExperimentResult& r) {
+    json j;
+    j["fdlab_version"] = FDLAB_VERSION;
+    j["results_schema"] = 1;
+    j["spec"] = toJson(r.spec);
+    j["status"] = toString(r.status);
+    j["message"] = r.message;
+    j["warnings"] = r.warnings;
+    j["elapsed_seconds"] = r.elapsed;
+    j["threads"] = r.threads;
+    json pts = json::array();
+    for (const auto& p : r.points)
+        pts.push_back({{"learner", p.learner}, {"learner_index", p.learnerIndex}, {"level_index", p.levelIndex},
+                       {"level", p.level}, {"repetition", p.repetition}, {"error", number(p.error)},
+                       {"auc", number(p.auc)}, {"validation_error", number(p.validationError)}, {"params", p.params},
+                       {"train_seconds", p.trainSeconds}});
+    j["points"] = pts;
+    json sum = json::array();
+    for (const auto& s : r.summary)
+        sum.push_back({{"learner", s.learner}, {"level", s.level}, {"repetitions", s.error.n},
+                       {"mean_error", number(s.error.mean)}, {"se_error", number(s.error.se)},
+                       {"mean_auc", number(s.auc.mean)}, {"se_auc", number(s.auc.se)}});
+    j["curves"] = sum;
+    return j;
+}
+
+ExperimentResult resultsFromJson(const json& j) {
+    try {
+        ExperimentResult r;
+        r.spec = experimentFromJson(j.at("spec"));
+        const std::string status = j.value("status", "converged");
+        r.status = status == "cancelled" ? Status::Cancelled : status == "failed" ? Status::Failed
+                   : status == "max-iterations" ? Status::MaxIterations : Status::Converged;
+        r.message = j.value("message", "");
+        r.warnings = j.value("warnings", std::vector<std::string>{});
+        r.elapsed = j.value("elapsed_seconds", 0.0);
+        r.threads = j.value("threads", 1);
+        for (const json& p : j.at("points")) {
+            CurvePoint c;
+            c.learner = p.at("learner").get<std::string>();
+            c.learnerIndex = p.at("learner_index").get<int>();
+            c.levelIndex = p.at("level_index").get<int>();
+            c.level = p.at("level").get<double>();
+            c.repetition = p.at("repetition").get<int>();
+            c.error = number(p.at("error"));
+            c.auc = number(p.at("auc"));
+            c.validationError = number(p.at("validation_error"));
+            c.params = p.value("params", json::object());
+            c.trainSeconds = p.value("train_seconds", 0.0);
+            if (c.learnerIndex < 0 || c.learnerIndex >= static_cast<int>(r.spec.learners.size()) || c.levelIndex < 0 ||
+                c.levelIndex >= static_cast<int>(r.spec.levels.size()))
+                throw std::invalid_argument("point refers to a learner or level the spec does not have");
+            r.points.push_back(std::move(c));
+        }
+        r.summary = summarizePoints(r.points);
+        return r;
+    } catch (const json::exception& e) {
+        throw std::invalid_argument(std::string("results file: ") + e.what());
+    }
+}
+
+std::string curvesCsv(const ExperimentResult& r) {
+    std::ostringstream os;
+    os << "learner,level,repetitions,mean_error,se_error,mean_auc,se_auc\n";
+    for (const auto& s : r.summary)
+        os << csvField(s.learner) << ',' << fmt(s.level) << ',' << s.error.n << ',' << fmt(s.error.mean) << ','
+           << fmt(s.error.se) << ',' << fmt(s.auc.mean) << ',' << fmt(s.auc.se) << '\n';
+    return os.str();
+}
+
+std::string pointsCsv(const ExperimentResult& r) {
+    std::ostringstream os;
+    os << "learner,level,repetition,error,auc,validation_error,train_seconds,params\n";
+    for (const auto& p : r.points)
+        os << csvField(p.learner) << ',' << fmt(p.level) << ',' << p.repetition << ',' << fmt(p.error) << ','
+           << fmt(p.auc) << ',' << fmt(p.validationError) << ',' << fmt(p.trainSeconds) << ','
+           << csvField(p.params.dump()) << '\n';
+    return os.str();
+}
+
+void saveResultsJson(const ExperimentResult& r, const std::string& path) {
+    writeFileAtomically(path, resultsToJson(r).dump(2) + "\n");
+}
+
+void saveCurvesCsv(const ExperimentResult& r, const std::string& path) { writeFileAtomically(path, curvesCsv(r)); }
+
+ExperimentResult loadResultsJson(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw DataError(path, 0, "cannot open results file");
+    std::stringstream buf;
+    buf << in.rdbuf();
+    json j;
+    try {
+        j = json::parse(buf.str());
+    } catch (const json::parse_error& e) {
+        throw DataError::atByte(path, e.byte, std::string("not valid JSON: ") + e.what());
+    }
+    try {
+        return resultsFromJson(j);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(path + ": " + e.what());
+    }
+}
+
+}  // namespace fdlab
