@@ -4,6 +4,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -95,7 +96,12 @@ void ExperimentSpec::validate() const {
                 p[name] = v;
                 const LearnerInfo& info = learnerInfo(l.learner);
                 for (const auto& pi : info.params)
-                    if (pi.name == name && pi.type == ParamInfo::Type::Integer) p[name] = static_cast<long long>(v);
+                    if (pi.name == name && pi.type == ParamInfo::Type::Integer) {
+                        if (v != std::floor(v))
+                            fieldError(where + ".grid." + name, "learner " + l.learner + " parameter " + name +
+                                                                   " takes whole numbers, got " + json(v).dump());
+                        p[name] = static_cast<long long>(v);
+                    }
                 completeParams(l.learner, p);
             }
         }

@@ -18,38 +18,39 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 using ScoreSink = std::function<void(int, std::size_t, std::span<const double>)>;
 
 // Worst-case count budget for a linear model: for each competitor (binary: the one margin)
-// sort the positive profits once and read every level off the prefix sums.
+// sort the positive profits once and read every level off suffix sums. The margin after the
+// attack is summed from what survives (bias + kept terms) rather than by subtracting from the
+// clean margin, so that an instance stripped of every useful feature ends exactly where a
+// re-evaluation of the attacked instance ends (ties in the AUC stay ties).
 void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const std::vector<int>& Ks, const ScoreSink& sink) {
     const int outs = static_cast<int>(m.W.cols());
-    const LinearScorer scorer(m);
-    std::vector<double> s(static_cast<std::size_t>(outs)), after(static_cast<std::size_t>(outs)), profit, prefix;
+    std::vector<double> after(static_cast<std::size_t>(outs)), profit, suffix;
     for (int i = 0; i < test.rows(); ++i) {
-        const auto x = rowSpan(test, i);
         const int label = test.labels[static_cast<std::size_t>(i)];
-        scorer.scores(x, s);
-        // best[level]: the smallest margin reachable, and the competitor achieving it
+        const double y = label == 1 ? 1.0 : -1.0;
         std::vector<double> bestMargin(Ks.size(), std::numeric_limits<double>::infinity());
-        const int competitors = outs == 1 ? 1 : outs;
-        for (int k = 0; k < competitors; ++k) {
+        for (int k = 0; k < (outs == 1 ? 1 : outs); ++k) {
             if (outs > 1 && k == label) continue;
             profit.clear();
+            double kept = 0.0;   // terms the adversary never deletes (profit <= 0)
             test.forEachNonZero(i, [&](int j, float v) {
-                const double c = outs == 1 ? (label == 1 ? 1.0 : -1.0) * m.W(j, 0) : m.W(j, label) - m.W(j, k);
+                const double c = outs == 1 ? y * m.W(j, 0) : m.W(j, label) - m.W(j, k);
                 const double p = c * static_cast<double>(v);
                 if (p > 0.0) profit.push_back(p);
+                else kept += p;
             });
             std::sort(profit.begin(), profit.end(), std::greater<>());
-            prefix.assign(profit.size() + 1, 0.0);
-            for (std::size_t a = 0; a < profit.size(); ++a) prefix[a + 1] = prefix[a] + profit[a];
-            const double marginK = outs == 1 ? Scorer::marginOf(s, label) : s[static_cast<std::size_t>(label)] - s[static_cast<std::size_t>(k)];
+            suffix.assign(profit.size() + 1, 0.0);
+            for (std::size_t a = profit.size(); a > 0; --a) suffix[a - 1] = suffix[a] + profit[a - 1];
+            const double bias = outs == 1 ? y * m.b(0) : m.b(label) - m.b(k);
             for (std::size_t l = 0; l < Ks.size(); ++l) {
-                const double mg = marginK - prefix[std::min(profit.size(), static_cast<std::size_t>(Ks[l]))];
+                const double mg = bias + kept + suffix[std::min(profit.size(), static_cast<std::size_t>(Ks[l]))];
                 bestMargin[l] = std::min(bestMargin[l], mg);
             }
         }
         for (std::size_t l = 0; l < Ks.size(); ++l) {
             if (outs == 1) {
-                after[0] = (label == 1 ? 1.0 : -1.0) * bestMargin[l];
+                after[0] = y * bestMargin[l];
             } else {
                 // Only the margin matters for multi-class scoring: encode it as scores.
                 std::fill(after.begin(), after.end(), 0.0);
@@ -61,19 +62,17 @@ void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const std::
 }
 
 // Random deletion: one random permutation of the non-zeros per instance (the attack's own
-// stream), deletion at budget K = its first K entries.
+// stream), deletion at budget K = its first K entries; scores summed from the survivors.
 void randomDeletionLevels(const LinearModel& m, const Dataset& test, const std::vector<int>& Ks, std::uint64_t seed,
                           const ScoreSink& sink) {
-    const int outs = static_cast<int>(m.W.cols());
-    const LinearScorer scorer(m);
+    const auto outs = static_cast<std::size_t>(m.W.cols());
     const Rng base(seed);
     const int maxK = Ks.empty() ? 0 : *std::max_element(Ks.begin(), Ks.end());
-    std::vector<double> s(static_cast<std::size_t>(outs)), after(static_cast<std::size_t>(outs));
+    std::vector<double> after(outs);
     std::vector<int> nz;
-    std::vector<double> prefix;   // (take+1) x outs
+    std::vector<double> suffix;   // (nnz+1) x outs: suffix[a] = sum over nz[a..] of W x
     for (int i = 0; i < test.rows(); ++i) {
         const auto x = rowSpan(test, i);
-        scorer.scores(x, s);
         nz.clear();
         for (std::size_t j = 0; j < x.size(); ++j)
             if (x[j] != 0.0f) nz.push_back(static_cast<int>(j));
@@ -83,16 +82,14 @@ void randomDeletionLevels(const LinearModel& m, const Dataset& test, const std::
             const std::size_t b = a + static_cast<std::size_t>(rng.below(nz.size() - a));
             std::swap(nz[a], nz[b]);
         }
-        prefix.assign((take + 1) * static_cast<std::size_t>(outs), 0.0);
-        for (std::size_t a = 0; a < take; ++a)
-            for (int k = 0; k < outs; ++k)
-                prefix[(a + 1) * static_cast<std::size_t>(outs) + static_cast<std::size_t>(k)] =
-                    prefix[a * static_cast<std::size_t>(outs) + static_cast<std::size_t>(k)] +
-                    m.W(nz[a], k) * static_cast<double>(x[static_cast<std::size_t>(nz[a])]);
+        suffix.assign((nz.size() + 1) * outs, 0.0);
+        for (std::size_t a = nz.size(); a > 0; --a)
+            for (std::size_t k = 0; k < outs; ++k)
+                suffix[(a - 1) * outs + k] = suffix[a * outs + k] +
+                    m.W(nz[a - 1], static_cast<Eigen::Index>(k)) * static_cast<double>(x[static_cast<std::size_t>(nz[a - 1])]);
         for (std::size_t l = 0; l < Ks.size(); ++l) {
             const std::size_t K = std::min(take, static_cast<std::size_t>(Ks[l]));
-            for (int k = 0; k < outs; ++k)
-                after[static_cast<std::size_t>(k)] = s[static_cast<std::size_t>(k)] - prefix[K * static_cast<std::size_t>(outs) + static_cast<std::size_t>(k)];
+            for (std::size_t k = 0; k < outs; ++k) after[k] = m.b(static_cast<Eigen::Index>(k)) + suffix[K * outs + k];
             sink(i, l, after);
         }
     }

@@ -1,0 +1,279 @@
+#include "core/io/model_json.h"
+
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace fdlab {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "fdlab-linear-model";
+
+// Field access with messages that name the file and the JSON path.
+class Reader {
+public:
+    explicit Reader(std::string source) : m_source(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+        throw DataError(m_source, 0, path + ": " + what);
+    }
+
+    const json& field(const json& obj, const std::string& path, const char* key) const {
+        const std::string full = path.empty() ? key : path + "." + key;
+        if (!obj.is_object()) fail(path.empty() ? "(top level)" : path, "expected a JSON object");
+        const auto it = obj.find(key);
+        if (it == obj.end()) fail(full, "missing field");
+        return *it;
+    }
+
+    double number(const json& v, const std::string& path) const {
+        if (v.is_null()) fail(path, "null where a number is expected (NaN/Inf cannot be stored in JSON)");
+        if (!v.is_number()) fail(path, std::string("expected a number, got ") + v.type_name());
+        const double x = v.get<double>();
+        if (!std::isfinite(x)) fail(path, "number is not finite");
+        return x;
+    }
+
+    int integer(const json& v, const std::string& path) const {
+        if (!v.is_number_integer()) fail(path, std::string("expected an integer, got ") + v.type_name());
+        return v.get<int>();
+    }
+
+    std::string string(const json& v, const std::string& path) const {
+        if (!v.is_string()) fail(path, std::string("expected a string, got ") + v.type_name());
+        return v.get<std::string>();
+    }
+
+    std::vector<std::string> strings(const json& v, const std::string& path) const {
+        if (!v.is_array()) fail(path, std::string("expected an array of strings, got ") + v.type_name());
+        std::vector<std::string> out;
+        out.reserve(v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(string(v[i], path + "[" + std::to_string(i) + "]"));
+        return out;
+    }
+
+    std::vector<double> numbers(const json& v, const std::string& path) const {
+        if (!v.is_array()) fail(path, std::string("expected an array of numbers, got ") + v.type_name());
+        std::vector<double> out;
+        out.reserve(v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(number(v[i], path + "[" + std::to_string(i) + "]"));
+        return out;
+    }
+
+private:
+    std::string m_source;
+};
+
+json floats(const std::vector<float>& v) {
+    json a = json::array();
+    for (float x : v) a.push_back(static_cast<double>(x));
+    return a;
+}
+
+}  // namespace
+
+std::string fingerprintHex(std::uint64_t fingerprint) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(fingerprint));
+    return buf;
+}
+
+ModelMetadata describeTraining(const Dataset& train, std::string learner, nlohmann::json params,
+                               const Preprocessor& preprocessing) {
+    ModelMetadata m;
+    m.learner = std::move(learner);
+    m.params = std::move(params);
+    m.featureNames = train.featureNames;
+    if (m.featureNames.empty())
+        for (int j = 0; j < train.features(); ++j) m.featureNames.push_back("f" + std::to_string(j + 1));
+    m.classNames = train.classNames;
+    m.imageShape = train.imageShape;
+    m.preprocessing = preprocessing;
+    m.trainingFingerprint = fingerprintHex(train.fingerprint());
+    return m;
+}
+
+std::string modelToJson(const LinearModel& model, const ModelMetadata& meta) {
+    const auto n = static_cast<std::size_t>(model.W.rows());
+    const auto K = static_cast<std::size_t>(model.W.cols());
+    if (K == 0) throw std::invalid_argument("saveModel: the model has no column");
+    if (static_cast<std::size_t>(model.b.size()) != K)
+        throw std::invalid_argument("saveModel: the model has " + std::to_string(K) + " columns but " +
+                                    std::to_string(model.b.size()) + " biases");
+    if (meta.featureNames.size() != n)
+        throw std::invalid_argument("saveModel: " + std::to_string(meta.featureNames.size()) + " feature names for " +
+                                    std::to_string(n) + " weights per column");
+    const std::vector<std::string>& classes = meta.classNames.empty() ? model.classNames : meta.classNames;
+    if (!meta.classNames.empty() && !model.classNames.empty() && meta.classNames != model.classNames)
+        throw std::invalid_argument("saveModel: the metadata's class names differ from the model's");
+    const std::size_t wantClasses = K == 1 ? 2 : K;
+    if (classes.size() != wantClasses)
+        throw std::invalid_argument("saveModel: a model with " + std::to_string(K) + " column(s) needs " +
+                                    std::to_string(wantClasses) + " class names, has " + std::to_string(classes.size()));
+    if (!model.W.allFinite() || !model.b.allFinite())
+        throw std::invalid_argument("saveModel: the model has non-finite weights (JSON cannot store NaN/Inf)");
+    if (meta.imageShape && static_cast<std::size_t>(meta.imageShape->size()) != n)
+        throw std::invalid_argument("saveModel: image shape does not match the feature count");
+
+    json j;
+    j["format"] = kFormat;
+    j["schema_version"] = kModelSchemaVersion;
+    j["fdlab_version"] = meta.fdlabVersion;
+    j["learner"] = meta.learner;
+    j["params"] = meta.params.is_null() ? json::object() : meta.params;
+    j["features"] = meta.featureNames;
+    j["classes"] = classes;
+    if (meta.imageShape)
+        j["image_shape"] = {{"rows", meta.imageShape->rows}, {"cols", meta.imageShape->cols}};
+    else
+        j["image_shape"] = nullptr;
+    const Preprocessor& p = meta.preprocessing;
+    j["preprocessing"] = {{"scaling", toString(p.scaling)},
+                          {"binarise_threshold", static_cast<double>(p.binariseThreshold)},
+                          {"offset", floats(p.offset)},
+                          {"factor", floats(p.factor)},
+                          {"shift", static_cast<double>(p.shift)}};
+    j["training_fingerprint"] = meta.trainingFingerprint;
+    json weights = json::array();
+    json bias = json::array();
+    for (std::size_t k = 0; k < K; ++k) {
+        json col = json::array();
+        for (std::size_t i = 0; i < n; ++i)
+            col.push_back(model.W(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)));
+        weights.push_back(std::move(col));
+        bias.push_back(model.b(static_cast<Eigen::Index>(k)));
+    }
+    j["model"] = {{"columns", K}, {"bias", std::move(bias)}, {"weights", std::move(weights)}};
+    return j.dump(1) + "\n";
+}
+
+SavedModel modelFromJson(const std::string& text, const std::string& source) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw DataError::atByte(source, e.byte, std::string("not a valid JSON model file: ") + e.what());
+    }
+    const Reader r(source);
+    if (!j.is_object()) r.fail("(top level)", "expected a JSON object");
+    if (r.string(r.field(j, "", "format"), "format") != kFormat)
+        r.fail("format", "not an FDLab linear model (expected \"" + std::string(kFormat) + "\")");
+    const int version = r.integer(r.field(j, "", "schema_version"), "schema_version");
+    if (version != kModelSchemaVersion)
+        r.fail("schema_version", "version " + std::to_string(version) + " is not supported (this FDLab reads " +
+                                     std::to_string(kModelSchemaVersion) + ")");
+
+    SavedModel out;
+    ModelMetadata& m = out.metadata;
+    m.schemaVersion = version;
+    m.fdlabVersion = r.string(r.field(j, "", "fdlab_version"), "fdlab_version");
+    m.learner = r.string(r.field(j, "", "learner"), "learner");
+    m.params = r.field(j, "", "params");
+    if (!m.params.is_object()) r.fail("params", "expected a JSON object");
+    m.featureNames = r.strings(r.field(j, "", "features"), "features");
+    m.classNames = r.strings(r.field(j, "", "classes"), "classes");
+    const std::size_t n = m.featureNames.size();
+    if (n == 0) r.fail("features", "the model has no feature");
+
+    const json& shape = r.field(j, "", "image_shape");
+    if (!shape.is_null()) {
+        ImageShape s;
+        s.rows = r.integer(r.field(shape, "image_shape", "rows"), "image_shape.rows");
+        s.cols = r.integer(r.field(shape, "image_shape", "cols"), "image_shape.cols");
+        if (s.rows <= 0 || s.cols <= 0 || static_cast<std::size_t>(s.size()) != n)
+            r.fail("image_shape", std::to_string(s.rows) + " x " + std::to_string(s.cols) + " does not match " +
+                                      std::to_string(n) + " features");
+        m.imageShape = s;
+    }
+
+    const json& pre = r.field(j, "", "preprocessing");
+    Preprocessor& p = m.preprocessing;
+    const std::string scaling = r.string(r.field(pre, "preprocessing", "scaling"), "preprocessing.scaling");
+    try {
+        p.scaling = scalingFromString(scaling);
+    } catch (const std::invalid_argument& e) {
+        r.fail("preprocessing.scaling", e.what());
+    }
+    p.binariseThreshold = static_cast<float>(
+        r.number(r.field(pre, "preprocessing", "binarise_threshold"), "preprocessing.binarise_threshold"));
+    p.shift = static_cast<float>(r.number(r.field(pre, "preprocessing", "shift"), "preprocessing.shift"));
+    for (const char* key : {"offset", "factor"}) {
+        const std::string path = std::string("preprocessing.") + key;
+        const std::vector<double> v = r.numbers(r.field(pre, "preprocessing", key), path);
+        if (!v.empty() && v.size() != n)
+            r.fail(path, std::to_string(v.size()) + " values for " + std::to_string(n) + " features");
+        const bool affine = p.scaling == Scaling::MinusOneOne || p.scaling == Scaling::ZeroOne;
+        if (affine && v.size() != n) r.fail(path, "scaling '" + scaling + "' needs one value per feature");
+        std::vector<float>& dst = std::string(key) == "offset" ? p.offset : p.factor;
+        dst.assign(v.begin(), v.end());
+    }
+
+    m.trainingFingerprint = r.string(r.field(j, "", "training_fingerprint"), "training_fingerprint");
+    if (m.trainingFingerprint.size() != 16 ||
+        m.trainingFingerprint.find_first_not_of("0123456789abcdef") != std::string::npos)
+        r.fail("training_fingerprint", "expected 16 lower-case hex digits");
+
+    const json& model = r.field(j, "", "model");
+    const int K = r.integer(r.field(model, "model", "columns"), "model.columns");
+    if (K < 1) r.fail("model.columns", "must be >= 1");
+    const std::size_t wantClasses = K == 1 ? 2 : static_cast<std::size_t>(K);
+    if (m.classNames.size() != wantClasses)
+        r.fail("classes", std::to_string(m.classNames.size()) + " class names for a model with " + std::to_string(K) +
+                              " column(s) (needs " + std::to_string(wantClasses) + ")");
+    const std::vector<double> bias = r.numbers(r.field(model, "model", "bias"), "model.bias");
+    if (bias.size() != static_cast<std::size_t>(K))
+        r.fail("model.bias", std::to_string(bias.size()) + " values for " + std::to_string(K) + " column(s)");
+    const json& weights = r.field(model, "model", "weights");
+    if (!weights.is_array() || weights.size() != static_cast<std::size_t>(K))
+        r.fail("model.weights", "expected an array of " + std::to_string(K) + " column(s)");
+
+    LinearModel& lm = out.model;
+    lm.W.resize(static_cast<Eigen::Index>(n), K);
+    lm.b.resize(K);
+    for (int k = 0; k < K; ++k) {
+        const std::string path = "model.weights[" + std::to_string(k) + "]";
+        const std::vector<double> w = r.numbers(weights[static_cast<std::size_t>(k)], path);
+        if (w.size() != n)
+            r.fail(path, std::to_string(w.size()) + " weights for " + std::to_string(n) + " features");
+        for (std::size_t i = 0; i < n; ++i) lm.W(static_cast<Eigen::Index>(i), k) = w[i];
+        lm.b(k) = bias[static_cast<std::size_t>(k)];
+    }
+    lm.classNames = m.classNames;
+    return out;
+}
+
+void saveModel(const std::string& path, const LinearModel& model, const ModelMetadata& metadata) {
+    const std::string text = modelToJson(model, metadata);
+    writeFileAtomically(path, text);
+}
+
+SavedModel loadModel(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw DataError(path, 0, "cannot open the model file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw DataError(path, 0, "cannot read the model file");
+    return modelFromJson(ss.str(), path);
+}
+
+void checkCompatible(const SavedModel& model, const Dataset& d) {
+    const std::size_t n = model.metadata.featureNames.size();
+    if (static_cast<std::size_t>(d.features()) != n || model.model.features() != d.features())
+        throw std::invalid_argument("model expects " + std::to_string(model.model.features()) + " features, dataset '" +
+                                    d.name + "' has " + std::to_string(d.features()));
+    if (d.featureNames.empty()) return;
+    for (std::size_t j = 0; j < n; ++j)
+        if (d.featureNames[j] != model.metadata.featureNames[j])
+            throw std::invalid_argument("feature " + std::to_string(j + 1) + " is '" + model.metadata.featureNames[j] +
+                                        "' in the model but '" + d.featureNames[j] + "' in dataset '" + d.name + "'");
+}
+
+}  // namespace fdlab

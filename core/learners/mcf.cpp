@@ -1,0 +1,470 @@
+#include "core/learners/mcf.h"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace fdlab {
+
+const char* toString(McfLoss l) {
+    switch (l) {
+    case McfLoss::Quadratic: return "quadratic";
+    case McfLoss::Exponential: return "exponential";
+    case McfLoss::Logistic: return "logistic";
+    }
+    return "?";
+}
+
+McfLoss mcfLossFromString(const std::string& s) {
+    for (McfLoss l : {McfLoss::Quadratic, McfLoss::Exponential, McfLoss::Logistic})
+        if (s == toString(l)) return l;
+    throw std::invalid_argument("unknown MCF loss '" + s + "' (quadratic, exponential, logistic)");
+}
+
+void McfParams::validate() const {
+    if (!(q >= 0.0 && q < 1.0)) throw std::invalid_argument("McfParams.q must be in [0, 1)");
+    for (std::size_t j = 0; j < qPerFeature.size(); ++j)
+        if (!(qPerFeature[j] >= 0.0 && qPerFeature[j] < 1.0))
+            throw std::invalid_argument("McfParams.qPerFeature[" + std::to_string(j) + "] must be in [0, 1)");
+    if (!(sigma >= 0.0 && std::isfinite(sigma))) throw std::invalid_argument("McfParams.sigma must be finite and >= 0");
+    if (!(laplaceScale >= 0.0 && std::isfinite(laplaceScale)))
+        throw std::invalid_argument("McfParams.laplaceScale must be finite and >= 0");
+    if (!(l2 >= 0.0 && std::isfinite(l2))) throw std::invalid_argument("McfParams.l2 must be finite and >= 0");
+    lbfgs.validate();
+}
+
+namespace {
+
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+double softplus(double s) { return s > 0.0 ? s + std::log1p(std::exp(-s)) : std::log1p(std::exp(s)); }
+double sigmoid(double s) {
+    if (s >= 0.0) return 1.0 / (1.0 + std::exp(-s));
+    const double e = std::exp(s);
+    return e / (1.0 + e);
+}
+
+}  // namespace
+
+struct McfObjective::Impl {
+    McfParams p;
+    CorruptionModel noise;
+    int N = 0, D = 0, K = 1;
+    bool binary = true;
+    // The training rows in compressed sparse row form (built once through forEachNonZero).
+    std::vector<int> rowStart, col;
+    std::vector<double> val;
+    std::vector<int> cls;   // class index of each row
+    int maxRowNnz = 0;
+
+    Impl(const Dataset& d, const McfParams& params)
+        : p(params), noise(params.noise, d.features(), params.q, params.qPerFeature, params.sigma, params.laplaceScale) {
+        N = d.rows();
+        D = d.features();
+        binary = d.isBinary();
+        K = binary ? 1 : d.numClasses();
+        rowStart.reserve(static_cast<std::size_t>(N) + 1);
+        rowStart.push_back(0);
+        cls.reserve(static_cast<std::size_t>(N));
+        for (int i = 0; i < N; ++i) {
+            d.forEachNonZero(i, [&](int j, float x) {
+                col.push_back(j);
+                val.push_back(static_cast<double>(x));
+            });
+            rowStart.push_back(static_cast<int>(col.size()));
+            maxRowNnz = std::max(maxRowNnz, rowStart.back() - rowStart[rowStart.size() - 2]);
+            cls.push_back(d.labels[static_cast<std::size_t>(i)]);
+        }
+        if (p.noise == McfNoise::Poisson)
+            for (std::size_t e = 0; e < val.size(); ++e)
+                if (val[e] < 0.0)
+                    throw std::invalid_argument("MCF with Poisson noise needs features >= 0; feature " +
+                                                std::to_string(col[e] + 1) + " has " + std::to_string(val[e]));
+    }
+
+    int dim() const { return D * K + (p.bias ? K : 0); }
+
+    double quadratic(const Eigen::Map<const Eigen::MatrixXd>& W, const Eigen::VectorXd& b,
+                     Eigen::Map<Eigen::MatrixXd>& gW, Eigen::VectorXd& gb) const;
+    double classVector(const Eigen::Map<const Eigen::MatrixXd>& W, const Eigen::VectorXd& b,
+                       Eigen::Map<Eigen::MatrixXd>& gW, Eigen::VectorXd& gb) const;
+    double softmax(const Eigen::Map<const Eigen::MatrixXd>& W, const Eigen::VectorXd& b,
+                   Eigen::Map<Eigen::MatrixXd>& gW, Eigen::VectorXd& gb) const;
+};
+
+// Quadratic: E[(w_k.x~ + b_k - T_k)^2] = (w_k.x + b_k - T_k)^2 + sum_d w_dk^2 Var[x~_d].
+double McfObjective::Impl::quadratic(const Eigen::Map<const Eigen::MatrixXd>& W, const Eigen::VectorXd& b,
+                                     Eigen::Map<Eigen::MatrixXd>& gW, Eigen::VectorXd& gb) const {
+    const RowMatrix Wr = W;
+    RowMatrix gWr = RowMatrix::Zero(D, K);
+    Eigen::VectorXd r(K);
+    double total = 0.0;
+    for (int n = 0; n < N; ++n) {
+        const int c = cls[static_cast<std::size_t>(n)];
+        for (int k = 0; k < K; ++k) {
+            const double target = binary ? (c == 1 ? 1.0 : -1.0) : (k == c ? 1.0 : 0.0);
+            r(k) = b(k) - target;
+        }
+        for (int e = rowStart[static_cast<std::size_t>(n)]; e < rowStart[static_cast<std::size_t>(n) + 1]; ++e)
+            r += val[static_cast<std::size_t>(e)] * Wr.row(col[static_cast<std::size_t>(e)]).transpose();
+        total += r.squaredNorm();
+        gb += 2.0 * r;
+        for (int e = rowStart[static_cast<std::size_t>(n)]; e < rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
+            const int d = col[static_cast<std::size_t>(e)];
+            const double x = val[static_cast<std::size_t>(e)];
+            gWr.row(d) += 2.0 * x * r.transpose();
+            if (!noise.corruptsZeros()) {
+                const double v = noise.variance(d, x);
+                total += v * Wr.row(d).squaredNorm();
+                gWr.row(d) += 2.0 * v * Wr.row(d);
+            }
+        }
+    }
+    gW = gWr;
+    if (noise.corruptsZeros()) {
+        const double v = noise.variance(0, 0.0) * N;
+        total += v * W.squaredNorm();
+        gW += 2.0 * v * W;
+    }
+    return total;
+}
+
+// Binary exponential/logistic and multi-class exponential: every example's expected loss is a
+// function of one scalar S_n = beta_c + sum_d log M_nd(T_dc), whose t-vector T_.c depends only
+// on the class c of the example (binary: T_.c = -y_c w; multi-class: T_.c = -W ybar_c).
+double McfObjective::Impl::classVector(const Eigen::Map<const Eigen::MatrixXd>& W, const Eigen::VectorXd& b,
+                                       Eigen::Map<Eigen::MatrixXd>& gW, Eigen::VectorXd& gb) const {
+    const int C = binary ? 2 : K;
+    Eigen::MatrixXd T(D, C);
+    Eigen::VectorXd beta(C);
+    if (binary) {
+        T.col(1) = -W.col(0);
+        T.col(0) = W.col(0);
+        beta(1) = -b(0);
+        beta(0) = b(0);
+    } else {
+        const Eigen::VectorXd rowSum = W.rowwise().sum();
+        const double bSum = b.sum();
+        for (int c = 0; c < C; ++c) {
+            T.col(c) = -(K * W.col(c) - rowSum) / (K - 1.0);
+            beta(c) = -(K * b(c) - bSum) / (K - 1.0);
+        }
+    }
+    std::vector<char> present(static_cast<std::size_t>(C), 0);
+    for (int c : cls) present[static_cast<std::size_t>(c)] = 1;
+
+    // Example-independent part psi (Gaussian, Laplace), and the Laplace domain.
+    Eigen::VectorXd Psi = Eigen::VectorXd::Zero(C);
+    Eigen::MatrixXd dPsi = Eigen::MatrixXd::Zero(D, C);
+    if (noise.corruptsZeros()) {
+        for (int c = 0; c < C; ++c) {
+            if (!present[static_cast<std::size_t>(c)]) continue;
+            for (int d = 0; d < D; ++d) {
+                double g = 0.0;
+                Psi(c) += noise.psi(T(d, c), g);
+                dPsi(d, c) = g;
+            }
+            if (!std::isfinite(Psi(c))) return std::numeric_limits<double>::infinity();
+        }
+    }
+
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(D, C);
+    Eigen::VectorXd Lsum = Eigen::VectorXd::Zero(C);
+    std::vector<double> dphi(static_cast<std::size_t>(std::max(1, maxRowNnz)));
+    const bool expLoss = p.loss == McfLoss::Exponential;
+    double total = 0.0;
+    for (int n = 0; n < N; ++n) {
+        const int c = cls[static_cast<std::size_t>(n)];
+        const double* t = T.col(c).data();
+        const int e0 = rowStart[static_cast<std::size_t>(n)], e1 = rowStart[static_cast<std::size_t>(n) + 1];
+        double S = beta(c) + Psi(c);
+        for (int e = e0; e < e1; ++e) {
+            const int d = col[static_cast<std::size_t>(e)];
+            S += noise.phi(d, t[d], val[static_cast<std::size_t>(e)], dphi[static_cast<std::size_t>(e - e0)]);
+        }
+        double lp;
+        if (expLoss) {
+            const double v = std::exp(S);
+            total += v;
+            lp = v;
+        } else {
+            total += softplus(S);
+            lp = sigmoid(S);
+        }
+        Lsum(c) += lp;
+        double* g = G.col(c).data();
+        for (int e = e0; e < e1; ++e) g[col[static_cast<std::size_t>(e)]] += lp * dphi[static_cast<std::size_t>(e - e0)];
+    }
+    if (noise.corruptsZeros())
+        for (int c = 0; c < C; ++c) G.col(c) += Lsum(c) * dPsi.col(c);
+
+    // Chain rule back from (T, beta) to (W, b).
+    if (binary) {
+        gW.col(0) = G.col(0) - G.col(1);
+        gb(0) = Lsum(0) - Lsum(1);
+    } else {
+        const Eigen::VectorXd gSum = G.rowwise().sum();
+        const double lSum = Lsum.sum();
+        for (int k = 0; k < K; ++k) {
+            gW.col(k) = -(K * G.col(k) - gSum) / (K - 1.0);
+            gb(k) = -(K * Lsum(k) - lSum) / (K - 1.0);
+        }
+    }
+    return total;
+}
+
+// Multi-class logistic: Jensen bound on the softmax loss, log sum_k exp(a_nk) (header comment).
+double McfObjective::Impl::softmax(const Eigen::Map<const Eigen::MatrixXd>& W, const Eigen::VectorXd& b,
+                                   Eigen::Map<Eigen::MatrixXd>& gW, Eigen::VectorXd& gb) const {
+    const RowMatrix Wr = W;
+    // Laplace domain: every difference W_dk - W_dc must satisfy |lambda t| < 1.
+    const double tMax = noise.maxAbsT();
+    if (std::isfinite(tMax))
+        for (int d = 0; d < D; ++d)
+            if (!(Wr.row(d).maxCoeff() - Wr.row(d).minCoeff() < tMax)) return std::numeric_limits<double>::infinity();
+
+    Eigen::MatrixXd Psi = Eigen::MatrixXd::Zero(K, K);   // (c, k): sum_d psi(W_dk - W_dc)
+    if (noise.corruptsZeros())
+        for (int c = 0; c < K; ++c)
+            for (int k = 0; k < K; ++k)
+                if (k != c)
+                    for (int d = 0; d < D; ++d) {
+                        double g = 0.0;
+                        Psi(c, k) += noise.psi(Wr(d, k) - Wr(d, c), g);
+                    }
+
+    RowMatrix gWr = RowMatrix::Zero(D, K);
+    Eigen::MatrixXd P = Eigen::MatrixXd::Zero(K, K);   // (c, k): sum over class-c examples of p_nk
+    std::vector<double> buf(static_cast<std::size_t>(std::max(1, maxRowNnz)) * static_cast<std::size_t>(K));
+    Eigen::VectorXd a(K), prob(K);
+    double total = 0.0;
+    for (int n = 0; n < N; ++n) {
+        const int c = cls[static_cast<std::size_t>(n)];
+        for (int k = 0; k < K; ++k) a(k) = k == c ? 0.0 : b(k) - b(c) + Psi(c, k);
+        const int e0 = rowStart[static_cast<std::size_t>(n)], e1 = rowStart[static_cast<std::size_t>(n) + 1];
+        for (int e = e0; e < e1; ++e) {
+            const int d = col[static_cast<std::size_t>(e)];
+            const double x = val[static_cast<std::size_t>(e)];
+            const double* w = Wr.row(d).data();
+            double* out = buf.data() + static_cast<std::size_t>(e - e0) * static_cast<std::size_t>(K);
+            for (int k = 0; k < K; ++k) {
+                if (k == c) continue;
+                a(k) += noise.phi(d, w[k] - w[c], x, out[k]);
+            }
+        }
+        const double m = a.maxCoeff();
+        prob = (a.array() - m).exp();
+        const double s = prob.sum();
+        total += m + std::log(s);
+        prob /= s;
+        for (int e = e0; e < e1; ++e) {
+            const int d = col[static_cast<std::size_t>(e)];
+            const double* in = buf.data() + static_cast<std::size_t>(e - e0) * static_cast<std::size_t>(K);
+            double* g = gWr.row(d).data();
+            double acc = 0.0;
+            for (int k = 0; k < K; ++k) {
+                if (k == c) continue;
+                const double v = prob(k) * in[k];
+                g[k] += v;
+                acc += v;
+            }
+            g[c] -= acc;
+        }
+        for (int k = 0; k < K; ++k) {
+            if (k == c) continue;
+            gb(k) += prob(k);
+            gb(c) -= prob(k);
+            P(c, k) += prob(k);
+        }
+    }
+    if (noise.corruptsZeros())
+        for (int d = 0; d < D; ++d)
+            for (int c = 0; c < K; ++c)
+                for (int k = 0; k < K; ++k) {
+                    if (k == c || P(c, k) == 0.0) continue;
+                    double g = 0.0;
+                    noise.psi(Wr(d, k) - Wr(d, c), g);
+                    gWr(d, k) += P(c, k) * g;
+                    gWr(d, c) -= P(c, k) * g;
+                }
+    gW = gWr;
+    return total;
+}
+
+McfObjective::McfObjective(const Dataset& train, const McfParams& p) {
+    p.validate();
+    train.validate("MCF training data");
+    if (train.rows() == 0) throw std::invalid_argument("MCF: the training set is empty");
+    if (train.numClasses() < 2) throw std::invalid_argument("MCF: the training set needs at least 2 classes");
+    m = std::make_unique<Impl>(train, p);
+}
+
+McfObjective::~McfObjective() = default;
+
+int McfObjective::columns() const { return m->K; }
+int McfObjective::dimension() const { return m->dim(); }
+int McfObjective::examples() const { return m->N; }
+
+double McfObjective::operator()(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) const {
+    if (theta.size() != m->dim())
+        throw std::invalid_argument("McfObjective: parameter vector has size " + std::to_string(theta.size()) +
+                                    ", expected " + std::to_string(m->dim()));
+    const int D = m->D, K = m->K;
+    grad.setZero(m->dim());
+    const Eigen::Map<const Eigen::MatrixXd> W(theta.data(), D, K);
+    const Eigen::VectorXd b = m->p.bias ? Eigen::VectorXd(theta.tail(K)) : Eigen::VectorXd::Zero(K);
+    Eigen::Map<Eigen::MatrixXd> gW(grad.data(), D, K);
+    Eigen::VectorXd gb = Eigen::VectorXd::Zero(K);
+    double f = 0.0;
+    if (m->p.loss == McfLoss::Quadratic)
+        f = m->quadratic(W, b, gW, gb);
+    else if (m->p.loss == McfLoss::Exponential || m->binary)
+        f = m->classVector(W, b, gW, gb);
+    else
+        f = m->softmax(W, b, gW, gb);
+    if (!std::isfinite(f)) {
+        grad.setZero();
+        return std::numeric_limits<double>::infinity();
+    }
+    f += m->p.l2 * W.squaredNorm();
+    gW += 2.0 * m->p.l2 * W;
+    if (m->p.bias) grad.tail(K) = gb;
+    return f;
+}
+
+double McfObjective::expectedLoss(const Eigen::VectorXd& theta) const {
+    Eigen::VectorXd g;
+    const double f = (*this)(theta, g);
+    const Eigen::Map<const Eigen::MatrixXd> W(theta.data(), m->D, m->K);
+    return f - m->p.l2 * W.squaredNorm();
+}
+
+LinearModel McfObjective::toModel(const Eigen::VectorXd& theta) const {
+    LinearModel model;
+    model.W = Eigen::Map<const Eigen::MatrixXd>(theta.data(), m->D, m->K);
+    model.b = m->p.bias ? Eigen::VectorXd(theta.tail(m->K)) : Eigen::VectorXd::Zero(m->K);
+    return model;
+}
+
+Eigen::VectorXd McfObjective::fromModel(const LinearModel& model) const {
+    if (model.W.rows() != m->D || model.W.cols() != m->K || model.b.size() != m->K)
+        throw std::invalid_argument("McfObjective::fromModel: model shape does not match the data");
+    Eigen::VectorXd theta(m->dim());
+    theta.head(m->D * m->K) = Eigen::Map<const Eigen::VectorXd>(model.W.data(), m->D * m->K);
+    if (m->p.bias) theta.tail(m->K) = model.b;
+    return theta;
+}
+
+namespace {
+
+std::string fmt(const char* f, double a) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, f, a);
+    return buf;
+}
+
+// Closed-form quadratic MCF (header comment): one LDLT of the (D+1) x (D+1) matrix.
+FitResult fitQuadratic(const Dataset& train, const McfParams& p, const McfObjective& obj, const RunControl& rc) {
+    Stopwatch sw;
+    FitResult r;
+    const int N = train.rows(), D = train.features(), K = obj.columns();
+    const int P = D + (p.bias ? 1 : 0);
+    const CorruptionModel noise(p.noise, D, p.q, p.qPerFeature, p.sigma, p.laplaceScale);
+    Eigen::MatrixXd H = Eigen::MatrixXd::Zero(P, P);
+    Eigen::MatrixXd c = Eigen::MatrixXd::Zero(P, K);
+    Eigen::VectorXd var = Eigen::VectorXd::Zero(D);
+    // Rows in blocks: a symmetric rank-B update per block keeps memory at B x P.
+    const int B = 256;
+    Eigen::MatrixXd Xb(B, P), Tb(B, K);
+    for (int start = 0; start < N; start += B) {
+        if (rc.cancelled()) {
+            r.model = obj.toModel(Eigen::VectorXd::Zero(obj.dimension()));
+            r.model.classNames = train.classNames;
+            r.status = Status::Cancelled;
+            r.message = "cancelled while accumulating the normal equations";
+            r.elapsed = sw.seconds();
+            return r;
+        }
+        const int rows = std::min(B, N - start);
+        Xb.setZero();
+        Tb.setZero();
+        for (int i = 0; i < rows; ++i) {
+            const int n = start + i;
+            train.forEachNonZero(n, [&](int j, float x) {
+                Xb(i, j) = x;
+                var(j) += noise.variance(j, x);
+            });
+            if (p.bias) Xb(i, D) = 1.0;
+            const int cl = train.labels[static_cast<std::size_t>(n)];
+            if (K == 1)
+                Tb(i, 0) = cl == 1 ? 1.0 : -1.0;
+            else
+                Tb(i, cl) = 1.0;
+        }
+        H.selfadjointView<Eigen::Lower>().rankUpdate(Xb.topRows(rows).transpose());
+        c.noalias() += Xb.topRows(rows).transpose() * Tb.topRows(rows);
+    }
+    // Gaussian/Laplace corrupt every feature of every example, zero or not.
+    if (noise.corruptsZeros()) var.setConstant(noise.variance(0, 0.0) * N);
+    for (int d = 0; d < D; ++d) H(d, d) += var(d) + p.l2;
+
+    const Eigen::LDLT<Eigen::MatrixXd, Eigen::Lower> ldlt(H);
+    const Eigen::VectorXd piv = ldlt.vectorD();
+    const double scale = std::max(1.0, piv.cwiseAbs().maxCoeff());
+    if (ldlt.info() != Eigen::Success || !(piv.minCoeff() > 1e-12 * scale)) {
+        r.model = obj.toModel(Eigen::VectorXd::Zero(obj.dimension()));
+        r.model.classNames = train.classNames;
+        r.status = Status::Failed;
+        r.message = "quadratic MCF: the expected-loss matrix is singular (smallest pivot " + fmt("%.3g", piv.minCoeff()) +
+                    "); increase l2 or the noise";
+        r.elapsed = sw.seconds();
+        return r;
+    }
+    const Eigen::MatrixXd theta = ldlt.solve(c);   // P x K: rows 0..D-1 = W, row D = b
+    LinearModel model;
+    model.W = theta.topRows(D);
+    model.b = p.bias ? Eigen::VectorXd(theta.row(D).transpose()) : Eigen::VectorXd::Zero(K);
+    model.classNames = train.classNames;
+    Eigen::VectorXd g;
+    r.objective = obj(obj.fromModel(model), g);
+    r.model = std::move(model);
+    r.iterations = 1;
+    r.status = r.model.W.allFinite() && r.model.b.allFinite() ? Status::Converged : Status::Failed;
+    r.message = r.status == Status::Converged ? "closed form (LDLT)" : "closed form gave non-finite weights";
+    r.elapsed = sw.seconds();
+    rc.report(1.0, 1, r.message);
+    return r;
+}
+
+}  // namespace
+
+FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc) {
+    Stopwatch sw;
+    const McfObjective obj(train, p);
+    if (p.loss == McfLoss::Quadratic) return fitQuadratic(train, p, obj, rc);
+
+    // L-BFGS on J / N: the gradient tolerance then means the same for 100 or 60,000 examples.
+    const double invN = 1.0 / obj.examples();
+    const LbfgsObjective f = [&](const Eigen::VectorXd& x, Eigen::VectorXd& grad) {
+        const double v = obj(x, grad);
+        grad *= invN;
+        return v * invN;
+    };
+    const LbfgsResult s = minimizeLbfgs(f, Eigen::VectorXd::Zero(obj.dimension()), p.lbfgs, rc);
+    FitResult r;
+    r.model = obj.toModel(s.x);
+    r.model.classNames = train.classNames;
+    r.objective = s.fx * obj.examples();
+    r.iterations = s.iterations;
+    r.status = s.status;
+    r.message = s.message;
+    r.elapsed = sw.seconds();
+    return r;
+}
+
+}  // namespace fdlab

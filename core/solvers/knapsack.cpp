@@ -1,0 +1,164 @@
+#include "core/solvers/knapsack.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace fdlab {
+
+namespace {
+
+void checkWeights(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
+                  const char* who) {
+    if (weight.size() != profit.size())
+        throw std::invalid_argument(std::string(who) + ": weight has " + std::to_string(weight.size()) +
+                                    " entries, profit " + std::to_string(profit.size()));
+    for (std::size_t j = 0; j < weight.size(); ++j)
+        if (!(weight[j] > 0.0) || !std::isfinite(weight[j]))
+            throw std::invalid_argument(std::string(who) + ": weight[" + std::to_string(j) +
+                                        "] must be finite and > 0");
+    if (!(capacity >= 0.0) || !std::isfinite(capacity))
+        throw std::invalid_argument(std::string(who) + ": capacity must be finite and >= 0");
+}
+
+/// Indices of the positive profits, ordered by ratio p_j / v_j descending (ties: lower index first).
+std::vector<int> byRatio(const std::vector<double>& profit, const std::vector<double>& weight) {
+    std::vector<int> idx;
+    for (std::size_t j = 0; j < profit.size(); ++j)
+        if (profit[j] > 0.0) idx.push_back(static_cast<int>(j));
+    // Compare p_a v_b with p_b v_a rather than the ratios, so equal ratios compare equal exactly
+    // when the products agree (keeps the tie rule meaningful for v_j = 1).
+    std::sort(idx.begin(), idx.end(), [&](int a, int b) {
+        const double ra = profit[static_cast<std::size_t>(a)] * weight[static_cast<std::size_t>(b)];
+        const double rb = profit[static_cast<std::size_t>(b)] * weight[static_cast<std::size_t>(a)];
+        if (ra != rb) return ra > rb;
+        return a < b;
+    });
+    return idx;
+}
+
+}  // namespace
+
+KnapsackResult topKProfits(const std::vector<double>& profit, int K) {
+    if (K < 0) throw std::invalid_argument("topKProfits: K must be >= 0, got " + std::to_string(K));
+    KnapsackResult r;
+    if (K == 0) return r;
+    std::vector<int> idx;
+    for (std::size_t j = 0; j < profit.size(); ++j)
+        if (profit[j] > 0.0) idx.push_back(static_cast<int>(j));
+    auto better = [&](int a, int b) {
+        const double pa = profit[static_cast<std::size_t>(a)], pb = profit[static_cast<std::size_t>(b)];
+        if (pa != pb) return pa > pb;
+        return a < b;
+    };
+    // A partial selection is enough: O(n) instead of O(n log n).
+    if (static_cast<int>(idx.size()) > K) {
+        std::nth_element(idx.begin(), idx.begin() + K, idx.end(), better);
+        idx.resize(static_cast<std::size_t>(K));
+    }
+    std::sort(idx.begin(), idx.end());
+    for (int j : idx) r.value += profit[static_cast<std::size_t>(j)];
+    r.chosen = std::move(idx);
+    return r;
+}
+
+KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vector<double>& weight,
+                              double capacity) {
+    checkWeights(profit, weight, capacity, "greedyKnapsack");
+    KnapsackResult r;
+    double left = capacity;
+    for (int j : byRatio(profit, weight)) {
+        const double v = weight[static_cast<std::size_t>(j)];
+        if (v <= left) {
+            left -= v;
+            r.value += profit[static_cast<std::size_t>(j)];
+            r.chosen.push_back(j);
+        }
+    }
+    std::sort(r.chosen.begin(), r.chosen.end());
+    return r;
+}
+
+KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::vector<double>& weight,
+                                  double capacity) {
+    checkWeights(profit, weight, capacity, "fractionalKnapsack");
+    KnapsackResult r;
+    double left = capacity;
+    for (int j : byRatio(profit, weight)) {
+        const double v = weight[static_cast<std::size_t>(j)];
+        const double p = profit[static_cast<std::size_t>(j)];
+        if (v <= left) {
+            left -= v;
+            r.value += p;
+            r.chosen.push_back(j);
+        } else {
+            // The LP optimum takes the first item that does not fit in part, and stops.
+            if (left > 0.0) {
+                r.fractionalItem = j;
+                r.fraction = left / v;
+                r.value += r.fraction * p;
+            }
+            break;
+        }
+    }
+    std::sort(r.chosen.begin(), r.chosen.end());
+    return r;
+}
+
+KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
+                             double scale) {
+    checkWeights(profit, weight, capacity, "exactKnapsack");
+    if (!(scale > 0.0) || !std::isfinite(scale))
+        throw std::invalid_argument("exactKnapsack: scale must be finite and > 0");
+    const double capScaled = capacity * scale;
+    if (capScaled > 1e7)
+        throw std::invalid_argument("exactKnapsack: capacity*scale = " + std::to_string(capScaled) +
+                                    " exceeds 10^7 (DP table too large)");
+    const long W = static_cast<long>(std::floor(capScaled + 1e-9));
+
+    // Only positive profits that fit on their own can be part of an optimum.
+    std::vector<int> items;
+    std::vector<long> w;
+    for (std::size_t j = 0; j < profit.size(); ++j) {
+        const double s = weight[j] * scale;
+        const double rs = std::round(s);
+        if (std::abs(s - rs) > 1e-9)
+            throw std::invalid_argument("exactKnapsack: weight[" + std::to_string(j) + "]*scale = " +
+                                        std::to_string(s) + " is not an integer");
+        if (profit[j] > 0.0 && static_cast<long>(rs) <= W) {
+            items.push_back(static_cast<int>(j));
+            w.push_back(static_cast<long>(rs));
+        }
+    }
+    const std::size_t cols = static_cast<std::size_t>(W) + 1;
+    std::vector<double> best(cols, 0.0);
+    // take[k * cols + c]: item k improves the optimum of capacity c among items 0..k.
+    std::vector<char> take(items.size() * cols, 0);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        const double p = profit[static_cast<std::size_t>(items[k])];
+        const long wk = w[k];
+        for (long c = W; c >= wk; --c) {
+            const double cand = best[static_cast<std::size_t>(c - wk)] + p;
+            if (cand > best[static_cast<std::size_t>(c)]) {
+                best[static_cast<std::size_t>(c)] = cand;
+                take[k * cols + static_cast<std::size_t>(c)] = 1;
+            }
+        }
+    }
+    KnapsackResult r;
+    long c = W;
+    for (std::size_t k = items.size(); k-- > 0;) {
+        if (take[k * cols + static_cast<std::size_t>(c)]) {
+            r.chosen.push_back(items[k]);
+            c -= w[k];
+        }
+    }
+    std::sort(r.chosen.begin(), r.chosen.end());
+    // Sum in index order so the value is exactly the chosen set's profit.
+    for (int j : r.chosen) r.value += profit[static_cast<std::size_t>(j)];
+    return r;
+}
+
+}  // namespace fdlab

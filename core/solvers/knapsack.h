@@ -1,0 +1,39 @@
+#pragma once
+// The adversary's inner maximisation against a linear model, for one instance:
+//
+//     max_S  sum_{j in S} p_j    s.t.  sum_{j in S} v_j <= N,
+//
+// with profit p_j = y w_j x_j (only p_j > 0 is ever worth taking) and weight v_j > 0.
+// Equal weights (v_j = 1, N = K): the K largest positive p_j, exact by partial sort.
+// General weights: 0/1 knapsack -- exact by dynamic programming over integer weights, the
+// greedy rule (largest p_j / v_j first, skip what does not fit; Dekel & Shamir's "greedy
+// adversary"), and the fractional LP relaxation (greedy plus a fraction of the first item that
+// does not fit), an upper bound on the exact value. Spec section 1.
+
+#include <vector>
+
+namespace fdlab {
+
+struct KnapsackResult {
+    double value = 0.0;              ///< total profit of the chosen set (fractional: LP value)
+    std::vector<int> chosen;         ///< indices taken whole, increasing
+    int fractionalItem = -1;         ///< LP relaxation only: item taken in part, else -1
+    double fraction = 0.0;           ///< its fraction in (0,1)
+};
+
+/// K largest positive profits (ties: lower index first). K >= 0.
+KnapsackResult topKProfits(const std::vector<double>& profit, int K);
+
+/// Greedy by ratio p_j / v_j over positive profits, skipping items that do not fit.
+KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity);
+
+/// Fractional (LP-relaxation) knapsack: upper bound on the 0/1 optimum.
+KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity);
+
+/// Exact 0/1 knapsack by DP; weights are rounded to integers after multiplying by `scale`
+/// (scale = 1 for integer weights); throws std::invalid_argument if a scaled weight is not
+/// within 1e-9 of an integer or capacity*scale exceeds 10^7.
+KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
+                             double scale = 1.0);
+
+}  // namespace fdlab

@@ -1,0 +1,254 @@
+// The evaluation engine: the one-pass linear curves against the attack run level by level, AUC
+// against pair counting, mean/SE by hand, experiment and results files, determinism across
+// thread counts, cancellation and error reporting.
+
+#include "core/data/bundled.h"
+#include "core/eval/experiment_runner.h"
+#include "core/eval/level_evaluation.h"
+#include "core/eval/metrics.h"
+#include "core/eval/presets.h"
+#include "core/eval/results_io.h"
+#include "core/util/errors.h"
+#include "core/util/rng.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <cmath>
+
+using namespace fdlab;
+using json = nlohmann::json;
+
+namespace {
+
+Dataset randomData(int m, int n, int classes, std::uint64_t seed) {
+    Rng rng(seed);
+    Dataset d;
+    d.X.resize(m, n);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) d.X(i, j) = rng.bernoulli(0.3) ? 0.0f : static_cast<float>(rng.uniform(-1, 1));
+    for (int i = 0; i < m; ++i) d.labels.push_back(static_cast<int>(rng.below(static_cast<std::uint64_t>(classes))));
+    for (int c = 0; c < classes; ++c) d.classNames.push_back("c" + std::to_string(c));
+    d.fillDefaults();
+    return d;
+}
+
+TrainedModel randomModel(int n, int outputs, std::uint64_t seed) {
+    Rng rng(seed);
+    FitResult f;
+    f.model.W.resize(n, outputs);
+    f.model.b.resize(outputs);
+    for (int k = 0; k < outputs; ++k) {
+        for (int j = 0; j < n; ++j) f.model.W(j, k) = rng.normal();
+        f.model.b(k) = 0.2 * rng.normal();
+    }
+    f.status = Status::Converged;
+    return wrapLinear(f);
+}
+
+ExperimentSpec smallSpec() {
+    ExperimentSpec s;
+    s.name = "test";
+    s.dataset.bundled = "heart_scale";
+    s.split.testFraction = 0.3;
+    s.split.validationFraction = 0.2;
+    s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"FDROP", "fdrop", {{"C", 1.0}}, {{"K", {0, 2, 4}}}}};
+    s.attack.threat = ThreatModel::WorstCaseCount;
+    s.levels = {0, 1, 2, 3, 5};
+    s.repetitions = 3;
+    s.tunePerLevel = true;
+    s.seed = 7;
+    return s;
+}
+
+json withoutTimings(json j) {
+    j.erase("elapsed_seconds");
+    j.erase("threads");
+    j["spec"].erase("threads");
+    for (auto& p : j["points"]) p.erase("train_seconds");
+    return j;
+}
+
+}  // namespace
+
+class TestEval : public QObject {
+    Q_OBJECT
+private slots:
+    void aucAgainstPairCounting() {
+        Rng rng(3);
+        std::vector<double> s;
+        std::vector<int> y;
+        for (int i = 0; i < 200; ++i) {
+            s.push_back(std::round(rng.normal() * 4) / 4);   // many ties
+            y.push_back(rng.bernoulli(0.4) ? 1 : 0);
+        }
+        double wins = 0, pairs = 0;
+        for (std::size_t a = 0; a < s.size(); ++a)
+            for (std::size_t b = 0; b < s.size(); ++b)
+                if (y[a] == 1 && y[b] == 0) {
+                    pairs += 1;
+                    wins += s[a] > s[b] ? 1.0 : s[a] == s[b] ? 0.5 : 0.0;
+                }
+        QVERIFY(std::abs(rocAuc(s, y) - wins / pairs) < 1e-12);
+        QVERIFY(std::isnan(rocAuc({1, 2}, {1, 1})));
+        const MeanSe m = meanAndStandardError({1, 2, 3, 6});
+        QCOMPARE(m.mean, 3.0);
+        QVERIFY(std::abs(m.se - std::sqrt(14.0 / 3.0) / 2.0) < 1e-12);   // sample var (4+1+0+9)/3
+    }
+
+    void fastPathEqualsAttackPerLevel() {
+        // The one-pass curves must equal running the attack at each level and scoring.
+        for (int outputs : {1, 4}) {
+            const Dataset d = randomData(150, 12, outputs == 1 ? 2 : 4, 5 + static_cast<std::uint64_t>(outputs));
+            const TrainedModel m = randomModel(12, outputs, 9);
+            for (ThreatModel t : {ThreatModel::WorstCaseCount, ThreatModel::RandomDeletion}) {
+                AttackSpec a;
+                a.threat = t;
+                a.seed = 42;
+                const std::vector<double> levels{0, 1, 2, 3, 5, 8, 12};
+                QVERIFY(hasFastLevelPath(m, a));
+                const auto fast = evaluateAtLevels(m, d, a, levels);
+                QCOMPARE(fast.size(), levels.size());
+                for (std::size_t l = 0; l < levels.size(); ++l) {
+                    const AttackResult r = runAttack(d, *m.scorer, attackAtLevel(a, levels[l]));
+                    const LevelScore slow = scoreDataset(*m.scorer, r.attacked);
+                    QCOMPARE(fast[l].error, slow.error);
+                    if (outputs == 1) QVERIFY(std::abs(fast[l].auc - slow.auc) < 1e-12);
+                }
+                // more deletions never help against the worst case
+                if (t == ThreatModel::WorstCaseCount)
+                    for (std::size_t l = 1; l < levels.size(); ++l) QVERIFY(fast[l].error >= fast[l - 1].error);
+            }
+        }
+    }
+
+    void gridCandidatesAreTheCartesianProduct() {
+        LearnerSpec l{"F", "fdrop", {{"C", 2.0}}, {{"K", {0, 5}}, {"epsilon", {1e-3, 1e-4, 1e-5}}}};
+        const auto c = gridCandidates(l);
+        QCOMPARE(c.size(), std::size_t(6));
+        QCOMPARE(c[0]["C"].get<double>(), 2.0);
+        QVERIFY(c[0]["K"].is_number_integer());
+        QCOMPARE(c[5]["K"].get<int>(), 5);
+        QCOMPARE(c[5]["epsilon"].get<double>(), 1e-5);
+    }
+
+    void experimentIsDeterministicAcrossThreadCounts() {
+        ExperimentSpec s = smallSpec();
+        s.threads = 1;
+        const ExperimentResult a = runExperiment(s);
+        s.threads = 2;
+        std::atomic<int> streamed{0};
+        const ExperimentResult b = runExperiment(s, {}, [&](const CurvePoint&) { ++streamed; });
+        QCOMPARE(a.status, Status::Converged);
+        QCOMPARE(static_cast<int>(a.points.size()), 2 * 5 * 3);
+        QCOMPARE(streamed.load(), 30);
+        QCOMPARE(withoutTimings(resultsToJson(a)).dump(), withoutTimings(resultsToJson(b)).dump());
+        // summary = mean and SE of the points, by hand for one cell
+        std::vector<double> e;
+        for (const auto& p : a.points)
+            if (p.learner == "FDROP" && p.levelIndex == 3) e.push_back(p.error);
+        QCOMPARE(e.size(), std::size_t(3));
+        const auto& cell = a.summary[static_cast<std::size_t>(1 * 5 + 3)];
+        QCOMPARE(cell.learner, std::string("FDROP"));
+        QVERIFY(std::abs(cell.error.mean - (e[0] + e[1] + e[2]) / 3) < 1e-15);
+        // error rates are multiples of 1/|test|
+        const int testRows = prepareRepetition(loadTaskData(s), s, 0).test.rows();
+        for (const auto& p : a.points) QVERIFY(std::abs(p.error * testRows - std::round(p.error * testRows)) < 1e-9);
+    }
+
+    void resultsAndSpecRoundTrip() {
+        ExperimentSpec s = smallSpec();
+        s.repetitions = 1;
+        const ExperimentResult r = runExperiment(s);
+        QTemporaryDir dir;
+        const std::string results = dir.filePath("r.json").toStdString(), spec = dir.filePath("s.json").toStdString();
+        saveResultsJson(r, results);
+        const ExperimentResult back = loadResultsJson(results);
+        QCOMPARE(resultsToJson(back)["points"].dump(), resultsToJson(r)["points"].dump());
+        QCOMPARE(curvesCsv(back), curvesCsv(r));
+        saveExperimentFile(s, spec);
+        QCOMPARE(toJson(loadExperimentFile(spec)).dump(), toJson(s).dump());
+        // CSV: header + one row per learner and level
+        const std::string csv = curvesCsv(r);
+        QCOMPARE(static_cast<int>(std::count(csv.begin(), csv.end(), '\n')), 1 + 2 * 5);
+    }
+
+    void badSpecsAreNamed() {
+        auto expectError = [](json j, const std::string& needle) {
+            try {
+                experimentFromJson(j);
+                QFAIL(("no error for " + needle).c_str());
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).find(needle) != std::string::npos, e.what());
+            }
+        };
+        json ok = toJson(smallSpec());
+        json j = ok;
+        j["learners"][0]["learner"] = "nosuch";
+        expectError(j, "unknown learner 'nosuch'");
+        j = ok;
+        j["learners"][0]["params"]["C"] = -1;
+        expectError(j, "parameter C");
+        j = ok;
+        j["learners"][1]["grid"]["K"] = json::array({1.5});
+        expectError(j, "parameter K");
+        j = ok;
+        j["levels"] = json::array();
+        expectError(j, "levels");
+        j = ok;
+        j["attack"]["threat"] = "teleport";
+        expectError(j, "unknown threat model");
+        j = ok;
+        j["split"]["test"] = "half";
+        expectError(j, "split.test");
+        // a budget beyond the data is refused before training
+        ExperimentSpec s = smallSpec();
+        s.levels = {0, 14};   // heart_scale has 13 features
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runExperiment(s));
+        // broken experiment file: DataError naming the file
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"schema\": 1,");
+        f.close();
+        try {
+            loadExperimentFile(path.toStdString());
+            QFAIL("no error");
+        } catch (const DataError& e) {
+            QVERIFY(std::string(e.what()).find("broken.json") != std::string::npos);
+        }
+    }
+
+    void cancellationKeepsFinishedPoints() {
+        ExperimentSpec s = smallSpec();
+        s.repetitions = 20;
+        std::stop_source stop;
+        std::atomic<int> seen{0};
+        RunControl rc;
+        rc.stop = stop.get_token();
+        const ExperimentResult r = runExperiment(s, rc, [&](const CurvePoint&) {
+            if (++seen == 12) stop.request_stop();
+        });
+        QCOMPARE(r.status, Status::Cancelled);
+        QVERIFY(r.points.size() >= 12);
+        QVERIFY(r.points.size() < 2u * 5u * 20u);
+    }
+
+    void everyPresetLoads() {
+        const auto presets = listPresets();
+        QVERIFY(presets.size() >= 2);
+        for (const auto& p : presets) {
+            const ExperimentSpec s = loadPresetOrFile(p.name);
+            QVERIFY(!s.name.empty());
+            QVERIFY(s.paper.is_object());
+        }
+        const ExperimentSpec lc = loadPresetOrFile("dekel-shamir-label-copy");
+        QCOMPARE(*paperReference(lc, "SVM", 2), 0.477);
+        QVERIFY(!paperReference(lc, "SVM", 3));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEval)
+#include "test_eval.moc"

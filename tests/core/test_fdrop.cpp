@@ -1,0 +1,387 @@
+// FDROP (core/learners/fdrop.h), its worst-case hinge oracle and the bundle method, against
+// independent references: brute force over all deletions, the subgradient inequality, liblinear's
+// hinge SVM (K = 0), and a long subgradient-descent run. Fixed seeds throughout.
+
+#include "core/learners/fdrop.h"
+#include "core/learners/liblinear_baseline.h"
+#include "core/learners/worst_case_hinge.h"
+#include "core/solvers/bundle_method.h"
+#include "core/util/rng.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <stdexcept>
+#include <stop_token>
+#include <vector>
+
+using namespace fdlab;
+
+namespace {
+
+/// m x n data from a noisy linear rule; about `zeroFraction` of the entries are exactly 0.
+Dataset randomData(std::uint64_t seed, int m, int n, double zeroFraction = 0.3, double noise = 0.5) {
+    Rng rng(seed);
+    Dataset d;
+    d.name = "random";
+    d.X.resize(m, n);
+    Eigen::VectorXd truth(n);
+    for (int j = 0; j < n; ++j) truth(j) = rng.normal();
+    for (int i = 0; i < m; ++i) {
+        double s = 0.3;
+        for (int j = 0; j < n; ++j) {
+            const double x = rng.bernoulli(zeroFraction) ? 0.0 : rng.uniform(-1.0, 1.0);
+            d.X(i, j) = static_cast<float>(x);
+            s += truth(j) * static_cast<float>(x);
+        }
+        d.labels.push_back(s + noise * rng.normal() > 0 ? 1 : 0);
+    }
+    d.classNames = {"neg", "pos"};
+    d.fillDefaults();
+    return d;
+}
+
+/// The toy of Globerson & Roweis section 1.6.1: y ~ logistic(w.x + b), w = (5, -2, ..., -2) in
+/// R^20, b = mean(w); x ~ N(0, 1).
+Dataset globersonToy(std::uint64_t seed, int m) {
+    Rng rng(seed);
+    const int n = 20;
+    Eigen::VectorXd w = Eigen::VectorXd::Constant(n, -2.0);
+    w(0) = 5.0;
+    const double b = w.mean();
+    Dataset d;
+    d.name = "globerson-toy";
+    d.X.resize(m, n);
+    for (int i = 0; i < m; ++i) {
+        double s = b;
+        for (int j = 0; j < n; ++j) {
+            d.X(i, j) = static_cast<float>(rng.normal());
+            s += w(j) * d.X(i, j);
+        }
+        d.labels.push_back(rng.uniform() < 1.0 / (1.0 + std::exp(-s)) ? 1 : 0);
+    }
+    d.classNames = {"neg", "pos"};
+    d.fillDefaults();
+    return d;
+}
+
+Eigen::VectorXd randomVector(Rng& rng, int n, double scale = 1.0) {
+    Eigen::VectorXd w(n);
+    for (int j = 0; j < n; ++j) w(j) = scale * rng.normal();
+    return w;
+}
+
+/// Worst-case hinge by enumerating every deletion set S with |S| <= K (all C(n,k), k <= K,
+/// recursively), evaluating the hinge of the instance with S zeroed.
+double bruteWorstHinge(const Dataset& d, int i, const Eigen::VectorXd& wb, int K) {
+    const int n = d.features();
+    std::vector<char> del(static_cast<std::size_t>(n), 0);
+    double worst = 0.0;
+    auto hinge = [&] {
+        double f = wb(n);
+        for (int j = 0; j < n; ++j)
+            if (!del[static_cast<std::size_t>(j)]) f += wb(j) * d.value(i, j);
+        return std::max(0.0, 1.0 - d.y(i) * f);
+    };
+    auto rec = [&](auto&& self, int from, int left) -> void {
+        worst = std::max(worst, hinge());
+        if (left == 0) return;
+        for (int j = from; j < n; ++j) {
+            del[static_cast<std::size_t>(j)] = 1;
+            self(self, j + 1, left - 1);
+            del[static_cast<std::size_t>(j)] = 0;
+        }
+    };
+    rec(rec, 0, K);
+    return worst;
+}
+
+/// Weighted worst-case hinge with the fractional adversary: the LP over alpha in [0,1]^n,
+/// v.alpha <= N, by enumerating its vertices (a whole set plus at most one fractional item).
+double bruteWeightedHinge(const Dataset& d, int i, const Eigen::VectorXd& wb, const std::vector<double>& v,
+                          double N) {
+    const int n = d.features();
+    double base = wb(n);
+    std::vector<double> p(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) {
+        base += wb(j) * d.value(i, j);
+        p[static_cast<std::size_t>(j)] = d.y(i) * wb(j) * d.value(i, j);
+    }
+    double best = 0.0;
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        double val = 0, wt = 0;
+        for (int j = 0; j < n; ++j)
+            if (mask & (1u << j)) {
+                val += p[static_cast<std::size_t>(j)];
+                wt += v[static_cast<std::size_t>(j)];
+            }
+        if (wt > N + 1e-12) continue;
+        best = std::max(best, val);
+        for (int f = 0; f < n; ++f)
+            if (!(mask & (1u << f)))
+                best = std::max(best, val + std::min(1.0, (N - wt) / v[static_cast<std::size_t>(f)]) * p[static_cast<std::size_t>(f)]);
+    }
+    return std::max(0.0, 1.0 - d.y(i) * base + best);
+}
+
+double fdropObjective(const Dataset& d, const FitResult& r, double C, int K) {
+    Eigen::VectorXd wb(d.features() + 1);
+    wb << r.model.w(), r.model.b(0);
+    double s = 0;
+    for (int i = 0; i < d.rows(); ++i) s += bruteWorstHinge(d, i, wb, K);
+    return 0.5 * wb.squaredNorm() + C * s;
+}
+
+}  // namespace
+
+class TestFdrop : public QObject {
+    Q_OBJECT
+private slots:
+    void worstCaseHingeEqualsBruteForce() {
+        const Dataset d = randomData(21, 12, 8, 0.25);
+        Rng rng(22);
+        int positive = 0;
+        for (int trial = 0; trial < 20; ++trial) {
+            const Eigen::VectorXd wb = randomVector(rng, 9, 0.7);
+            for (int K = 0; K <= 4; ++K) {
+                WorstCaseHingeOracle oracle(d, K, true);
+                double sum = 0;
+                for (int i = 0; i < d.rows(); ++i) {
+                    const double ref = bruteWorstHinge(d, i, wb, K);
+                    QVERIFY2(std::abs(oracle.loss(i, wb) - ref) < 1e-12,
+                             qPrintable(QString("K %1 row %2: %3 vs %4").arg(K).arg(i).arg(oracle.loss(i, wb)).arg(ref)));
+                    sum += ref;
+                    if (ref > 0) ++positive;
+                }
+                Eigen::VectorXd g;
+                QVERIFY(std::abs(oracle.evaluate(wb, g) - sum) < 1e-10);
+                QVERIFY(std::abs(oracle.risk(wb) - sum) < 1e-10);
+            }
+        }
+        QVERIFY(positive > 300);   // most losses are active, so the comparison has teeth
+    }
+
+    void weightedHingeEqualsLpEnumeration() {
+        const Dataset d = randomData(23, 10, 8, 0.2);
+        Rng rng(24);
+        std::vector<double> v;
+        for (int j = 0; j < 8; ++j) v.push_back(rng.uniform(0.3, 2.0));
+        for (double N : {0.0, 0.5, 1.7, 3.0, 20.0}) {
+            WorstCaseHingeOracle oracle(d, v, N, true);
+            for (int trial = 0; trial < 10; ++trial) {
+                const Eigen::VectorXd wb = randomVector(rng, 9, 0.7);
+                for (int i = 0; i < d.rows(); ++i)
+                    QVERIFY(std::abs(oracle.loss(i, wb) - bruteWeightedHinge(d, i, wb, v, N)) < 1e-12);
+            }
+        }
+    }
+
+    void subgradientInequality() {
+        const Dataset d = randomData(25, 30, 8, 0.3);
+        Rng rng(26);
+        std::vector<double> v;
+        for (int j = 0; j < 8; ++j) v.push_back(rng.uniform(0.5, 2.0));
+        std::vector<WorstCaseHingeOracle> oracles{WorstCaseHingeOracle(d, 0, true), WorstCaseHingeOracle(d, 2, true),
+                                                  WorstCaseHingeOracle(d, 5, true), WorstCaseHingeOracle(d, v, 2.5, true),
+                                                  WorstCaseHingeOracle(d, 3, false)};
+        for (auto& o : oracles) {
+            const int dim = o.dimension();
+            for (int trial = 0; trial < 200; ++trial) {
+                const Eigen::VectorXd w = randomVector(rng, dim, 0.8);
+                const Eigen::VectorXd w2 = w + randomVector(rng, dim, trial % 2 ? 0.05 : 1.0);
+                Eigen::VectorXd g, g2;
+                const double R = o.evaluate(w, g);
+                const double R2 = o.evaluate(w2, g2);
+                QVERIFY2(R2 >= R + g.dot(w2 - w) - 1e-10, qPrintable(QString("R2 %1 < %2").arg(R2).arg(R + g.dot(w2 - w))));
+            }
+            // At w = 0 every hinge is 1 and the subgradient is -sum y x (the plain hinge one).
+            Eigen::VectorXd g;
+            QCOMPARE(o.evaluate(Eigen::VectorXd::Zero(dim), g), 30.0);
+            for (int j = 0; j < 8; ++j) {
+                double ref = 0;
+                for (int i = 0; i < d.rows(); ++i) ref -= d.y(i) * d.value(i, j);
+                QVERIFY(std::abs(g(j) - ref) < 1e-9);
+            }
+        }
+    }
+
+    void weightedUnitEqualsCount() {
+        const Dataset d = randomData(27, 40, 8, 0.3);
+        Rng rng(28);
+        const std::vector<double> ones(8, 1.0);
+        for (int K = 0; K <= 4; ++K) {
+            WorstCaseHingeOracle count(d, K, true), value(d, ones, K, true);
+            for (int trial = 0; trial < 20; ++trial) {
+                const Eigen::VectorXd wb = randomVector(rng, 9);
+                Eigen::VectorXd g1, g2;
+                QVERIFY(std::abs(count.evaluate(wb, g1) - value.evaluate(wb, g2)) < 1e-10);
+            }
+        }
+        // And the learners reach the same optimum.
+        Dataset dv = d;
+        dv.setUniformImportance();
+        FdropParams pc;
+        pc.K = 3;
+        pc.epsilon = 1e-7;
+        FdropParams pv = pc;
+        pv.useImportance = true;
+        pv.N = 3;
+        const FitResult rc = fitFdrop(dv, pc), rv = fitFdrop(dv, pv);
+        QCOMPARE(rc.status, Status::Converged);
+        QCOMPARE(rv.status, Status::Converged);
+        QVERIFY2(std::abs(rc.objective - rv.objective) < 2e-7 * rc.objective,
+                 qPrintable(QString("%1 vs %2").arg(rc.objective, 0, 'g', 12).arg(rv.objective, 0, 'g', 12)));
+    }
+
+    void kZeroMatchesLiblinear_data() {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<double>("C");
+        QTest::newRow("random C=1") << 0 << 1.0;
+        QTest::newRow("random C=0.05") << 0 << 0.05;
+        QTest::newRow("random C=0.3") << 0 << 0.3;
+        QTest::newRow("globerson toy C=1") << 1 << 1.0;
+    }
+    void kZeroMatchesLiblinear() {
+        QFETCH(int, which);
+        QFETCH(double, C);
+        const Dataset d = which == 0 ? randomData(29, 300, 25, 0.3, 0.6) : globersonToy(30, 200);
+        LiblinearParams lp;
+        lp.C = C;
+        lp.eps = 1e-6;
+        const FitResult lib = fitLiblinear(d, lp);
+        FdropParams fp;
+        fp.C = C;
+        fp.K = 0;
+        fp.epsilon = 1e-6;
+        const FitResult fd = fitFdrop(d, fp);
+        QCOMPARE(fd.status, Status::Converged);
+        QVERIFY(fd.gap >= -1e-9 && fd.gap < 1e-6 * fd.objective);
+        // The objective FDROP reports is its objective at its model (independently recomputed).
+        QVERIFY(std::abs(fdropObjective(d, fd, C, 0) - fd.objective) < 1e-9 * fd.objective);
+        // Both solve the same problem (bias regularised as liblinear -B 1 does).
+        const double rel = std::abs(fd.objective - lib.objective) / lib.objective;
+        QVERIFY2(rel < 1e-4, qPrintable(QString("fdrop %1 liblinear %2 rel %3")
+                                            .arg(fd.objective, 0, 'g', 10).arg(lib.objective, 0, 'g', 10).arg(rel)));
+        // Plain BMRM (no OCAS line search) reaches the same optimum.
+        WorstCaseHingeOracle oracle(d, 0, true);
+        BundleParams bp;
+        bp.C = C;
+        bp.epsilon = 1e-6;
+        bp.lineSearch = false;
+        const BundleResult plain = minimiseBundle(oracle, Eigen::VectorXd::Zero(oracle.dimension()), bp);
+        QCOMPARE(plain.status, Status::Converged);
+        QVERIFY(std::abs(plain.objective - fd.objective) < 2e-6 * fd.objective);
+        QVERIFY(std::abs(0.5 * plain.w.squaredNorm() + C * oracle.risk(plain.w) - plain.objective) < 1e-9 * plain.objective);
+        // FDROP's certificate: nothing, liblinear included, beats objective - gap.
+        QVERIFY(lib.objective >= fd.objective - fd.gap - 1e-9 * fd.objective);
+        // Same classifier: predictions agree on (almost) every training row.
+        int agree = 0;
+        for (int i = 0; i < d.rows(); ++i) agree += fd.model.predict(d, i) == lib.model.predict(d, i);
+        QVERIFY(agree >= d.rows() - 2);
+    }
+
+    void bundleGapAndSubgradientRun() {
+        const Dataset d = randomData(31, 60, 10, 0.3, 0.8);
+        const double C = 0.5;
+        const int K = 2;
+        FdropParams fp;
+        fp.C = C;
+        fp.K = K;
+        fp.epsilon = 1e-5;
+        fp.relativeEpsilon = false;   // absolute gap
+        const FitResult fd = fitFdrop(d, fp);
+        QCOMPARE(fd.status, Status::Converged);
+        QVERIFY(fd.gap < 1e-5);
+        QVERIFY(std::abs(fdropObjective(d, fd, C, K) - fd.objective) < 1e-9 * fd.objective);
+
+        // 20,000 projected-free subgradient steps on J (1-strongly convex: step 1/t), from w = 0.
+        WorstCaseHingeOracle oracle(d, K, true);
+        Eigen::VectorXd w = Eigen::VectorXd::Zero(oracle.dimension()), g;
+        double best = std::numeric_limits<double>::infinity();
+        for (int t = 1; t <= 20000; ++t) {
+            const double J = 0.5 * w.squaredNorm() + C * oracle.evaluate(w, g);
+            best = std::min(best, J);
+            w -= (1.0 / t) * (w + C * g);
+        }
+        QVERIFY2(best >= fd.objective - fp.epsilon,
+                 qPrintable(QString("subgradient %1 < bmrm %2").arg(best, 0, 'g', 12).arg(fd.objective, 0, 'g', 12)));
+        // ... and the long run does get close, so the comparison is not vacuous.
+        QVERIFY2(best < fd.objective * (1 + 1e-2), qPrintable(QString("sgd %1 bmrm %2").arg(best).arg(fd.objective)));
+    }
+
+    void robustnessHasAnEffect() {
+        // Larger K: the worst-case objective grows and the weights spread out (max |w_j| shrinks
+        // relative to the norm), the paper's qualitative claim.
+        const Dataset d = globersonToy(32, 300);
+        double prev = 0;
+        for (int K : {0, 1, 3}) {
+            FdropParams fp;
+            fp.K = K;
+            fp.epsilon = 1e-5;
+            const FitResult r = fitFdrop(d, fp);
+            QCOMPARE(r.status, Status::Converged);
+            QVERIFY(r.objective > prev);
+            prev = r.objective;
+            if (K == 0) QVERIFY(r.model.errorRate(d) < 0.2);
+        }
+    }
+
+    void statusAndErrors() {
+        const Dataset d = randomData(33, 100, 10);
+        FdropParams fp;
+        fp.K = 2;
+        fp.epsilon = 1e-12;
+        fp.maxIterations = 5;
+        const FitResult r = fitFdrop(d, fp);
+        QCOMPARE(r.status, Status::MaxIterations);
+        QCOMPARE(r.iterations, 5L);
+        QVERIFY(r.gap > 0);
+
+        std::stop_source src;
+        RunControl rc;
+        rc.stop = src.get_token();
+        int reports = 0;
+        rc.onProgress = [&](const Progress&) {
+            if (++reports == 3) src.request_stop();
+        };
+        fp.maxIterations = 1000;
+        const FitResult c = fitFdrop(d, fp, rc);
+        QCOMPARE(c.status, Status::Cancelled);
+        QCOMPARE(c.iterations, 3L);
+        QCOMPARE(c.model.features(), 10);
+
+        auto bad = [&](auto mutate) {
+            FdropParams p;
+            mutate(p);
+            try {
+                fitFdrop(d, p);
+            } catch (const std::invalid_argument&) {
+                return true;
+            }
+            return false;
+        };
+        QVERIFY(bad([](FdropParams& p) { p.C = 0; }));
+        QVERIFY(bad([](FdropParams& p) { p.K = -1; }));
+        QVERIFY(bad([](FdropParams& p) { p.epsilon = 0; }));
+        QVERIFY(bad([](FdropParams& p) { p.maxIterations = 0; }));
+        QVERIFY(bad([](FdropParams& p) { p.useImportance = true; p.N = -1; }));
+        Dataset three = d;
+        three.classNames.push_back("third");
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitFdrop(three, FdropParams{}));
+        BundleParams bp;
+        bp.innerFraction = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bp.validate());
+    }
+
+    void determinism() {
+        const Dataset d = randomData(34, 80, 12);
+        FdropParams fp;
+        fp.K = 3;
+        const FitResult a = fitFdrop(d, fp), b = fitFdrop(d, fp);
+        QCOMPARE(a.objective, b.objective);
+        QVERIFY(a.model.W == b.model.W);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFdrop)
+#include "test_fdrop.moc"

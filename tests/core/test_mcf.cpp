@@ -1,0 +1,552 @@
+// MCF (core/learners/mcf.h) and the L-BFGS adapter (core/solvers/lbfgs_minimizer.h).
+// References: central finite differences for every gradient, Monte-Carlo averages of the
+// corrupted loss (sampled here, independently of mcf_noise.h) for the closed-form expectations,
+// ridge regression solved by QR for Gaussian/Laplace quadratic MCF, the plain losses written out
+// for q = 0, and Rosenbrock's known minimiser for L-BFGS.
+
+#include "core/learners/mcf.h"
+#include "core/solvers/lbfgs_minimizer.h"
+#include "core/util/rng.h"
+
+#include <Eigen/QR>
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+#include <stop_token>
+#include <vector>
+
+using namespace fdlab;
+
+namespace {
+
+Dataset makeData(const std::vector<std::vector<float>>& rows, const std::vector<int>& labels, int classes) {
+    Dataset d;
+    d.name = "tiny";
+    d.X.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows[0].size()));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j)
+            d.X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = rows[i][j];
+    d.labels = labels;
+    for (int c = 0; c < classes; ++c) d.classNames.push_back("c" + std::to_string(c));
+    d.fillDefaults();
+    return d;
+}
+
+// 6 examples x 4 features, non-negative (Poisson-compatible), with zeros.
+Dataset tiny(int classes) {
+    const std::vector<std::vector<float>> X = {{1.0f, 0.0f, 0.5f, 1.5f}, {0.0f, 2.0f, 1.0f, 0.0f},
+                                               {0.5f, 0.5f, 0.0f, 1.0f}, {1.5f, 0.0f, 0.0f, 0.5f},
+                                               {0.0f, 1.0f, 1.5f, 0.5f}, {2.0f, 0.5f, 1.0f, 0.0f}};
+    std::vector<int> y = {1, 0, 1, 0, 0, 1};
+    if (classes == 3) y = {0, 1, 2, 2, 1, 0};
+    return makeData(X, y, classes);
+}
+
+McfParams params(McfLoss loss, McfNoise noise) {
+    McfParams p;
+    p.loss = loss;
+    p.noise = noise;
+    p.q = 0.3;
+    p.qPerFeature = {0.1, 0.5, 0.3, 0.7};
+    p.sigma = 0.4;
+    p.laplaceScale = 0.2;
+    p.l2 = 0.1;
+    return p;
+}
+
+Eigen::VectorXd randomTheta(int dim, std::uint64_t seed, double scale) {
+    Rng rng(seed);
+    Eigen::VectorXd t(dim);
+    for (int i = 0; i < dim; ++i) t(i) = scale * rng.uniform(-1.0, 1.0);
+    return t;
+}
+
+// Relative error of the analytic gradient against central differences.
+double gradientError(const McfObjective& obj, const Eigen::VectorXd& theta) {
+    Eigen::VectorXd g, tmp;
+    obj(theta, g);
+    Eigen::VectorXd fd(theta.size());
+    const double h = 1e-5;
+    for (Eigen::Index i = 0; i < theta.size(); ++i) {
+        Eigen::VectorXd a = theta, b = theta;
+        a(i) += h;
+        b(i) -= h;
+        fd(i) = (obj(a, tmp) - obj(b, tmp)) / (2 * h);
+    }
+    return (g - fd).norm() / std::max(1e-12, fd.norm());
+}
+
+// Independent sampler of the corrupting distributions (paper Table 1).
+double corrupt(McfNoise noise, double q, double sigma, double lambda, double x, Rng& rng) {
+    switch (noise) {
+    case McfNoise::Blankout: return rng.uniform() < q ? 0.0 : x / (1.0 - q);
+    case McfNoise::Gaussian: return x + sigma * rng.normal();
+    case McfNoise::Laplace: {
+        const double u = rng.uniform() - 0.5;
+        return x - lambda * (u < 0 ? -1.0 : 1.0) * std::log(1.0 - 2.0 * std::abs(u));
+    }
+    case McfNoise::Poisson: {
+        const double L = std::exp(-x);
+        int k = 0;
+        double prod = 1.0;
+        do {
+            ++k;
+            prod *= rng.uniform();
+        } while (prod > L);
+        return k - 1;
+    }
+    }
+    return x;
+}
+
+// Plain (uncorrupted) loss of one example with scores f = W^T x + b.
+double plainLoss(McfLoss loss, const Eigen::VectorXd& f, int cls, int K) {
+    if (K == 1) {
+        const double y = cls == 1 ? 1.0 : -1.0;
+        switch (loss) {
+        case McfLoss::Quadratic: return (f(0) - y) * (f(0) - y);
+        case McfLoss::Exponential: return std::exp(-y * f(0));
+        case McfLoss::Logistic: return std::log1p(std::exp(-y * f(0)));
+        }
+    }
+    double s = 0;
+    switch (loss) {
+    case McfLoss::Quadratic:
+        for (int k = 0; k < K; ++k) s += (f(k) - (k == cls ? 1.0 : 0.0)) * (f(k) - (k == cls ? 1.0 : 0.0));
+        return s;
+    case McfLoss::Exponential:
+        for (int k = 0; k < K; ++k) s += (k == cls ? 1.0 : -1.0 / (K - 1)) * f(k);
+        return std::exp(-s);
+    case McfLoss::Logistic:
+        for (int k = 0; k < K; ++k) s += std::exp(f(k) - f(cls));
+        return std::log(s);
+    }
+    return 0;
+}
+
+Eigen::VectorXd scoresOf(const Eigen::VectorXd& theta, const Eigen::VectorXd& x, int K, bool bias) {
+    const int D = static_cast<int>(x.size());
+    const Eigen::Map<const Eigen::MatrixXd> W(theta.data(), D, K);
+    Eigen::VectorXd f = W.transpose() * x;
+    if (bias) f += theta.tail(K);
+    return f;
+}
+
+struct McStats {
+    double mean = 0, se = 0;
+};
+
+// Monte-Carlo mean (and standard error) of g(corrupted data), `draws` draws.
+McStats monteCarlo(const Dataset& d, const McfParams& p, int draws, std::uint64_t seed,
+                   const std::function<double(const std::vector<Eigen::VectorXd>&)>& g) {
+    Rng rng(seed);
+    double sum = 0, sum2 = 0;
+    std::vector<Eigen::VectorXd> xs(static_cast<std::size_t>(d.rows()), Eigen::VectorXd(d.features()));
+    for (int m = 0; m < draws; ++m) {
+        for (int i = 0; i < d.rows(); ++i)
+            for (int j = 0; j < d.features(); ++j) {
+                const double q = p.qPerFeature.empty() ? p.q : p.qPerFeature[static_cast<std::size_t>(j)];
+                xs[static_cast<std::size_t>(i)](j) = corrupt(p.noise, q, p.sigma, p.laplaceScale, d.value(i, j), rng);
+            }
+        const double v = g(xs);
+        sum += v;
+        sum2 += v * v;
+    }
+    McStats s;
+    s.mean = sum / draws;
+    s.se = std::sqrt(std::max(0.0, sum2 / draws - s.mean * s.mean) / draws);
+    return s;
+}
+
+const McfNoise kNoises[] = {McfNoise::Blankout, McfNoise::Gaussian, McfNoise::Laplace, McfNoise::Poisson};
+
+}  // namespace
+
+class TestMcf : public QObject {
+    Q_OBJECT
+
+private slots:
+    // ---- L-BFGS adapter ----
+    void lbfgsRosenbrock() {
+        const LbfgsObjective f = [](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+            const double a = 1 - x(0), b = x(1) - x(0) * x(0);
+            g.resize(2);
+            g(0) = -2 * a - 400 * x(0) * b;
+            g(1) = 200 * b;
+            return a * a + 100 * b * b;
+        };
+        LbfgsParams p;
+        p.epsilon = 1e-9;
+        p.epsilonRel = 1e-9;
+        long reports = 0;
+        RunControl rc;
+        rc.onProgress = [&](const Progress&) { ++reports; };
+        const LbfgsResult r = minimizeLbfgs(f, Eigen::Vector2d(-1.2, 1.0), p, rc);
+        QCOMPARE(r.status, Status::Converged);
+        QVERIFY(std::abs(r.x(0) - 1) < 1e-7 && std::abs(r.x(1) - 1) < 1e-7);
+        QVERIFY(r.fx < 1e-14);
+        QCOMPARE(reports, r.evaluations);
+        QVERIFY(r.iterations > 10 && r.iterations < 200);
+    }
+
+    void lbfgsMaxIterationsAndCancel() {
+        const LbfgsObjective f = [](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+            const double a = 1 - x(0), b = x(1) - x(0) * x(0);
+            g.resize(2);
+            g(0) = -2 * a - 400 * x(0) * b;
+            g(1) = 200 * b;
+            return a * a + 100 * b * b;
+        };
+        LbfgsParams p;
+        p.maxIterations = 3;
+        const LbfgsResult r = minimizeLbfgs(f, Eigen::Vector2d(-1.2, 1.0), p);
+        QCOMPARE(r.status, Status::MaxIterations);
+        QCOMPARE(r.iterations, 3L);
+        QVERIFY(r.fx < 24.2);   // f(-1.2, 1) = 24.2: some progress
+
+        std::stop_source src;
+        RunControl rc;
+        rc.stop = src.get_token();
+        long seen = 0;
+        rc.onProgress = [&](const Progress&) {
+            if (++seen == 4) src.request_stop();
+        };
+        p.maxIterations = 1000;
+        const LbfgsResult c = minimizeLbfgs(f, Eigen::Vector2d(-1.2, 1.0), p, rc);
+        QCOMPARE(c.status, Status::Cancelled);
+        QCOMPARE(c.evaluations, 4L);
+        QVERIFY(c.fx <= 24.2);
+    }
+
+    void lbfgsWrongGradientFails() {
+        // The gradient has the wrong sign: no step decreases f along -g, the line search fails.
+        const LbfgsObjective f = [](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+            g = -2 * x;
+            return x.squaredNorm();
+        };
+        const LbfgsResult r = minimizeLbfgs(f, Eigen::Vector2d(1.0, 2.0), LbfgsParams{});
+        QCOMPARE(r.status, Status::Failed);
+        QVERIFY(!r.message.empty());
+        QVERIFY(r.fx <= 5.0);   // the best point seen, not a failed trial point
+        LbfgsParams bad;
+        bad.m = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, minimizeLbfgs(f, Eigen::Vector2d(1.0, 2.0), bad));
+    }
+
+    // ---- gradients ----
+    void gradientsMatchFiniteDifferences_data() {
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<int>("noise");
+        QTest::addColumn<int>("classes");
+        QTest::addColumn<bool>("bias");
+        for (McfLoss l : {McfLoss::Quadratic, McfLoss::Exponential, McfLoss::Logistic})
+            for (McfNoise n : kNoises)
+                for (int k : {2, 3})
+                    for (bool b : {true, false}) {
+                        const std::string name = std::string(toString(l)) + "/" + toString(n) + "/K" +
+                                                 std::to_string(k) + (b ? "/bias" : "");
+                        QTest::newRow(name.c_str()) << int(l) << int(n) << k << b;
+                    }
+    }
+    void gradientsMatchFiniteDifferences() {
+        QFETCH(int, loss);
+        QFETCH(int, noise);
+        QFETCH(int, classes);
+        QFETCH(bool, bias);
+        McfParams p = params(McfLoss(loss), McfNoise(noise));
+        p.bias = bias;
+        const Dataset d = tiny(classes);
+        const McfObjective obj(d, p);
+        QCOMPARE(obj.columns(), classes == 2 ? 1 : 3);
+        for (std::uint64_t seed : {1u, 2u, 3u}) {
+            const Eigen::VectorXd theta = randomTheta(obj.dimension(), seed, 0.6);
+            const double err = gradientError(obj, theta);
+            if (!(err < 1e-5)) qWarning("seed %d: relative gradient error %g", int(seed), err);
+            QVERIFY(err < 1e-5);
+        }
+    }
+
+    // ---- closed-form expectations against Monte Carlo ----
+    void expectedLossMatchesMonteCarlo_data() {
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<int>("noise");
+        QTest::addColumn<int>("classes");
+        for (McfLoss l : {McfLoss::Quadratic, McfLoss::Exponential})
+            for (McfNoise n : kNoises)
+                for (int k : {2, 3}) {
+                    const std::string name = std::string(toString(l)) + "/" + toString(n) + "/K" + std::to_string(k);
+                    QTest::newRow(name.c_str()) << int(l) << int(n) << k;
+                }
+    }
+    void expectedLossMatchesMonteCarlo() {
+        QFETCH(int, loss);
+        QFETCH(int, noise);
+        QFETCH(int, classes);
+        const McfParams p = params(McfLoss(loss), McfNoise(noise));
+        const Dataset full = tiny(classes);
+        const std::vector<int> rows = {0, 1, 2};
+        const Dataset d = full.subset(rows);
+        const McfObjective obj(d, p);
+        const int K = obj.columns();
+        const Eigen::VectorXd theta = randomTheta(obj.dimension(), 7, 0.5);
+        const double closed = obj.expectedLoss(theta);
+        const McStats mc = monteCarlo(d, p, 100000, 11, [&](const std::vector<Eigen::VectorXd>& xs) {
+            double s = 0;
+            for (int i = 0; i < d.rows(); ++i)
+                s += plainLoss(p.loss, scoresOf(theta, xs[static_cast<std::size_t>(i)], K, true),
+                               d.labels[static_cast<std::size_t>(i)], K);
+            return s;
+        });
+        qInfo("closed %.6f  MC %.6f +- %.6f", closed, mc.mean, mc.se);
+        QVERIFY(mc.se > 0);
+        QVERIFY(std::abs(closed - mc.mean) < 4 * mc.se);
+    }
+
+    // Logistic: exp(bound) - 1 is the exact expectation E[sum_{k != c} exp(f_k - f_c)] (one
+    // example), and the bound is above the Monte-Carlo expected logistic loss.
+    void logisticBoundAgainstMonteCarlo_data() {
+        QTest::addColumn<int>("noise");
+        QTest::addColumn<int>("classes");
+        for (McfNoise n : kNoises)
+            for (int k : {2, 3}) QTest::newRow((std::string(toString(n)) + "/K" + std::to_string(k)).c_str()) << int(n) << k;
+    }
+    void logisticBoundAgainstMonteCarlo() {
+        QFETCH(int, noise);
+        QFETCH(int, classes);
+        const McfParams p = params(McfLoss::Logistic, McfNoise(noise));
+        const std::vector<int> rows = {2};
+        const Dataset d = tiny(classes).subset(rows);
+        const McfObjective obj(d, p);
+        const int K = obj.columns();
+        const Eigen::VectorXd theta = randomTheta(obj.dimension(), 5, 0.5);
+        const double bound = obj.expectedLoss(theta);
+        const int c = d.labels[0];
+        const McStats inner = monteCarlo(d, p, 100000, 13, [&](const std::vector<Eigen::VectorXd>& xs) {
+            const Eigen::VectorXd f = scoresOf(theta, xs[0], K, true);
+            if (K == 1) return std::exp(-(c == 1 ? 1.0 : -1.0) * f(0));
+            double s = 0;
+            for (int k = 0; k < K; ++k)
+                if (k != c) s += std::exp(f(k) - f(c));
+            return s;
+        });
+        QVERIFY(std::abs(std::expm1(bound) - inner.mean) < 4 * inner.se);
+        const McStats actual = monteCarlo(d, p, 100000, 17, [&](const std::vector<Eigen::VectorXd>& xs) {
+            return plainLoss(McfLoss::Logistic, scoresOf(theta, xs[0], K, true), c, K);
+        });
+        qInfo("bound %.6f  MC logistic %.6f +- %.6f", bound, actual.mean, actual.se);
+        QVERIFY(bound > actual.mean - 4 * actual.se);
+    }
+
+    // ---- q = 0 is the plain loss ----
+    void blankoutZeroIsPlainLoss() {
+        for (McfLoss l : {McfLoss::Quadratic, McfLoss::Exponential, McfLoss::Logistic})
+            for (int classes : {2, 3}) {
+                McfParams p = params(l, McfNoise::Blankout);
+                p.qPerFeature.clear();
+                p.q = 0.0;
+                const Dataset d = tiny(classes);
+                const McfObjective obj(d, p);
+                const int K = obj.columns();
+                const Eigen::VectorXd theta = randomTheta(obj.dimension(), 3, 1.5);
+                double ref = 0;
+                for (int i = 0; i < d.rows(); ++i) {
+                    Eigen::VectorXd x(d.features());
+                    for (int j = 0; j < d.features(); ++j) x(j) = d.value(i, j);
+                    ref += plainLoss(l, scoresOf(theta, x, K, true), d.labels[static_cast<std::size_t>(i)], K);
+                }
+                const double got = obj.expectedLoss(theta);
+                QVERIFY2(std::abs(got - ref) <= 1e-12 * std::abs(ref), toString(l));
+            }
+    }
+
+    // ---- quadratic: ridge regression ----
+    void gaussianQuadraticIsRidge_data() {
+        QTest::addColumn<int>("noise");
+        QTest::addColumn<int>("classes");
+        QTest::addColumn<bool>("bias");
+        for (McfNoise n : {McfNoise::Gaussian, McfNoise::Laplace})
+            for (int k : {2, 3})
+                for (bool b : {true, false})
+                    QTest::newRow((std::string(toString(n)) + "/K" + std::to_string(k) + (b ? "/bias" : "")).c_str())
+                        << int(n) << k << b;
+    }
+    void gaussianQuadraticIsRidge() {
+        QFETCH(int, noise);
+        QFETCH(int, classes);
+        QFETCH(bool, bias);
+        Rng rng(42);
+        const int N = 30, D = 5;
+        std::vector<std::vector<float>> X(N, std::vector<float>(D));
+        std::vector<int> y(N);
+        for (int i = 0; i < N; ++i) {
+            y[static_cast<std::size_t>(i)] = static_cast<int>(rng.below(static_cast<std::uint64_t>(classes)));
+            for (int j = 0; j < D; ++j)
+                X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] =
+                    static_cast<float>(rng.normal() + (j == y[static_cast<std::size_t>(i)] ? 1.0 : 0.0));
+        }
+        const Dataset d = makeData(X, y, classes);
+        McfParams p;
+        p.loss = McfLoss::Quadratic;
+        p.noise = McfNoise(noise);
+        p.sigma = 0.3;
+        p.laplaceScale = 0.25;
+        p.l2 = 0.0;
+        p.bias = bias;
+        const FitResult r = fitMcf(d, p);
+        QCOMPARE(r.status, Status::Converged);
+        const double lambda = (p.noise == McfNoise::Gaussian ? p.sigma * p.sigma : 2 * p.laplaceScale * p.laplaceScale) * N;
+
+        // Ridge: min ||A theta - T||^2 + lambda ||w||^2 as least squares on stacked rows, by QR.
+        const int K = classes == 2 ? 1 : classes;
+        const int P = D + (bias ? 1 : 0);
+        Eigen::MatrixXd A = Eigen::MatrixXd::Zero(N + D, P), T = Eigen::MatrixXd::Zero(N + D, K);
+        for (int i = 0; i < N; ++i) {
+            for (int j = 0; j < D; ++j) A(i, j) = d.value(i, j);
+            if (bias) A(i, D) = 1;
+            const int c = y[static_cast<std::size_t>(i)];
+            if (K == 1)
+                T(i, 0) = c == 1 ? 1 : -1;
+            else
+                T(i, c) = 1;
+        }
+        for (int j = 0; j < D; ++j) A(N + j, j) = std::sqrt(lambda);
+        const Eigen::MatrixXd ref = A.colPivHouseholderQr().solve(T);
+        const double err = (r.model.W - ref.topRows(D)).norm() / ref.norm();
+        QVERIFY2(err < 1e-10, qPrintable(QString::number(err)));
+        if (bias) QVERIFY((r.model.b - ref.row(D).transpose()).norm() < 1e-10 * ref.norm());
+        // The closed form is the minimiser of the (Monte-Carlo-checked) objective: zero gradient.
+        const McfObjective obj(d, p);
+        Eigen::VectorXd g;
+        const double J = obj(obj.fromModel(r.model), g);
+        QVERIFY(g.norm() < 1e-9 * N);
+        QVERIFY(std::abs(J - r.objective) < 1e-12 * std::abs(J));
+    }
+
+    void quadraticBlankoutClosedFormIsStationary() {
+        for (int classes : {2, 3}) {
+            McfParams p = params(McfLoss::Quadratic, McfNoise::Blankout);
+            const Dataset d = tiny(classes);
+            const FitResult r = fitMcf(d, p);
+            QCOMPARE(r.status, Status::Converged);
+            const McfObjective obj(d, p);
+            Eigen::VectorXd g;
+            obj(obj.fromModel(r.model), g);
+            QVERIFY(g.norm() < 1e-10);
+        }
+    }
+
+    // ---- learners converge ----
+    void learnersConverge_data() {
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<int>("noise");
+        QTest::addColumn<int>("classes");
+        for (McfLoss l : {McfLoss::Exponential, McfLoss::Logistic})
+            for (McfNoise n : kNoises)
+                for (int k : {2, 3})
+                    QTest::newRow((std::string(toString(l)) + "/" + toString(n) + "/K" + std::to_string(k)).c_str())
+                        << int(l) << int(n) << k;
+    }
+    void learnersConverge() {
+        QFETCH(int, loss);
+        QFETCH(int, noise);
+        QFETCH(int, classes);
+        // Blobs: class c has mean 1.5 on feature c, features >= 0 (Poisson needs it).
+        Rng rng(9);
+        const int N = 120, D = 5;
+        std::vector<std::vector<float>> X(N, std::vector<float>(D));
+        std::vector<int> y(N);
+        for (int i = 0; i < N; ++i) {
+            const int c = i % classes;
+            y[static_cast<std::size_t>(i)] = c;
+            for (int j = 0; j < D; ++j)
+                X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] =
+                    static_cast<float>(std::abs(0.5 * rng.normal() + (j == c ? 1.5 : 0.0)));
+        }
+        const Dataset d = makeData(X, y, classes);
+        McfParams p = params(McfLoss(loss), McfNoise(noise));
+        p.qPerFeature.clear();
+        p.q = 0.5;
+        p.laplaceScale = 0.5;
+        p.lbfgs.epsilon = 1e-7;
+        p.lbfgs.epsilonRel = 1e-7;
+        long reports = 0;
+        RunControl rc;
+        rc.onProgress = [&](const Progress&) { ++reports; };
+        const FitResult r = fitMcf(d, p, rc);
+        QCOMPARE(r.status, Status::Converged);
+        QVERIFY(reports > 0);
+        QVERIFY(r.model.errorRate(d) < 0.1);
+        const McfObjective obj(d, p);
+        Eigen::VectorXd g;
+        const Eigen::VectorXd theta = obj.fromModel(r.model);
+        const double J = obj(theta, g);
+        QVERIFY(std::abs(J - r.objective) <= 1e-12 * J);
+        QVERIFY(g.norm() / N <= 1e-7 * std::max(1.0, theta.norm()));
+        if (p.noise == McfNoise::Laplace) {
+            // The minimiser lies inside the MGF's domain |lambda t| < 1.
+            const double maxDiff = classes == 2 ? r.model.W.cwiseAbs().maxCoeff()
+                                                : (r.model.W.rowwise().maxCoeff() - r.model.W.rowwise().minCoeff()).maxCoeff();
+            QVERIFY(p.laplaceScale * maxDiff < 1.0);
+        }
+    }
+
+    void laplaceBarrierHolds() {
+        // A large Laplace scale: the unconstrained optimum of the plain loss is far outside
+        // |lambda w_d| < 1; the barrier keeps the iterates inside and L-BFGS still converges.
+        McfParams p;
+        p.loss = McfLoss::Logistic;
+        p.noise = McfNoise::Laplace;
+        p.laplaceScale = 2.0;
+        p.l2 = 0.0;
+        const Dataset d = tiny(2);
+        const McfObjective obj(d, p);
+        Eigen::VectorXd g;
+        Eigen::VectorXd outside = Eigen::VectorXd::Zero(obj.dimension());
+        outside(0) = 0.6;   // |2 * 0.6| > 1
+        QVERIFY(std::isinf(obj(outside, g)));
+        const FitResult r = fitMcf(d, p);
+        QCOMPARE(r.status, Status::Converged);
+        QVERIFY(2.0 * r.model.W.cwiseAbs().maxCoeff() < 1.0);
+    }
+
+    void rejectsBadInput() {
+        McfParams p = params(McfLoss::Logistic, McfNoise::Poisson);
+        Dataset d = tiny(2);
+        d.X(0, 0) = -1.0f;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitMcf(d, p));
+        p.noise = McfNoise::Blankout;
+        p.qPerFeature = {0.1, 0.2};   // 2 values for 4 features
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitMcf(tiny(2), p));
+        p.qPerFeature.clear();
+        p.q = 1.0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, p.validate());
+        p.q = 0.5;
+        p.l2 = -1;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, p.validate());
+        QCOMPARE(mcfLossFromString("exponential"), McfLoss::Exponential);
+        QCOMPARE(mcfNoiseFromString("laplace"), McfNoise::Laplace);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, mcfNoiseFromString("dropout"));
+    }
+
+    void cancelReturnsModel() {
+        std::stop_source src;
+        src.request_stop();
+        RunControl rc;
+        rc.stop = src.get_token();
+        const FitResult r = fitMcf(tiny(3), params(McfLoss::Logistic, McfNoise::Blankout), rc);
+        QCOMPARE(r.status, Status::Cancelled);
+        QCOMPARE(r.model.W.rows(), 4);
+        QCOMPARE(r.model.W.cols(), 3);
+    }
+
+    void deterministic() {
+        const McfParams p = params(McfLoss::Logistic, McfNoise::Blankout);
+        const FitResult a = fitMcf(tiny(3), p), b = fitMcf(tiny(3), p);
+        QVERIFY(a.model.W == b.model.W);
+        QVERIFY(a.model.b == b.model.b);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMcf)
+#include "test_mcf.moc"

@@ -1,0 +1,223 @@
+// Model files (core/io/model_json.h): exact round trip (scores compared with ==), and every
+// corrupted variant rejected with a DataError naming the file.
+
+#include "core/io/model_json.h"
+#include "core/learners/mcf.h"
+#include "core/util/errors.h"
+#include "core/util/rng.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <limits>
+
+using namespace fdlab;
+using nlohmann::json;
+
+namespace {
+
+Dataset blobs(int classes) {
+    Rng rng(21);
+    Dataset d;
+    d.name = "blobs";
+    const int N = 60;
+    d.X.resize(N, 6);
+    for (int i = 0; i < N; ++i) {
+        const int c = i % classes;
+        d.labels.push_back(c);
+        for (int j = 0; j < 6; ++j) d.X(i, j) = static_cast<float>(rng.normal() + (j == c ? 1.5 : 0.0));
+    }
+    for (int c = 0; c < classes; ++c) d.classNames.push_back("class" + std::to_string(c));
+    for (int j = 0; j < 6; ++j) d.featureNames.push_back("px" + std::to_string(j));
+    d.imageShape = ImageShape{2, 3};
+    d.fillDefaults();
+    return d;
+}
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void writeText(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+}  // namespace
+
+class TestModelJson : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::string path(const char* name) const { return QDir(m_dir.path()).filePath(name).toStdString(); }
+
+    // A valid model file's JSON, for the corruption tests.
+    json goodJson() {
+        const Dataset d = blobs(3);
+        McfParams p;
+        const FitResult r = fitMcf(d, p);
+        const ModelMetadata meta = describeTraining(d, "mcf", json{{"loss", "logistic"}, {"q", 0.5}});
+        return json::parse(modelToJson(r.model, meta));
+    }
+
+    void expectRejected(const char* name, const std::function<void(json&)>& corrupt, const char* expected) {
+        json j = goodJson();
+        corrupt(j);
+        const std::string file = path(name);
+        writeText(file, j.dump(1));
+        try {
+            loadModel(file);
+            QFAIL(qPrintable(QString("%1 was accepted").arg(name)));
+        } catch (const DataError& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find(file) == 0, msg.c_str());
+            QVERIFY2(msg.find(expected) != std::string::npos, msg.c_str());
+            QVERIFY(msg.find('\n') == std::string::npos);
+        }
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void roundTripIsBitIdentical_data() {
+        QTest::addColumn<int>("classes");
+        QTest::newRow("binary") << 2;
+        QTest::newRow("3 classes") << 3;
+    }
+    void roundTripIsBitIdentical() {
+        QFETCH(int, classes);
+        const Dataset d = blobs(classes);
+        McfParams p;
+        p.q = 0.37;
+        const FitResult r = fitMcf(d, p);
+        QVERIFY(r.ok());
+        Preprocessor pre;
+        pre.scaling = Scaling::ZeroOne;
+        pre.offset = {0.1f, -0.2f, 1.0f / 3.0f, 0.0f, 7.5f, 1e-7f};
+        pre.factor = {1.0f, 2.0f, 0.3f, 1.0f, 0.1f, 3.0f};
+        pre.shift = 0.0f;
+        const json params = {{"loss", "logistic"}, {"q", 0.37}, {"nested", {{"a", 1}}}};
+        const ModelMetadata meta = describeTraining(d, "mcf", params, pre);
+        const std::string file = path(classes == 2 ? "binary.json" : "multi.json");
+        saveModel(file, r.model, meta);
+        // The atomic writer leaves no temporary file behind.
+        QCOMPARE(QDir(m_dir.path()).entryList(QStringList() << "*.tmp-*", QDir::Files).size(), 0);
+
+        const SavedModel s = loadModel(file);
+        QCOMPARE(s.model.W.rows(), r.model.W.rows());
+        QCOMPARE(s.model.W.cols(), r.model.W.cols());
+        for (Eigen::Index i = 0; i < r.model.W.size(); ++i) QVERIFY(sameBits(s.model.W(i), r.model.W(i)));
+        for (Eigen::Index k = 0; k < r.model.b.size(); ++k) QVERIFY(sameBits(s.model.b(k), r.model.b(k)));
+        for (int i = 0; i < d.rows(); ++i) {
+            QVERIFY(s.model.scores(d, i) == r.model.scores(d, i));
+            QCOMPARE(s.model.predict(d, i), r.model.predict(d, i));
+        }
+        QVERIFY(s.model.classNames == d.classNames);
+        const ModelMetadata& m = s.metadata;
+        QCOMPARE(m.learner, std::string("mcf"));
+        QVERIFY(m.params == params);
+        QVERIFY(m.featureNames == d.featureNames);
+        QVERIFY(m.classNames == d.classNames);
+        QVERIFY(m.imageShape && *m.imageShape == (ImageShape{2, 3}));
+        QCOMPARE(m.preprocessing.scaling, Scaling::ZeroOne);
+        QVERIFY(m.preprocessing.offset == pre.offset);
+        QVERIFY(m.preprocessing.factor == pre.factor);
+        QCOMPARE(m.trainingFingerprint, fingerprintHex(d.fingerprint()));
+        QCOMPARE(m.trainingFingerprint.size(), std::size_t(16));
+        QCOMPARE(m.schemaVersion, 1);
+        QCOMPARE(m.fdlabVersion, std::string(FDLAB_VERSION));
+        checkCompatible(s, d);   // does not throw
+    }
+
+    void awkwardDoublesRoundTrip() {
+        const double values[] = {0.1, 1.0 / 3.0, -2.0 / 3.0, M_PI, 1e-300, 5e-324 /* denormal */,
+                                 std::numeric_limits<double>::max(), std::nextafter(1.0, 2.0), 123456789.123456789,
+                                 -0.0};
+        const int n = sizeof values / sizeof values[0];
+        LinearModel m = LinearModel::binary(Eigen::Map<const Eigen::VectorXd>(values, n), std::nextafter(0.5, 0.0), {"neg", "pos"});
+        ModelMetadata meta;
+        meta.learner = "hand";
+        for (int j = 0; j < n; ++j) meta.featureNames.push_back("f" + std::to_string(j));
+        meta.trainingFingerprint = fingerprintHex(0x0123456789abcdefULL);
+        const SavedModel s = modelFromJson(modelToJson(m, meta), "mem");
+        for (int j = 0; j < n; ++j) QVERIFY2(sameBits(s.model.W(j), values[j]), qPrintable(QString::number(values[j], 'g', 17)));
+        QVERIFY(sameBits(s.model.b(0), std::nextafter(0.5, 0.0)));
+        QCOMPARE(s.metadata.trainingFingerprint, std::string("0123456789abcdef"));
+    }
+
+    void saveRefusesBadModels() {
+        LinearModel m = LinearModel::binary(Eigen::VectorXd::Ones(3), 0.0, {"a", "b"});
+        ModelMetadata meta;
+        meta.featureNames = {"x", "y", "z"};
+        meta.trainingFingerprint = fingerprintHex(1);
+        m.W(1) = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, saveModel(path("nan.json"), m, meta));
+        QVERIFY(!QFile::exists(QString::fromStdString(path("nan.json"))));
+        m.W(1) = 1.0;
+        meta.featureNames = {"x", "y"};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, modelToJson(m, meta));
+        meta.featureNames = {"x", "y", "z"};
+        m.classNames = {"a", "b", "c"};   // 1 column needs 2 classes
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, modelToJson(m, meta));
+    }
+
+    void rejectsNotJson() {
+        const std::string text = goodJson().dump(1);
+        const std::string file = path("truncated.json");
+        writeText(file, text.substr(0, text.size() / 2));
+        try {
+            loadModel(file);
+            QFAIL("truncated JSON accepted");
+        } catch (const DataError& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.find(file + ": byte ") == 0, msg.c_str());
+            QVERIFY2(msg.find("not a valid JSON") != std::string::npos, msg.c_str());
+        }
+        QVERIFY_THROWS_EXCEPTION(DataError, loadModel(path("does-not-exist.json")));
+    }
+
+    void rejectsCorruptedFiles() {
+        expectRejected("schema.json", [](json& j) { j["schema_version"] = 2; }, "schema_version: version 2 is not supported");
+        expectRejected("format.json", [](json& j) { j["format"] = "something-else"; }, "format");
+        expectRejected("nofeatures.json", [](json& j) { j.erase("features"); }, "features: missing field");
+        expectRejected("noweights.json", [](json& j) { j["model"].erase("weights"); }, "model.weights: missing field");
+        expectRejected("noclasses.json", [](json& j) { j.erase("classes"); }, "classes: missing field");
+        expectRejected("noprep.json", [](json& j) { j.erase("preprocessing"); }, "preprocessing: missing field");
+        expectRejected("short.json", [](json& j) { j["model"]["weights"][1].erase(2); }, "model.weights[1]: 5 weights for 6 features");
+        expectRejected("extra.json", [](json& j) { j["features"].push_back("px6"); }, "7 features");
+        expectRejected("null.json", [](json& j) { j["model"]["weights"][0][3] = nullptr; }, "model.weights[0][3]: null");
+        expectRejected("string.json", [](json& j) { j["model"]["bias"][2] = "1.0"; }, "model.bias[2]: expected a number");
+        expectRejected("classes.json", [](json& j) { j["classes"].erase(2); }, "classes: 2 class names for a model with 3 column(s)");
+        expectRejected("columns.json", [](json& j) { j["model"]["columns"] = 2; }, "classes: 3 class names for a model with 2 column(s)");
+        expectRejected("bias.json", [](json& j) { j["model"]["bias"].erase(0); }, "model.bias: 2 values");
+        expectRejected("shape.json", [](json& j) { j["image_shape"]["cols"] = 4; }, "image_shape: 2 x 4 does not match");
+        expectRejected("scaling.json", [](json& j) { j["preprocessing"]["scaling"] = "log"; }, "preprocessing.scaling");
+        expectRejected("fingerprint.json", [](json& j) { j["training_fingerprint"] = "xyz"; }, "training_fingerprint");
+        expectRejected("toplevel.json", [](json& j) { j = json::array({1, 2}); }, "(top level)");
+    }
+
+    void checkCompatibleRejectsOtherFeatures() {
+        const Dataset d = blobs(2);
+        const FitResult r = fitMcf(d, McfParams{});
+        const SavedModel s{r.model, describeTraining(d, "mcf", json::object())};
+        checkCompatible(s, d);
+        Dataset renamed = d;
+        renamed.featureNames[4] = "other";
+        try {
+            checkCompatible(s, renamed);
+            QFAIL("renamed feature accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("feature 5 is 'px4'") != std::string::npos, e.what());
+        }
+        Dataset fewer = d;
+        fewer.X = d.X.leftCols(5);
+        fewer.featureNames.resize(5);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, checkCompatible(s, fewer));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestModelJson)
+#include "test_model_json.moc"
