@@ -1,10 +1,15 @@
 // fdlab: the desktop application. Thin: it builds the main window and opens the default
-// experiment (bundled MNIST), or the file given on the command line.
+// experiment (MNIST 3 vs 5, running by itself), or the data / experiment file given on the
+// command line.
 
 #include "ui/main_window.h"
+#include "ui/plots/curve_plot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QTabWidget>
+#include <QTimer>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -16,15 +21,21 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("FDLab - the Feature Deletion Lab");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("file", "A data file to open (IDX, CSV, LIBSVM, ARFF).", "[file]");
+    parser.addPositionalArgument("file", "A data file (IDX, CSV, LIBSVM, ARFF) or an experiment / results JSON to open.",
+                                 "[file]");
     QCommandLineOption screenshot("screenshot", "Save a PNG of the window once the data is shown, then quit.", "png");
+    QCommandLineOption screenshotTabs(
+        "screenshot-tabs", "Run, then save curves.png, heatmaps.png and data.png of the window into DIR and quit.", "dir");
+    QCommandLineOption screenshotDelay("screenshot-delay",
+                                       "With --screenshot-tabs: shoot after MS milliseconds instead of after the run.", "ms");
     parser.addOption(screenshot);
+    parser.addOption(screenshotTabs);
+    parser.addOption(screenshotDelay);
     parser.process(app);
 
     fdlab::ui::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
-    const QString source = files.isEmpty() ? QStringLiteral("bundled:mnist") : files.first();
     if (parser.isSet(screenshot)) {
         const QString png = parser.value(screenshot);
         QObject::connect(&window, &fdlab::ui::MainWindow::datasetShown, &window, [&window, png] {
@@ -34,6 +45,37 @@ int main(int argc, char** argv) {
         QObject::connect(&window, &fdlab::ui::MainWindow::datasetFailed, &app, [] { QApplication::exit(3); });
         window.setProperty("quietErrors", true);
     }
-    window.openSource(source);
+    if (parser.isSet(screenshotTabs)) {
+        // After the run and the heatmaps' first view: one PNG per tab.
+        const QString dir = parser.value(screenshotTabs);
+        QDir().mkpath(dir);
+        window.setProperty("quietErrors", true);
+        auto shoot = [&window, dir] {
+            const char* names[] = {"curves", "heatmaps", "data"};
+            for (int i = 0; i < window.tabs()->count() && i < 3; ++i) {
+                window.tabs()->setCurrentIndex(i);
+                QApplication::processEvents();
+                window.curvePlot()->update();
+                QApplication::processEvents();
+                window.grab().save(dir + "/" + names[i] + ".png");
+            }
+            window.tabs()->setCurrentIndex(0);
+            QApplication::processEvents();
+            QApplication::quit();
+        };
+        if (parser.isSet(screenshotDelay))
+            QTimer::singleShot(parser.value(screenshotDelay).toInt(), &window, shoot);
+        else
+            QObject::connect(&window, &fdlab::ui::MainWindow::heatmapsReady, &window,
+                             [shoot] { QTimer::singleShot(8000, shoot); });
+        QObject::connect(&window, &fdlab::ui::MainWindow::runFailed, &app, [] { QApplication::exit(3); });
+    }
+    if (files.isEmpty()) {
+        window.loadSpec(fdlab::ui::MainWindow::defaultExperiment(), !parser.isSet(screenshot));
+    } else if (files.first().endsWith(".json", Qt::CaseInsensitive)) {
+        window.openExperiment(files.first());
+    } else {
+        window.openSource(files.first());
+    }
     return app.exec();
 }

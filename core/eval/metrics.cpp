@@ -8,21 +8,19 @@
 namespace fdlab {
 
 double rocAuc(const std::vector<double>& scores, const std::vector<int>& labels) {
+    // Sort (score, is-positive) pairs directly: an index sort through a comparator lambda is
+    // several times slower, and the curves engine computes one AUC per level and repetition.
     const std::size_t m = scores.size();
-    std::vector<std::size_t> idx(m);
-    std::iota(idx.begin(), idx.end(), 0);
-    std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return scores[a] < scores[b]; });
+    std::vector<std::pair<double, int>> v(m);
+    for (std::size_t i = 0; i < m; ++i) v[i] = {scores[i], labels[i] == 1 ? 1 : 0};
+    std::sort(v.begin(), v.end());
     double rankSumPos = 0.0;
     std::size_t pos = 0;
     for (std::size_t a = 0; a < m;) {
-        std::size_t b = a;
-        while (b < m && scores[idx[b]] == scores[idx[a]]) ++b;
-        const double avgRank = 0.5 * static_cast<double>(a + 1 + b);   // ranks a+1..b
-        for (std::size_t k = a; k < b; ++k)
-            if (labels[idx[k]] == 1) {
-                rankSumPos += avgRank;
-                ++pos;
-            }
+        std::size_t b = a, posHere = 0;
+        while (b < m && v[b].first == v[a].first) posHere += static_cast<std::size_t>(v[b++].second);
+        rankSumPos += 0.5 * static_cast<double>(a + 1 + b) * static_cast<double>(posHere);   // average rank of a+1..b
+        pos += posHere;
         a = b;
     }
     const std::size_t neg = m - pos;

@@ -50,6 +50,20 @@ private slots:
         QCOMPARE(w.dataView()->table()->columnCount(), 13 + 1);    // class + 13 features
     }
 
+    void loadsEveryBundledDataset() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        for (const BundledInfo& info : bundledDatasets()) {
+            QSignalSpy shown(&w, &MainWindow::datasetShown);
+            QSignalSpy failed(&w, &MainWindow::datasetFailed);
+            w.openSource(QString::fromStdString("bundled:" + info.name));
+            QVERIFY2(shown.wait(60000), info.name.c_str());
+            QCOMPARE(failed.count(), 0);
+            QVERIFY(w.currentDataset()->rows() > 0);
+            QCOMPARE(w.currentDataset()->name.empty(), false);
+        }
+    }
+
     void reportsMalformedFile() {
         MainWindow w;
         w.setProperty("quietErrors", true);

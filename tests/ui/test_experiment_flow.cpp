@@ -1,0 +1,216 @@
+// GUI flows of experiments (offscreen): panels round-trip a spec, a tiny experiment draws its
+// curves, cancelling mid-run stops within a second and keeps the finished points, exports are
+// valid files, a saved experiment re-opens to the same points, a model exports as JSON.
+
+#include "core/eval/presets.h"
+#include "core/io/model_json.h"
+#include "ui/main_window.h"
+#include "ui/panels/algorithms_panel.h"
+#include "ui/panels/attack_panel.h"
+#include "ui/plots/curve_plot.h"
+#include "ui/workers/experiment_worker.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QListWidget>
+#include <qcustomplot.h>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+namespace {
+ExperimentSpec tinySpec() {
+    ExperimentSpec s;
+    s.name = "tiny";
+    s.dataset.bundled = "heart_scale";
+    s.task.kind = TaskSpec::Kind::MultiClass;
+    s.split.kind = SplitSpec::Kind::Fraction;
+    s.split.testFraction = 0.3;
+    s.split.validationFraction = 0.0;
+    s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"LogReg", "logreg", {{"C", 1.0}}, {}}};
+    s.attack.threat = ThreatModel::RandomDeletion;
+    s.levels = {0, 2, 4};
+    s.repetitions = 2;
+    return s;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+}  // namespace
+
+class TestExperimentFlow : public QObject {
+    Q_OBJECT
+private slots:
+    void panelsRoundTripTheDefaultSpec() {
+        MainWindow w;
+        const ExperimentSpec d = MainWindow::defaultExperiment();
+        const ExperimentSpec s = w.buildSpec();
+        QCOMPARE(s.learners.size(), d.learners.size());
+        for (std::size_t i = 0; i < d.learners.size(); ++i) {
+            QCOMPARE(s.learners[i].id, d.learners[i].id);
+            QCOMPARE(s.learners[i].learner, d.learners[i].learner);
+            QCOMPARE(s.learners[i].grid, d.learners[i].grid);
+        }
+        QCOMPARE(s.learners[2].params["q"].get<double>(), 0.5);
+        QCOMPARE(s.learners[3].params["N"].get<double>(), 20.0);
+        QCOMPARE(s.learners[3].params["gamma"].get<double>(), 0.1);
+        QCOMPARE(s.levels, d.levels);
+        QCOMPARE(s.repetitions, 3);
+        QVERIFY(s.tunePerLevel);
+        QCOMPARE(s.split.perClassTrain, 50);
+        QCOMPARE(s.split.perClassValidation, 100);
+        QCOMPARE(s.split.perClassTest, 150);
+        QCOMPARE(s.task.positive, std::vector<std::string>{"3"});
+        QCOMPARE(s.task.negative, std::vector<std::string>{"5"});
+        QCOMPARE(s.dataset.bundled, std::string("mnist"));
+    }
+
+    void runsATinyExperiment() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        QSignalSpy points(&w, &MainWindow::pointAdded);
+        w.runSpec(tinySpec());
+        QVERIFY(done.wait(60000));
+        QCOMPARE(points.count(), 2 * 3 * 2);
+        QCOMPARE(w.curvePlot()->learnerCount(), 2);
+        QCOMPARE(w.curvePlot()->graphPointCount(0), 3);
+        QCOMPARE(w.curvePlot()->graphPointCount(1), 3);
+        QVERIFY(w.lastResult());
+        QCOMPARE(w.lastResult()->points.size(), std::size_t(12));
+    }
+
+    void runsAPresetWithOneRepetition() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        ExperimentSpec s = loadPresetOrFile("globerson-toy");
+        s.repetitions = 1;
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        w.loadSpec(s, true);
+        QVERIFY(done.wait(120000));
+        QCOMPARE(w.curvePlot()->graphPointCount(0), static_cast<int>(s.levels.size()));
+        QCOMPARE(w.curvePlot()->plot()->xAxis->label(), QString("deletion probability p"));
+    }
+
+    void cancelStopsQuicklyAndKeepsPoints() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        ExperimentSpec s = MainWindow::defaultExperiment();
+        s.repetitions = 10;   // far more work than the test waits for
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        QSignalSpy points(&w, &MainWindow::pointAdded);
+        w.runSpec(s);
+        QVERIFY(points.wait(30000));
+        QElapsedTimer t;
+        t.start();
+        w.cancelRun();
+        QVERIFY(done.wait(5000));
+        const qint64 ms = t.elapsed();
+        qInfo("cancel -> finished in %lld ms", ms);
+        QVERIFY2(ms < 1000, qPrintable(QString::number(ms)));
+        const ExperimentResult r = done.at(0).at(0).value<ExperimentResult>();
+        QCOMPARE(r.status, Status::Cancelled);
+        QVERIFY(!r.points.empty());
+        QVERIFY(!w.isRunning());
+        QCOMPARE(w.curvePlot()->points().size(), r.points.size());
+        QVERIFY(w.curvePlot()->graphPointCount(0) > 0);
+    }
+
+    void exportsValidFiles() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        w.runSpec(tinySpec());
+        QVERIFY(done.wait(60000));
+        QTemporaryDir dir;
+        const QString png = dir.filePath("c.png"), pdf = dir.filePath("c.pdf"), svg = dir.filePath("c.svg");
+        QVERIFY(w.exportPlot(png, 640, 480));
+        QVERIFY(w.exportPlot(pdf, 640, 480));
+        QVERIFY(w.exportPlot(svg, 640, 480));
+        const QImage img(png);
+        QVERIFY(!img.isNull());
+        QCOMPARE(img.size(), QSize(640, 480));
+        QVERIFY(readAll(pdf).startsWith("%PDF"));
+        const QByteArray svgText = readAll(svg).trimmed();
+        QVERIFY(svgText.startsWith("<?xml") || svgText.startsWith("<svg"));
+        QVERIFY(svgText.contains("</svg>"));
+
+        const QString csv = dir.filePath("c.csv"), json = dir.filePath("c.json");
+        QVERIFY(w.exportCurves(csv));
+        QVERIFY(w.exportCurves(json));
+        const QByteArray csvText = readAll(csv);
+        QVERIFY(csvText.startsWith("learner,level"));
+        QCOMPARE(csvText.count('\n'), 1 + 2 * 3);
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(readAll(json), &err);
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        QVERIFY(doc.isObject());
+    }
+
+    void savedExperimentReopensWithTheSamePoints() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("exp.json");
+        std::vector<CurvePoint> before;
+        {
+            MainWindow w;
+            w.setProperty("quietErrors", true);
+            QSignalSpy done(&w, &MainWindow::runFinished);
+            w.runSpec(tinySpec());
+            QVERIFY(done.wait(60000));
+            QVERIFY(w.saveExperiment(path));
+            before = w.curvePlot()->points();
+        }
+        MainWindow w2;
+        w2.setProperty("quietErrors", true);
+        QSignalSpy started(&w2, &MainWindow::runStarted);
+        QVERIFY(w2.openExperiment(path));
+        QCOMPARE(started.count(), 0);   // redrawn, not rerun
+        const auto& after = w2.curvePlot()->points();
+        QCOMPARE(after.size(), before.size());
+        for (std::size_t i = 0; i < before.size(); ++i) {
+            QCOMPARE(after[i].learner, before[i].learner);
+            QCOMPARE(after[i].level, before[i].level);
+            QCOMPARE(after[i].repetition, before[i].repetition);
+            QCOMPARE(after[i].error, before[i].error);
+        }
+        QCOMPARE(w2.curvePlot()->graphPointCount(0), 3);
+        QCOMPARE(w2.buildSpec().learners.size(), std::size_t(2));
+    }
+
+    void exportsATrainedModel() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        w.runSpec(tinySpec());
+        QVERIFY(done.wait(60000));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("svm.json");
+        QSignalSpy saved(&w, &MainWindow::modelSaved);
+        w.exportModel(path, "SVM");
+        QVERIFY(saved.wait(60000));
+        const SavedModel m = loadModel(path.toStdString());
+        QCOMPARE(m.metadata.learner, std::string("svm"));
+        QCOMPARE(static_cast<int>(m.model.W.rows()), 13);
+    }
+
+    void invalidSpecIsReportedNotRun() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QSignalSpy errors(&w, &MainWindow::errorShown);
+        for (int r = 0; r < w.algorithmsPanel()->list()->count(); ++r)
+            w.algorithmsPanel()->list()->item(r)->setCheckState(Qt::Unchecked);
+        QVERIFY(!w.runFromPanels());
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.at(0).at(0).toString().contains("learner"));
+    }
+};
+
+QTEST_MAIN(TestExperimentFlow)
+#include "test_experiment_flow.moc"

@@ -1,0 +1,245 @@
+// The Heatmaps tab (offscreen) on a hand-made 4x4 image dataset and two hand-made linear models:
+// the deleted pixels shown equal core's exact worst-case deletion, the jump finds the one
+// instance built to be lost by A and kept by B, and the budget slider changes the deletion.
+// With FDLAB_SCREENSHOT_DIR set, also renders the tab on MNIST 3 vs 5 (SVM vs FDROP) to PNGs.
+
+#include "core/attacks/worst_case_linear.h"
+#include "core/data/bundled.h"
+#include "core/data/split.h"
+#include "core/data/task.h"
+#include "core/learners/registry.h"
+#include "ui/plots/color_map_widget.h"
+#include "ui/plots/heatmap_view.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+namespace {
+
+// 4x4 images, class 1 = "pos" (y = +1).
+//   0: blank, positive              -> both models wrong already
+//   1: top row lit, positive        -> A right (2.5), B wrong (-0.5)
+//   2: everything lit, positive     -> A 2.5, at K = 3: -0.5 (lost); B 2.5 -> 1.75 (kept)
+//   3: pixel 15 lit, negative       -> both right, nothing worth deleting
+std::shared_ptr<Dataset> tinyImages() {
+    auto d = std::make_shared<Dataset>();
+    d->name = "tiny4x4";
+    d->X = Dataset::Matrix::Zero(4, 16);
+    for (int j = 0; j < 4; ++j) d->X(1, j) = 1.0f;
+    d->X.row(2).setOnes();
+    d->X(3, 15) = 1.0f;
+    d->labels = {1, 1, 1, 0};
+    d->classNames = {"neg", "pos"};
+    d->imageShape = ImageShape{4, 4};
+    d->fillDefaults();
+    return d;
+}
+
+TrainedModel linearModel(const Eigen::VectorXd& w, double b) {
+    FitResult f;
+    f.model = LinearModel::binary(w, b, {"neg", "pos"});
+    f.status = Status::Converged;
+    return wrapLinear(std::move(f));
+}
+
+std::vector<std::pair<QString, TrainedModel>> twoModels() {
+    Eigen::VectorXd wa = Eigen::VectorXd::Zero(16);
+    wa.head(4).setOnes();
+    const Eigen::VectorXd wb = Eigen::VectorXd::Constant(16, 0.25);
+    return {{"A", linearModel(wa, -1.5)}, {"B", linearModel(wb, -1.5)}};
+}
+
+AttackSpec worstCaseCount() {
+    AttackSpec s;
+    s.threat = ThreatModel::WorstCaseCount;
+    return s;
+}
+
+/// Waits until the view shows `instance` at `budget`.
+bool waitForView(HeatmapView& v, int instance, double budget, int ms = 10000) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+        const InstanceView& cur = v.currentView();
+        if (cur.instance == instance && std::abs(cur.level - budget) < 1e-9) return true;
+        QTest::qWait(10);
+    }
+    return false;
+}
+
+}  // namespace
+
+class TestHeatmapView : public QObject {
+    Q_OBJECT
+private slots:
+    void deletedSetMatchesWorstCase() {
+        auto d = tinyImages();
+        auto models = twoModels();
+        HeatmapView v;
+        v.resize(1100, 700);
+        v.show();
+        v.setContext(d, models, worstCaseCount(), 3);
+        QCOMPARE(v.budget(), 3.0);
+        v.setInstance(2);
+        QVERIFY(waitForView(v, 2, 3));
+        for (int k = 0; k < 2; ++k) {
+            const LinearModel& m = *models[static_cast<std::size_t>(k)].second.linear;
+            const InstanceDeletion ref = worstCaseCountDeletion(m, rowSpan(*d, 2), d->labels[2], 3);
+            QCOMPARE(v.deletedShown(k), ref.deleted);
+        }
+        QCOMPARE(v.deletedShown(0).size(), std::size_t(3));
+        // The map with the red deletions carries exactly these cells, and is titled.
+        auto maps = v.findChildren<ColorMapWidget*>();
+        bool found = false;
+        for (ColorMapWidget* m : maps)
+            if (m->title() == "A: deleted at K = 3") {
+                QCOMPARE(m->mask(), v.deletedShown(0));
+                found = true;
+            }
+        QVERIFY(found);
+        // Scores before and after on A: 2.5 -> -0.5.
+        QCOMPARE(v.currentView().a.scoreBefore, 2.5);
+        QCOMPARE(v.currentView().a.scoreAfter, -0.5);
+        QCOMPARE(v.currentView().b.scoreAfter, 1.75);
+        // Weight map w and contribution y*w*x.
+        QCOMPARE(v.currentView().a.w[0], 1.0);
+        QCOMPARE(v.currentView().b.contribution[7], 0.25);
+    }
+
+    void jumpFindsLostByAKeptByB() {
+        auto d = tinyImages();
+        HeatmapView v;
+        v.setContext(d, twoModels(), worstCaseCount(), 3);
+        QSignalSpy jumped(&v, &HeatmapView::jumpFinished);
+        if (!v.analysisReady()) {
+            QSignalSpy done(&v, &HeatmapView::analysisFinished);
+            QVERIFY(done.wait(10000));
+        }
+        QCOMPARE(v.lostByFirstKeptBySecondCount(), 1);
+        QVERIFY(v.jumpToLostByFirstKeptBySecond());
+        QCOMPARE(v.instance(), 2);
+        QCOMPARE(jumped.count(), 1);
+        QCOMPARE(jumped.at(0).at(1).toInt(), 2);
+        QVERIFY(waitForView(v, 2, 3));
+        // Wrapping around finds the same one again; B against A finds none.
+        QVERIFY(v.jumpToLostByFirstKeptBySecond());
+        QCOMPARE(v.instance(), 2);
+        v.setLearners(1, 0);
+        QSignalSpy done(&v, &HeatmapView::analysisFinished);
+        QVERIFY(!v.jumpToLostByFirstKeptBySecond());   // deferred until the analysis arrives
+        QVERIFY(done.wait(10000));
+        QTRY_COMPARE(jumped.count(), 3);
+        QCOMPARE(jumped.at(2).at(0).toBool(), false);
+    }
+
+    void deferredJumpRightAfterSetContext() {
+        HeatmapView v;
+        v.setContext(tinyImages(), twoModels(), worstCaseCount(), 3);
+        QSignalSpy jumped(&v, &HeatmapView::jumpFinished);
+        v.jumpToLostByFirstKeptBySecond();
+        QTRY_VERIFY_WITH_TIMEOUT(jumped.count() == 1, 10000);
+        QCOMPARE(jumped.at(0).at(0).toBool(), true);
+        QCOMPARE(v.instance(), 2);
+    }
+
+    void budgetSliderChangesDeletedCount() {
+        auto d = tinyImages();
+        HeatmapView v;
+        v.setContext(d, twoModels(), worstCaseCount(), 0);
+        v.setInstance(2);
+        QVERIFY(waitForView(v, 2, 0));
+        QCOMPARE(v.deletedShown(0).size(), std::size_t(0));
+        for (int K = 1; K <= 5; ++K) {
+            v.budgetSlider()->setValue(K);
+            QVERIFY(waitForView(v, 2, K));
+            // A: only the 4 top-row pixels have positive profit; B: all 16 do.
+            QCOMPARE(v.deletedShown(0).size(), static_cast<std::size_t>(std::min(K, 4)));
+            QCOMPARE(v.deletedShown(1).size(), static_cast<std::size_t>(K));
+        }
+        QCOMPARE(v.budgetSlider()->maximum(), 16);   // at most n features
+        v.setMaxBudget(8);
+        QCOMPARE(v.budgetSlider()->maximum(), 8);
+    }
+
+    void playAnimatesToTheEnd() {
+        HeatmapView v;
+        v.setContext(tinyImages(), twoModels(), worstCaseCount(), 0);
+        v.setMaxBudget(4);
+        v.setPlaying(true);
+        QVERIFY(v.playing());
+        QTRY_VERIFY_WITH_TIMEOUT(!v.playing(), 5000);
+        QCOMPARE(v.budget(), 4.0);
+    }
+
+    void gridViewDraws() {
+        HeatmapView v;
+        v.setContext(tinyImages(), twoModels(), worstCaseCount(), 3);
+        QSignalSpy grid(&v, &HeatmapView::gridUpdated);
+        v.setGridMode(true);
+        QVERIFY(v.gridMode());
+        QVERIFY(grid.wait(10000));
+    }
+
+    void nonImageDataUsesBars() {
+        auto d = tinyImages();
+        d->imageShape.reset();
+        HeatmapView v;
+        v.setContext(d, twoModels(), worstCaseCount(), 2);
+        v.setInstance(2);
+        QVERIFY(waitForView(v, 2, 2));
+        QCOMPARE(v.deletedShown(0).size(), std::size_t(2));
+        v.setGridMode(true);
+        QVERIFY(!v.gridMode());
+    }
+
+    // Not a check: renders the tab on real data for a person to look at.
+    void screenshotMnist() {
+        const QByteArray dir = qgetenv("FDLAB_SCREENSHOT_DIR");
+        if (dir.isEmpty()) QSKIP("set FDLAB_SCREENSHOT_DIR to render MNIST screenshots");
+        const Dataset all = binaryView(loadBundled("mnist"), {"3"}, {"5"});
+        const TrainValTest s = splitByCounts(all, 100, 0, 300, 1);
+        const Dataset train = all.subset(s.train);
+        auto test = std::make_shared<Dataset>(all.subset(s.test));
+        std::vector<std::pair<QString, TrainedModel>> models;
+        models.emplace_back("SVM", trainLearner("svm", train, {}));
+        models.emplace_back("FDROP", trainLearner("fdrop", train, {{"K", 25}}));
+        HeatmapView v;
+        v.resize(1280, 800);
+        v.show();
+        v.setContext(test, models, worstCaseCount(), 50);
+        v.setMaxBudget(150);
+        QSignalSpy jumped(&v, &HeatmapView::jumpFinished);
+        v.jumpToLostByFirstKeptBySecond();
+        QTRY_VERIFY_WITH_TIMEOUT(jumped.count() == 1, 60000);
+        QTest::qWait(500);
+        v.grab().save(QString::fromUtf8(dir) + "/heatmap_mnist.png");
+        QSignalSpy grid(&v, &HeatmapView::gridUpdated);
+        v.setGridMode(true);
+        QVERIFY(grid.wait(20000));
+        QTest::qWait(300);
+        v.grab().save(QString::fromUtf8(dir) + "/heatmap_grid.png");
+        // Non-image data: heart_scale-like bars.
+        const Dataset heart = loadBundled("heart_scale");
+        const TrainTest hs = stratifiedSplit(heart, 0.3, 1);
+        const Dataset htrain = heart.subset(hs.train);
+        auto htest = std::make_shared<Dataset>(heart.subset(hs.test));
+        std::vector<std::pair<QString, TrainedModel>> hm;
+        hm.emplace_back("SVM", trainLearner("svm", htrain, {}));
+        hm.emplace_back("FDROP", trainLearner("fdrop", htrain, {{"K", 3}}));
+        v.setGridMode(false);
+        v.setContext(htest, hm, worstCaseCount(), 3);
+        QSignalSpy upd(&v, &HeatmapView::viewUpdated);
+        QVERIFY(upd.wait(10000));
+        QTest::qWait(500);
+        v.grab().save(QString::fromUtf8(dir) + "/heatmap_bars.png");
+    }
+};
+
+QTEST_MAIN(TestHeatmapView)
+#include "test_heatmap_view.moc"
