@@ -1,0 +1,255 @@
+#include "ui/plots/color_map_widget.h"
+
+#include <qcustomplot.h>
+
+#include <QMouseEvent>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fdlab::ui {
+
+ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    m_plot->setBackground(palette().color(QPalette::Base));
+    layout->addWidget(m_plot);
+
+    // Title row above the axis rect, colour scale to its right, both aligned by a margin group.
+    m_plot->plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+
+    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    m_map->setInterpolate(false);   // pixels stay pixels
+    m_map->setTightBoundary(false);
+    m_scale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(1, 1, m_scale);
+    m_scale->setType(QCPAxis::atRight);
+    m_scale->setBarWidth(10);
+    m_map->setColorScale(m_scale);
+    m_map->setGradient(inkGradient());
+    auto* group = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+
+    // Images need no ticks: the axes only frame the picture.
+    for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis}) {
+        a->setTicks(false);
+        a->setTickLabels(false);
+        a->grid()->setVisible(false);
+        a->setBasePen(Qt::NoPen);
+    }
+    m_plot->yAxis->setRangeReversed(true);   // row 0 at the top
+    m_plot->axisRect()->setAutoMargins(QCP::msNone);
+    m_plot->axisRect()->setMargins(QMargins(4, 2, 4, 4));
+
+    m_maskItem = new QCPItemPixmap(m_plot);
+    m_maskItem->setClipToAxisRect(true);
+    m_maskItem->setVisible(false);
+    m_maskItem->topLeft->setType(QCPItemPosition::ptPlotCoords);
+    m_maskItem->bottomRight->setType(QCPItemPosition::ptPlotCoords);
+
+    m_frame = new QCPItemRect(m_plot);
+    m_frame->setPen(QPen(QColor(160, 160, 160), 1));
+    m_frame->setBrush(Qt::NoBrush);
+    m_frame->topLeft->setType(QCPItemPosition::ptPlotCoords);
+    m_frame->bottomRight->setType(QCPItemPosition::ptPlotCoords);
+    m_frame->setVisible(false);
+
+    connect(m_plot, &QCustomPlot::afterLayout, this, &ColorMapWidget::updateAxes);
+    connect(m_plot, &QCustomPlot::mousePress, this, &ColorMapWidget::onPress);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &ColorMapWidget::onMove);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent*) { emit mouseReleased(); });
+}
+
+void ColorMapWidget::setTitle(const QString& title) {
+    m_title->setText(title);
+    m_title->setVisible(!title.isEmpty());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ColorMapWidget::title() const { return m_title->text(); }
+
+void ColorMapWidget::setScaleLabel(const QString& label) {
+    m_scale->axis()->setLabel(label);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ColorMapWidget::scaleLabel() const { return m_scale->axis()->label(); }
+
+void ColorMapWidget::setGradient(const QCPColorGradient& g) {
+    m_map->setGradient(g);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCPColorGradient ColorMapWidget::inkGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, Qt::white);
+    g.setColorStopAt(1.0, Qt::black);
+    return g;
+}
+
+QCPColorGradient ColorMapWidget::divergingGradient() {
+    // ColorBrewer RdBu, reversed so that positive is red.
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(33, 102, 172));
+    g.setColorStopAt(0.25, QColor(146, 197, 222));
+    g.setColorStopAt(0.5, QColor(247, 247, 247));
+    g.setColorStopAt(0.75, QColor(244, 165, 130));
+    g.setColorStopAt(1.0, QColor(178, 24, 43));
+    return g;
+}
+
+QCPColorGradient ColorMapWidget::heatGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(255, 255, 204));
+    g.setColorStopAt(0.35, QColor(254, 178, 76));
+    g.setColorStopAt(0.7, QColor(240, 59, 32));
+    g.setColorStopAt(1.0, QColor(128, 0, 38));
+    return g;
+}
+
+void ColorMapWidget::setImage(const std::vector<double>& values, int rows, int cols) {
+    if (rows <= 0 || cols <= 0 || values.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols)) {
+        clearImage();
+        return;
+    }
+    const bool reshaped = rows != m_rows || cols != m_cols;
+    m_rows = rows;
+    m_cols = cols;
+    QCPColorMapData* data = m_map->data();
+    if (reshaped) {
+        data->setSize(cols, rows);
+        data->setRange(QCPRange(0, cols - 1), QCPRange(0, rows - 1));
+    }
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) data->setCell(c, r, values[static_cast<std::size_t>(r * cols + c)]);
+    m_map->setVisible(true);
+    m_frame->topLeft->setCoords(-0.5, -0.5);
+    m_frame->bottomRight->setCoords(cols - 0.5, rows - 0.5);
+    m_frame->setVisible(true);
+    if (reshaped) rebuildMask();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ColorMapWidget::clearImage() {
+    m_rows = m_cols = 0;
+    m_map->data()->clear();
+    m_map->setVisible(false);
+    m_frame->setVisible(false);
+    m_mask.clear();
+    rebuildMask();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+double ColorMapWidget::value(int row, int col) const {
+    if (row < 0 || col < 0 || row >= m_rows || col >= m_cols) return 0.0;
+    return m_map->data()->cell(col, row);
+}
+
+void ColorMapWidget::setRange(double lo, double hi) {
+    if (!(hi > lo)) {
+        const double pad = std::max(1e-9, std::abs(lo) * 0.05);
+        lo -= pad;
+        hi = lo + 2 * pad;
+    }
+    m_scale->setDataRange(QCPRange(lo, hi));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ColorMapWidget::setSymmetricRange() {
+    double a = 0.0;
+    for (int r = 0; r < m_rows; ++r)
+        for (int c = 0; c < m_cols; ++c) a = std::max(a, std::abs(m_map->data()->cell(c, r)));
+    if (a <= 0.0) a = 1.0;
+    setRange(-a, a);
+}
+
+void ColorMapWidget::setAutoRange() {
+    if (m_rows == 0) return;
+    double lo = m_map->data()->cell(0, 0), hi = lo;
+    for (int r = 0; r < m_rows; ++r)
+        for (int c = 0; c < m_cols; ++c) {
+            const double v = m_map->data()->cell(c, r);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    setRange(lo, hi);
+}
+
+double ColorMapWidget::rangeLower() const { return m_scale->dataRange().lower; }
+double ColorMapWidget::rangeUpper() const { return m_scale->dataRange().upper; }
+
+void ColorMapWidget::setMask(const std::vector<int>& cells, const QColor& color) {
+    m_mask = cells;
+    m_maskColor = color;
+    rebuildMask();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ColorMapWidget::rebuildMask() {
+    if (m_mask.empty() || m_rows == 0) {
+        m_maskItem->setVisible(false);
+        return;
+    }
+    // One image pixel per cell, scaled without smoothing so that cells keep sharp edges.
+    QImage img(m_cols, m_rows, QImage::Format_ARGB32);
+    img.fill(Qt::transparent);
+    for (int j : m_mask)
+        if (j >= 0 && j < m_rows * m_cols) img.setPixelColor(j % m_cols, j / m_cols, m_maskColor);
+    m_maskItem->setPixmap(QPixmap::fromImage(img));
+    m_maskItem->setScaled(true, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+    m_maskItem->topLeft->setCoords(-0.5, -0.5);
+    m_maskItem->bottomRight->setCoords(m_cols - 0.5, m_rows - 0.5);
+    m_maskItem->setVisible(true);
+}
+
+void ColorMapWidget::updateAxes() {
+    // Square cells: fit the whole image and pad the longer side of the axis rect.
+    const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
+    m_plot->xAxis->setRange(-0.5, cols - 0.5);
+    m_plot->yAxis->setRange(-0.5, rows - 0.5);
+    const QRect r = m_plot->axisRect()->rect();
+    if (r.width() <= 0 || r.height() <= 0) return;
+    const double rectAspect = static_cast<double>(r.width()) / r.height();
+    const double imageAspect = static_cast<double>(cols) / rows;
+    if (rectAspect > imageAspect)
+        m_plot->xAxis->setScaleRatio(m_plot->yAxis, 1.0);
+    else
+        m_plot->yAxis->setScaleRatio(m_plot->xAxis, 1.0);
+}
+
+void ColorMapWidget::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ColorMapWidget::cellAt(const QPoint& pixel, int* row, int* col) const {
+    if (m_rows == 0) return false;
+    const double x = m_plot->xAxis->pixelToCoord(pixel.x());
+    const double y = m_plot->yAxis->pixelToCoord(pixel.y());
+    const int c = static_cast<int>(std::floor(x + 0.5)), r = static_cast<int>(std::floor(y + 0.5));
+    if (r < 0 || c < 0 || r >= m_rows || c >= m_cols) return false;
+    if (row) *row = r;
+    if (col) *col = c;
+    return true;
+}
+
+void ColorMapWidget::onPress(QMouseEvent* e) {
+    int r = 0, c = 0;
+    if (cellAt(e->pos(), &r, &c)) emit cellPressed(r, c, e->buttons());
+}
+
+void ColorMapWidget::onMove(QMouseEvent* e) {
+    if (e->buttons() == Qt::NoButton) return;
+    int r = 0, c = 0;
+    if (cellAt(e->pos(), &r, &c)) emit cellDragged(r, c, e->buttons());
+}
+
+}  // namespace fdlab::ui

@@ -1,0 +1,707 @@
+#include "ui/plots/heatmap_view.h"
+
+#include "ui/plots/color_map_widget.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace fdlab::ui {
+
+/// Bars over (a selection of) features with some of them highlighted, for non-image data.
+class FeatureBars : public QWidget {
+public:
+    explicit FeatureBars(QWidget* parent = nullptr) : QWidget(parent) {
+        auto* l = new QVBoxLayout(this);
+        l->setContentsMargins(0, 0, 0, 0);
+        m_plot = new QCustomPlot(this);
+        m_plot->setBackground(palette().color(QPalette::Base));
+        l->addWidget(m_plot);
+        m_plot->plotLayout()->insertRow(0);
+        m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+        m_plot->plotLayout()->addElement(0, 0, m_title);
+        m_normal = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        m_normal->setPen(Qt::NoPen);
+        m_normal->setBrush(QColor(70, 110, 170));
+        m_normal->setWidth(0.8);
+        m_marked = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        m_marked->setPen(Qt::NoPen);
+        m_marked->setBrush(QColor(220, 30, 30));
+        m_marked->setWidth(0.8);
+        m_marked->setName(tr("deleted"));
+        m_plot->xAxis->setLabel(tr("feature"));
+        m_plot->xAxis->grid()->setVisible(false);
+        m_plot->yAxis->grid()->setZeroLinePen(QPen(Qt::black, 1));
+    }
+    void setTitle(const QString& t) { m_title->setText(t); }
+    void setValueLabel(const QString& t) { m_plot->yAxis->setLabel(t); }
+    /// Bars for `shown` features (positions 0..), values indexed by feature; marked features red.
+    void setData(const std::vector<int>& shown, const std::vector<double>& values, const std::vector<char>& marked,
+                 const std::vector<std::string>& names) {
+        QVector<double> kx, kv, mx, mv;
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        const int every = std::max(1, static_cast<int>(shown.size()) / 24);
+        double lo = 0.0, hi = 0.0;
+        for (int p = 0; p < static_cast<int>(shown.size()); ++p) {
+            const auto j = static_cast<std::size_t>(shown[static_cast<std::size_t>(p)]);
+            const double v = j < values.size() ? values[j] : 0.0;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            (j < marked.size() && marked[j] ? mx : kx).push_back(p);
+            (j < marked.size() && marked[j] ? mv : kv).push_back(v);
+            if (p % every == 0)
+                ticker->addTick(p, j < names.size() ? QString::fromStdString(names[j]) : QString("f%1").arg(j + 1));
+        }
+        m_normal->setData(kx, kv, true);
+        m_marked->setData(mx, mv, true);
+        m_plot->xAxis->setTicker(ticker);
+        m_plot->xAxis->setTickLabelRotation(shown.size() > 12 ? 60 : 0);
+        m_plot->xAxis->setRange(-0.7, static_cast<double>(shown.size()) - 0.3);
+        const double pad = std::max(1e-9, 0.08 * (hi - lo));
+        m_plot->yAxis->setRange(lo - (lo < 0 ? pad : 0), hi + (hi > 0 ? pad : 0) + (hi == lo ? 1 : 0));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    void clearData(const QString& why) {
+        m_normal->data()->clear();
+        m_marked->data()->clear();
+        m_title->setText(why);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    QSize sizeHint() const override { return {300, 220}; }
+
+private:
+    QCustomPlot* m_plot = nullptr;
+    QCPTextElement* m_title = nullptr;
+    QCPBars* m_normal = nullptr;
+    QCPBars* m_marked = nullptr;
+};
+
+namespace {
+
+bool isProbabilityThreat(ThreatModel t) {
+    return t == ThreatModel::RandomFeatureDrop || t == ThreatModel::RandomBlankout || t == ThreatModel::FeatureCorruption ||
+           t == ThreatModel::GroupCorruption;
+}
+
+QString className(const Dataset& d, int k) {
+    if (k < 0 || k >= d.numClasses()) return QStringLiteral("?");
+    return QString::fromStdString(d.classNames[static_cast<std::size_t>(k)]);
+}
+
+const std::vector<int> kNoFeatures;
+
+}  // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
+    m_runner = new AttackRunner(this);
+    connect(m_runner, &AttackRunner::viewReady, this, &HeatmapView::onView);
+    connect(m_runner, &AttackRunner::analysisReady, this, &HeatmapView::onAnalysis);
+    connect(m_runner, &AttackRunner::gridReady, this, &HeatmapView::onGrid);
+    connect(m_runner, &AttackRunner::failed, this, &HeatmapView::onFailed);
+    buildUi();
+    connect(m_runner, &AttackRunner::analysisProgress, this, [this](double f) {
+        m_progress->setVisible(true);
+        m_progress->setValue(static_cast<int>(std::lround(100 * f)));
+    });
+    clear();
+}
+
+HeatmapView::~HeatmapView() = default;
+
+void HeatmapView::buildUi() {
+    auto* outer = new QVBoxLayout(this);
+
+    // Row 1: instance navigation, learners, jump, grid toggle.
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(new QLabel(tr("Instance:"), this));
+    m_prev = new QToolButton(this);
+    m_prev->setArrowType(Qt::LeftArrow);
+    m_prev->setToolTip(tr("Previous test instance"));
+    m_instance = new QSpinBox(this);
+    m_instance->setObjectName("heatmapInstance");
+    m_instance->setMinimumWidth(80);
+    m_next = new QToolButton(this);
+    m_next->setArrowType(Qt::RightArrow);
+    m_next->setToolTip(tr("Next test instance"));
+    nav->addWidget(m_prev);
+    nav->addWidget(m_instance);
+    nav->addWidget(m_next);
+    nav->addSpacing(16);
+    nav->addWidget(new QLabel(tr("Learner A:"), this));
+    m_learnerA = new QComboBox(this);
+    nav->addWidget(m_learnerA);
+    nav->addWidget(new QLabel(tr("B:"), this));
+    m_learnerB = new QComboBox(this);
+    nav->addWidget(m_learnerB);
+    m_jump = new QPushButton(tr("Next: A loses, B keeps"), this);
+    m_jump->setToolTip(tr("Jump to the next test instance that learner A classifies correctly only before the attack,\n"
+                          "while learner B classifies it correctly before and after the attack"));
+    nav->addWidget(m_jump);
+    nav->addStretch();
+    m_gridToggle = new QPushButton(tr("Grid view"), this);
+    m_gridToggle->setCheckable(true);
+    m_gridToggle->setToolTip(tr("Many instances with their deletions, originals next to attacked images"));
+    nav->addWidget(m_gridToggle);
+    outer->addLayout(nav);
+
+    // Row 2: the budget slider and Play.
+    auto* budget = new QHBoxLayout;
+    budget->addWidget(new QLabel(tr("Budget:"), this));
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setObjectName("heatmapBudget");
+    m_slider->setToolTip(tr("The adversary's budget; one step deletes one more feature"));
+    budget->addWidget(m_slider, 1);
+    m_levelLabel = new QLabel(this);
+    m_levelLabel->setMinimumWidth(90);
+    budget->addWidget(m_levelLabel);
+    m_play = new QPushButton(tr("Play"), this);
+    m_play->setCheckable(true);
+    m_play->setToolTip(tr("Animate the deletion, one feature at a time"));
+    budget->addWidget(m_play);
+    outer->addLayout(budget);
+
+    auto* statusRow = new QHBoxLayout;
+    m_status = new QLabel(this);
+    m_status->setObjectName("heatmapStatus");
+    m_status->setWordWrap(true);
+    statusRow->addWidget(m_status, 1);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(160);
+    m_progress->setFormat(tr("analysing %p%"));
+    m_progress->setVisible(false);
+    statusRow->addWidget(m_progress);
+    outer->addLayout(statusRow);
+
+    m_stack = new QStackedWidget(this);
+    outer->addWidget(m_stack, 1);
+
+    // Detail page: original | per learner row: deleted, w, y*w*x.
+    m_detail = new QWidget(m_stack);
+    auto* grid = new QGridLayout(m_detail);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(6);
+    grid->setVerticalSpacing(2);
+    m_original = new ColorMapWidget(m_detail);
+    m_original->setGradient(ColorMapWidget::inkGradient());
+    m_original->setScaleLabel(tr("pixel value x_j"));
+    grid->addWidget(m_original, 1, 0);
+    m_originalCaption = new QLabel(m_detail);
+    m_originalCaption->setWordWrap(true);
+    m_originalCaption->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    grid->addWidget(m_originalCaption, 3, 0);
+    for (int k = 0; k < 2; ++k) {
+        m_header[k] = new QLabel(m_detail);
+        m_header[k]->setTextFormat(Qt::RichText);
+        m_header[k]->setWordWrap(true);
+        grid->addWidget(m_header[k], 2 * k, 1, 1, 3);
+        for (int c = 0; c < 3; ++c) {
+            m_maps[k][c] = new ColorMapWidget(m_detail);
+            m_bars[k][c] = new FeatureBars(m_detail);
+            grid->addWidget(m_maps[k][c], 2 * k + 1, 1 + c);
+            grid->addWidget(m_bars[k][c], 2 * k + 1, 1 + c);
+        }
+        m_maps[k][0]->setGradient(ColorMapWidget::inkGradient());
+        m_maps[k][0]->setScaleLabel(tr("x_j (red: deleted)"));
+        m_maps[k][1]->setGradient(ColorMapWidget::divergingGradient());
+        m_maps[k][1]->setScaleLabel(tr("w_j"));
+        m_maps[k][2]->setGradient(ColorMapWidget::divergingGradient());
+        m_maps[k][2]->setScaleLabel(tr("y w_j x_j"));
+        m_bars[k][0]->setValueLabel(tr("x_j"));
+        m_bars[k][1]->setValueLabel(tr("w_j"));
+        m_bars[k][2]->setValueLabel(tr("y w_j x_j"));
+    }
+    grid->setRowStretch(1, 1);
+    grid->setRowStretch(3, 1);
+    for (int c = 0; c < 4; ++c) grid->setColumnStretch(c, 1);
+    m_stack->addWidget(m_detail);
+
+    // Grid page: two grids, one per learner.
+    auto* scroll = new QScrollArea(m_stack);
+    scroll->setWidgetResizable(true);
+    auto* gridPage = new QWidget(scroll);
+    auto* gl = new QGridLayout(gridPage);
+    for (int k = 0; k < 2; ++k) {
+        m_gridTitle[k] = new QLabel(gridPage);
+        m_gridTitle[k]->setTextFormat(Qt::RichText);
+        m_gridImage[k] = new QLabel(gridPage);
+        m_gridImage[k]->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        gl->addWidget(m_gridTitle[k], 0, k);
+        gl->addWidget(m_gridImage[k], 1, k);
+    }
+    gl->setRowStretch(1, 1);
+    gl->setColumnStretch(2, 1);
+    scroll->setWidget(gridPage);
+    m_stack->addWidget(scroll);
+
+    m_playTimer = new QTimer(this);
+    m_playTimer->setInterval(150);
+    m_analysisDebounce = new QTimer(this);
+    m_analysisDebounce->setSingleShot(true);
+    m_analysisDebounce->setInterval(300);
+
+    connect(m_prev, &QToolButton::clicked, this, [this] { m_instance->stepBy(-1); });
+    connect(m_next, &QToolButton::clicked, this, [this] { m_instance->stepBy(1); });
+    connect(m_instance, &QSpinBox::valueChanged, this, [this] {
+        if (m_settingUp) return;
+        requestView();
+        if (gridMode()) requestGrid();
+    });
+    connect(m_learnerA, &QComboBox::currentIndexChanged, this, &HeatmapView::onLearnersChanged);
+    connect(m_learnerB, &QComboBox::currentIndexChanged, this, &HeatmapView::onLearnersChanged);
+    connect(m_jump, &QPushButton::clicked, this, [this] { jumpToLostByFirstKeptBySecond(); });
+    connect(m_gridToggle, &QPushButton::toggled, this, &HeatmapView::setGridMode);
+    connect(m_slider, &QSlider::valueChanged, this, &HeatmapView::onSliderMoved);
+    connect(m_play, &QPushButton::toggled, this, &HeatmapView::setPlaying);
+    connect(m_playTimer, &QTimer::timeout, this, &HeatmapView::stepPlay);
+    connect(m_analysisDebounce, &QTimer::timeout, this, &HeatmapView::requestAnalysis);
+}
+
+void HeatmapView::clear() {
+    m_runner->cancelAll();
+    setPlaying(false);
+    m_ctx.reset();
+    m_view = {};
+    m_analysis.reset();
+    m_pendingJump = false;
+    m_settingUp = true;
+    m_learnerA->clear();
+    m_learnerB->clear();
+    m_instance->setRange(0, 0);
+    m_slider->setRange(0, 0);
+    m_settingUp = false;
+    for (QWidget* w : std::initializer_list<QWidget*>{m_prev, m_next, m_instance, m_learnerA, m_learnerB, m_jump,
+                                                       m_gridToggle, m_slider, m_play})
+        w->setEnabled(false);
+    m_status->setText(tr("No trained models yet: run an experiment to see what the adversary deletes."));
+    m_progress->setVisible(false);
+    m_detail->setVisible(false);
+}
+
+void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<std::pair<QString, TrainedModel>> models,
+                             AttackSpec attack, double budget) {
+    clear();
+    if (!test || test->rows() == 0 || models.empty()) return;
+    auto ctx = std::make_shared<HeatmapContext>();
+    ctx->test = std::move(test);
+    ctx->models = std::move(models);
+    ctx->attack = std::move(attack);
+    m_ctx = ctx;
+
+    m_settingUp = true;
+    for (const auto& [name, model] : m_ctx->models) {
+        m_learnerA->addItem(name);
+        m_learnerB->addItem(name);
+    }
+    m_learnerA->setCurrentIndex(0);
+    m_learnerB->setCurrentIndex(m_ctx->models.size() > 1 ? 1 : 0);
+    m_instance->setRange(0, m_ctx->test->rows() - 1);
+    m_instance->setValue(0);
+    configureSlider(budget);
+    m_settingUp = false;
+
+    const bool image = m_ctx->test->imageShape.has_value();
+    buildDetailMaps(image);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_prev, m_next, m_instance, m_learnerA, m_learnerB, m_jump})
+        w->setEnabled(true);
+    m_gridToggle->setEnabled(image);
+    if (!image) setGridMode(false);
+    m_detail->setVisible(true);
+    onSliderMoved();
+    m_analysisDebounce->stop();
+    requestAnalysis();
+}
+
+void HeatmapView::buildDetailMaps(bool image) {
+    m_imageLayout = image;
+    m_original->setVisible(image);
+    m_originalCaption->setVisible(true);
+    for (int k = 0; k < 2; ++k)
+        for (int c = 0; c < 3; ++c) {
+            m_maps[k][c]->setVisible(image);
+            m_bars[k][c]->setVisible(!image);
+        }
+    const Dataset& d = *m_ctx->test;
+    const QString pos = d.isBinary() ? className(d, 1).toHtmlEscaped() : QString();
+    const QString neg = d.isBinary() ? className(d, 0).toHtmlEscaped() : QString();
+    QString text = image ? tr("<b>How to read</b><br>Red pixels: deleted by the adversary (set to 0).<br>")
+                         : tr("<b>How to read</b><br>Red bars: features deleted by the adversary (set to 0).<br>");
+    if (d.isBinary())
+        text += tr("w: red pushes toward class %1, blue toward class %2.<br>").arg(pos, neg);
+    text += tr("y*w*x: red supports the true class, blue works against it; white is 0. "
+               "The worst-case adversary deletes the largest positive y*w_j*x_j.");
+    m_originalCaption->setText(text);
+}
+
+void HeatmapView::configureSlider(double budget) {
+    const ThreatModel t = m_ctx->attack.threat;
+    const Dataset& d = *m_ctx->test;
+    int positions = 0;
+    if (usesCountBudget(t)) {
+        m_step = 1.0;
+        double hi = m_maxBudget > 0 ? m_maxBudget : std::max(2.0 * budget, 50.0);
+        hi = std::min(hi, static_cast<double>(d.features()));
+        positions = static_cast<int>(std::floor(hi));
+    } else if (usesValueBudget(t)) {
+        const double V = d.totalImportance();
+        const double vmin = d.importance.empty() ? 1.0 : *std::min_element(d.importance.begin(), d.importance.end());
+        m_step = std::max(vmin, V / 5000.0);   // about one feature per step
+        double hi = m_maxBudget > 0 ? m_maxBudget : std::max(2.0 * budget, 50.0 * m_step);
+        hi = std::min(hi, V);
+        positions = static_cast<int>(std::floor(hi / m_step));
+        while (positions > 0 && positions * m_step >= V) --positions;   // N < V
+    } else if (isProbabilityThreat(t)) {
+        m_step = 0.01;
+        positions = 100;
+    } else {
+        m_step = 1.0;
+        positions = 0;
+    }
+    m_slider->setRange(0, positions);
+    m_slider->setPageStep(std::max(1, positions / 10));
+    m_slider->setValue(std::clamp(static_cast<int>(std::lround(budget / m_step)), 0, positions));
+    m_slider->setEnabled(positions > 0);
+    m_play->setEnabled(positions > 0);
+}
+
+double HeatmapView::levelOf(int position) const { return position * m_step; }
+
+QString HeatmapView::levelText(double level) const {
+    if (!m_ctx) return {};
+    const ThreatModel t = m_ctx->attack.threat;
+    if (usesCountBudget(t)) return QStringLiteral("K = %1").arg(std::lround(level));
+    if (usesValueBudget(t)) return QStringLiteral("N = %1").arg(level, 0, 'g', 5);
+    if (t == ThreatModel::FeatureCorruption || t == ThreatModel::GroupCorruption)
+        return QStringLiteral("fraction %1").arg(level, 0, 'f', 2);
+    if (isProbabilityThreat(t)) return QStringLiteral("p = %1").arg(level, 0, 'f', 2);
+    return tr("no attack");
+}
+
+void HeatmapView::setLearners(int a, int b) {
+    if (!m_ctx) return;
+    const int n = static_cast<int>(m_ctx->models.size());
+    if (a < 0 || a >= n || b < 0 || b >= n) return;
+    m_settingUp = true;
+    m_learnerA->setCurrentIndex(a);
+    m_learnerB->setCurrentIndex(b);
+    m_settingUp = false;
+    onLearnersChanged();
+}
+
+bool HeatmapView::setLearners(const QString& a, const QString& b) {
+    const int ia = m_learnerA->findText(a), ib = m_learnerB->findText(b);
+    if (ia < 0 || ib < 0) return false;
+    setLearners(ia, ib);
+    return true;
+}
+
+int HeatmapView::learnerA() const { return m_learnerA->currentIndex(); }
+int HeatmapView::learnerB() const { return m_learnerB->currentIndex(); }
+
+void HeatmapView::onLearnersChanged() {
+    if (m_settingUp || !m_ctx) return;
+    requestView();
+    if (gridMode()) requestGrid();
+    m_analysisDebounce->stop();
+    requestAnalysis();
+}
+
+void HeatmapView::setInstance(int i) { m_instance->setValue(i); }
+int HeatmapView::instance() const { return m_instance->value(); }
+
+void HeatmapView::setBudget(double b) {
+    if (!m_ctx) return;
+    m_slider->setValue(static_cast<int>(std::lround(b / m_step)));
+}
+
+double HeatmapView::budget() const { return levelOf(m_slider->value()); }
+
+void HeatmapView::setMaxBudget(double maxBudget) {
+    m_maxBudget = maxBudget;
+    if (!m_ctx) return;
+    const double b = budget();
+    m_settingUp = true;
+    configureSlider(b);
+    m_settingUp = false;
+    onSliderMoved();
+}
+
+void HeatmapView::onSliderMoved() {
+    if (m_settingUp || !m_ctx) return;
+    m_levelLabel->setText(levelText(budget()));
+    requestView();
+    if (gridMode()) requestGrid();
+    updateStatus();
+    m_analysisDebounce->start();   // the whole-test-set analysis once the slider rests
+}
+
+void HeatmapView::requestView() {
+    if (!m_ctx) return;
+    m_runner->requestView(m_ctx, learnerA(), learnerB(), instance(), budget());
+}
+
+void HeatmapView::requestGrid() {
+    if (!m_ctx || !m_ctx->test->imageShape) return;
+    const int m = m_ctx->test->rows();
+    std::vector<int> rows;
+    for (int k = 0; k < std::min(12, m); ++k) rows.push_back((instance() + k) % m);
+    m_runner->requestGrid(m_ctx, learnerA(), learnerB(), std::move(rows), budget(), 3);
+}
+
+void HeatmapView::requestAnalysis() {
+    if (!m_ctx) return;
+    if (analysisReady()) return;
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_runner->requestAnalysis(m_ctx, learnerA(), learnerB(), budget());
+    updateStatus();
+}
+
+bool HeatmapView::analysisReady() const {
+    return m_ctx && m_analysis && m_analysis->a == learnerA() && m_analysis->b == learnerB() &&
+           std::abs(m_analysis->level - budget()) < 1e-9;
+}
+
+int HeatmapView::lostByFirstKeptBySecondCount() const { return analysisReady() ? m_analysis->countLostByAKeptByB() : -1; }
+
+void HeatmapView::onAnalysis(const InstanceAnalysis& a) {
+    m_analysis = a;
+    if (!analysisReady()) return;   // the budget moved meanwhile; the debounce asks again
+    m_progress->setVisible(false);
+    updateStatus();
+    emit analysisFinished();
+    if (m_pendingJump) {
+        m_pendingJump = false;
+        doJump();
+    }
+}
+
+void HeatmapView::updateStatus() {
+    if (!m_ctx) return;
+    const QString a = m_learnerA->currentText(), b = m_learnerB->currentText();
+    if (!analysisReady()) {
+        m_status->setText(tr("Analysing every test instance at %1...").arg(levelText(budget())));
+        return;
+    }
+    const int lost = m_analysis->countLostByA();
+    m_status->setText(tr("At %1: %2 of the %3 test instances go from correct to wrong for %4; %5 classifies %6 of "
+                         "those %2 correctly before and after the attack.")
+                          .arg(levelText(budget()))
+                          .arg(lost)
+                          .arg(m_ctx->test->rows())
+                          .arg(a, b)
+                          .arg(m_analysis->countLostByAKeptByB()));
+}
+
+bool HeatmapView::jumpToLostByFirstKeptBySecond() {
+    if (!m_ctx) return false;
+    if (!analysisReady()) {
+        m_pendingJump = true;
+        m_analysisDebounce->stop();
+        requestAnalysis();
+        return false;
+    }
+    return doJump();
+}
+
+bool HeatmapView::doJump() {
+    const int m = m_ctx->test->rows();
+    for (int k = 1; k <= m; ++k) {
+        const int i = (instance() + k) % m;
+        if (m_analysis->lostByAKeptByB(i)) {
+            setInstance(i);
+            emit jumpFinished(true, i);
+            return true;
+        }
+    }
+    m_status->setText(tr("No test instance at %1 is lost by %2 and kept by %3.")
+                          .arg(levelText(budget()), m_learnerA->currentText(), m_learnerB->currentText()));
+    emit jumpFinished(false, -1);
+    return false;
+}
+
+void HeatmapView::setGridMode(bool grid) {
+    if (grid && (!m_ctx || !m_ctx->test->imageShape)) grid = false;
+    if (m_gridToggle->isChecked() != grid) m_gridToggle->setChecked(grid);   // re-enters once
+    m_stack->setCurrentIndex(grid ? 1 : 0);
+    if (grid) requestGrid();
+}
+
+bool HeatmapView::gridMode() const { return m_stack->currentIndex() == 1; }
+
+void HeatmapView::setPlaying(bool playing) {
+    if (playing && (!m_ctx || m_slider->maximum() == 0)) playing = false;
+    if (playing && m_slider->value() >= m_slider->maximum()) m_slider->setValue(0);   // replay from the start
+    if (m_play->isChecked() != playing) m_play->setChecked(playing);
+    m_play->setText(playing ? tr("Pause") : tr("Play"));
+    if (playing)
+        m_playTimer->start();
+    else
+        m_playTimer->stop();
+}
+
+bool HeatmapView::playing() const { return m_playTimer->isActive(); }
+
+void HeatmapView::stepPlay() {
+    if (m_slider->value() >= m_slider->maximum()) {
+        setPlaying(false);
+        return;
+    }
+    m_slider->setValue(m_slider->value() + 1);
+}
+
+const std::vector<int>& HeatmapView::deletedShown(int which) const {
+    if (m_view.instance < 0) return kNoFeatures;
+    return which == 0 ? m_view.a.deleted : m_view.b.deleted;
+}
+
+void HeatmapView::onView(const InstanceView& v) {
+    if (!m_ctx) return;
+    m_view = v;
+    const Dataset& d = *m_ctx->test;
+    for (int k = 0; k < 2; ++k) {
+        const LearnerView& lv = k == 0 ? v.a : v.b;
+        if (!lv.error.isEmpty()) {
+            m_header[k]->setText(QStringLiteral("<b>%1</b>: <span style='color:#b00'>%2</span>")
+                                     .arg(lv.learner.toHtmlEscaped(), lv.error.toHtmlEscaped()));
+            continue;
+        }
+        const bool binary = m_ctx->models[static_cast<std::size_t>(k == 0 ? learnerA() : learnerB())].second.scorer->outputs() == 1;
+        const bool lost = lv.marginBefore > 0 && lv.marginAfter <= 0;
+        const QString verdict = lv.marginAfter > 0 ? tr("<span style='color:#070'>correct after the attack</span>")
+                                : lost            ? tr("<span style='color:#b00'><b>lost by the attack</b></span>")
+                                                  : tr("<span style='color:#b00'>wrong before the attack</span>");
+        m_header[k]->setText(tr("<b>%1</b> &nbsp; %2 %3 &rarr; %4 &nbsp;&middot;&nbsp; predicted %5 &rarr; %6 "
+                                "(true %7) &nbsp;&middot;&nbsp; %8 deleted &nbsp;&middot;&nbsp; %9")
+                                 .arg(lv.learner.toHtmlEscaped(), binary ? tr("score s(x)") : tr("margin"))
+                                 .arg(lv.scoreBefore, 0, 'f', 3)
+                                 .arg(lv.scoreAfter, 0, 'f', 3)
+                                 .arg(className(d, lv.predictedBefore).toHtmlEscaped(),
+                                      className(d, lv.predictedAfter).toHtmlEscaped(), className(d, v.label).toHtmlEscaped())
+                                 .arg(lv.deleted.size())
+                                 .arg(verdict));
+    }
+    if (m_imageLayout)
+        drawImageView();
+    else
+        drawBarView();
+    emit viewUpdated();
+}
+
+void HeatmapView::drawImageView() {
+    const Dataset& d = *m_ctx->test;
+    const ImageShape s = *d.imageShape;
+    const std::vector<double>& x = m_view.x;
+    const double xmax = std::max(1e-9, *std::max_element(x.begin(), x.end()));
+    const double xmin = std::min(0.0, *std::min_element(x.begin(), x.end()));
+    m_original->setImage(x, s.rows, s.cols);
+    m_original->setRange(xmin, xmax);
+    m_original->setTitle(tr("original #%1: class %2").arg(m_view.instance).arg(className(d, m_view.label)));
+    for (int k = 0; k < 2; ++k) {
+        const LearnerView& lv = k == 0 ? m_view.a : m_view.b;
+        ColorMapWidget* del = m_maps[k][0];
+        del->setImage(x, s.rows, s.cols);
+        del->setRange(xmin, xmax);
+        del->setMask(lv.deleted);
+        del->setTitle(tr("%1: deleted at %2").arg(lv.learner, levelText(m_view.level)));
+        if (lv.w.empty()) {
+            m_maps[k][1]->clearImage();
+            m_maps[k][1]->setTitle(tr("weights w: non-linear model"));
+            m_maps[k][2]->clearImage();
+            m_maps[k][2]->setTitle(tr("y * w * x: non-linear model"));
+            continue;
+        }
+        const bool binary = m_ctx->models[static_cast<std::size_t>(k == 0 ? learnerA() : learnerB())].second.linear->isBinary();
+        m_maps[k][1]->setImage(lv.w, s.rows, s.cols);
+        m_maps[k][1]->setSymmetricRange();
+        m_maps[k][1]->setTitle(binary ? tr("weights w") : tr("weights w_y - w_k"));
+        m_maps[k][1]->setScaleLabel(binary ? tr("w_j") : tr("w_yj - w_kj"));
+        m_maps[k][2]->setImage(lv.contribution, s.rows, s.cols);
+        m_maps[k][2]->setSymmetricRange();
+        m_maps[k][2]->setTitle(binary ? tr("y * w * x") : tr("(w_y - w_k) * x"));
+    }
+}
+
+void HeatmapView::drawBarView() {
+    const Dataset& d = *m_ctx->test;
+    const int n = d.features();
+    // Few features: all of them. Many: the ones that matter most to either learner, plus the
+    // deleted ones, in feature order.
+    std::vector<int> shown;
+    if (n <= 60) {
+        shown.resize(static_cast<std::size_t>(n));
+        std::iota(shown.begin(), shown.end(), 0);
+    } else {
+        std::vector<double> weight(static_cast<std::size_t>(n), 0.0);
+        for (int j = 0; j < n; ++j) {
+            double& w = weight[static_cast<std::size_t>(j)];
+            w = std::abs(m_view.x[static_cast<std::size_t>(j)]) * 1e-6;
+            for (const LearnerView* lv : {&m_view.a, &m_view.b})
+                if (!lv->contribution.empty()) w = std::max(w, std::abs(lv->contribution[static_cast<std::size_t>(j)]));
+        }
+        std::vector<int> order(static_cast<std::size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
+        std::partial_sort(order.begin(), order.begin() + 40, order.end(),
+                          [&](int p, int q) { return weight[static_cast<std::size_t>(p)] > weight[static_cast<std::size_t>(q)]; });
+        shown.assign(order.begin(), order.begin() + 40);
+        for (const LearnerView* lv : {&m_view.a, &m_view.b})
+            for (int j : lv->deleted)
+                if (shown.size() < 80) shown.push_back(j);
+        std::sort(shown.begin(), shown.end());
+        shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+    }
+    for (int k = 0; k < 2; ++k) {
+        const LearnerView& lv = k == 0 ? m_view.a : m_view.b;
+        std::vector<char> marked(static_cast<std::size_t>(n), 0);
+        for (int j : lv.deleted) marked[static_cast<std::size_t>(j)] = 1;
+        m_bars[k][0]->setData(shown, m_view.x, marked, d.featureNames);
+        m_bars[k][0]->setTitle(tr("%1: deleted at %2").arg(lv.learner, levelText(m_view.level)));
+        if (lv.w.empty()) {
+            m_bars[k][1]->clearData(tr("weights w: non-linear model"));
+            m_bars[k][2]->clearData(tr("y * w * x: non-linear model"));
+            continue;
+        }
+        m_bars[k][1]->setData(shown, lv.w, {}, d.featureNames);
+        m_bars[k][1]->setTitle(tr("weights w"));
+        m_bars[k][2]->setData(shown, lv.contribution, marked, d.featureNames);
+        m_bars[k][2]->setTitle(tr("y * w * x"));
+    }
+}
+
+void HeatmapView::onGrid(const QImage& a, const QImage& b) {
+    if (!m_ctx) return;
+    const QString names[2] = {m_learnerA->currentText(), m_learnerB->currentText()};
+    const QImage imgs[2] = {a, b};
+    for (int k = 0; k < 2; ++k) {
+        m_gridTitle[k]->setText(tr("<b>%1</b> at %2: originals | attacked, <span style='color:#c00'>deleted pixels in red</span>")
+                                    .arg(names[k].toHtmlEscaped(), levelText(budget())));
+        m_gridImage[k]->setPixmap(QPixmap::fromImage(imgs[k]));
+    }
+    emit gridUpdated();
+}
+
+void HeatmapView::onFailed(int kind, const QString& message) {
+    if (kind == AttackRequest::Analysis) {
+        m_progress->setVisible(false);
+        m_pendingJump = false;
+    }
+    m_status->setText(tr("Attack failed: %1").arg(message));
+}
+
+}  // namespace fdlab::ui

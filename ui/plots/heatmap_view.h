@@ -1,0 +1,170 @@
+#pragma once
+// The Heatmaps tab: what the adversary deletes from one test instance, for two learners side by
+// side, at a budget the user steps one feature at a time (or plays as an animation).
+//
+// Image data, per learner: the instance with the deleted pixels in red ("SVM: deleted at
+// K = 50"), the weight map w (diverging scale centred at 0) and the contribution map y*w*x, with
+// the score before and after the attack and the predicted class; the clean original on the left.
+// Non-image data: the same as bar charts over the features (deleted features in red).
+// A grid view shows many instances with their deletions (Figure 1.4 of the FDROP chapter).
+// Navigation: spin box, previous/next, and "jump to the next instance learner A loses only
+// after the attack while learner B keeps it" from an analysis of every test instance that runs
+// on a worker thread (ui/workers/attack_worker.h); all attacks run off the GUI thread.
+
+#include "core/attacks/attack.h"
+#include "core/learners/registry.h"
+#include "ui/workers/attack_worker.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
+class QSlider;
+class QSpinBox;
+class QStackedWidget;
+class QTimer;
+class QToolButton;
+
+namespace fdlab::ui {
+
+class ColorMapWidget;
+class FeatureBars;
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+    ~HeatmapView() override;
+
+    /// What to show: the test set, trained models by name (learner A = the first, B = the second
+    /// by default), the attack (its threat; the budget comes from `budget`) and the initial
+    /// budget (K for count threats, N for value budgets, a probability/fraction otherwise).
+    /// Starts the analysis of every test instance on a worker thread.
+    void setContext(std::shared_ptr<const fdlab::Dataset> test,
+                    std::vector<std::pair<QString, fdlab::TrainedModel>> models, fdlab::AttackSpec attack,
+                    double budget);
+    /// Shows nothing and stops any work.
+    void clear();
+
+    /// Learners by index into the models of setContext (A is "loses", B is "keeps").
+    void setLearners(int a, int b);
+    /// By name; false when a name is unknown (nothing changes).
+    bool setLearners(const QString& a, const QString& b);
+    int learnerA() const;
+    int learnerB() const;
+
+    void setInstance(int i);
+    int instance() const;
+
+    /// The budget shown (snapped to the slider's steps).
+    void setBudget(double budget);
+    double budget() const;
+    /// Largest budget on the slider (count threats default to max(2 * budget, 50), at most n).
+    void setMaxBudget(double maxBudget);
+
+    /// Moves to the next instance (after the current one, wrapping around) that learner A
+    /// classifies correctly only before the attack and learner B classifies correctly before and
+    /// after it. Returns whether one was found. If the analysis for the current budget and
+    /// learners is still running, returns false, remembers the request and performs it when the
+    /// analysis arrives (jumpFinished tells the outcome either way).
+    bool jumpToLostByFirstKeptBySecond();
+    /// True when the analysis for the current budget and learners is available.
+    bool analysisReady() const;
+    /// Number of instances A loses and B keeps at the current budget (-1 while analysing).
+    int lostByFirstKeptBySecondCount() const;
+
+    void setGridMode(bool grid);
+    bool gridMode() const;
+    /// Starts/stops the budget animation (one step per 150 ms, stops at the largest budget).
+    void setPlaying(bool playing);
+    bool playing() const;
+
+    /// The view on screen (for tests and exports); instance -1 before the first one arrives.
+    const InstanceView& currentView() const { return m_view; }
+    /// Deleted features shown for learner 0 (A) or 1 (B).
+    const std::vector<int>& deletedShown(int which) const;
+
+    QSlider* budgetSlider() const { return m_slider; }
+    QSpinBox* instanceSpin() const { return m_instance; }
+
+signals:
+    /// A new instance view has been drawn.
+    void viewUpdated();
+    /// The grid images have been drawn.
+    void gridUpdated();
+    /// The analysis for the current budget and learners has arrived.
+    void analysisFinished();
+    /// Result of a (possibly deferred) jump request.
+    void jumpFinished(bool found, int instance);
+
+private:
+    void buildUi();
+    void buildDetailMaps(bool image);
+    void requestView();
+    void requestAnalysis();
+    void requestGrid();
+    void onSliderMoved();
+    void onView(const InstanceView& v);
+    void onAnalysis(const InstanceAnalysis& a);
+    void onGrid(const QImage& a, const QImage& b);
+    void onFailed(int kind, const QString& message);
+    void onLearnersChanged();
+    void stepPlay();
+    bool doJump();
+    void drawImageView();
+    void drawBarView();
+    void updateStatus();
+    QString levelText(double level) const;
+    double levelOf(int position) const;
+    void configureSlider(double budget);
+
+    HeatmapContextPtr m_ctx;
+    AttackRunner* m_runner = nullptr;
+    InstanceView m_view;
+    std::optional<InstanceAnalysis> m_analysis;
+    bool m_pendingJump = false;
+    bool m_settingUp = false;
+    double m_step = 1.0;
+    double m_maxBudget = -1.0;
+
+    // controls
+    QSpinBox* m_instance = nullptr;
+    QToolButton* m_prev = nullptr;
+    QToolButton* m_next = nullptr;
+    QComboBox* m_learnerA = nullptr;
+    QComboBox* m_learnerB = nullptr;
+    QPushButton* m_jump = nullptr;
+    QPushButton* m_gridToggle = nullptr;
+    QSlider* m_slider = nullptr;
+    QLabel* m_levelLabel = nullptr;
+    QPushButton* m_play = nullptr;
+    QTimer* m_playTimer = nullptr;
+    QTimer* m_analysisDebounce = nullptr;
+    QLabel* m_status = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QStackedWidget* m_stack = nullptr;
+
+    // detail page: original on the left, one row per learner
+    QWidget* m_detail = nullptr;
+    QLabel* m_header[2] = {nullptr, nullptr};
+    ColorMapWidget* m_original = nullptr;
+    ColorMapWidget* m_maps[2][3] = {};
+    FeatureBars* m_bars[2][3] = {};
+    QLabel* m_originalCaption = nullptr;
+    bool m_imageLayout = true;
+
+    // grid page
+    QLabel* m_gridTitle[2] = {nullptr, nullptr};
+    QLabel* m_gridImage[2] = {nullptr, nullptr};
+};
+
+}  // namespace fdlab::ui

@@ -1,0 +1,292 @@
+#include "ui/workers/attack_worker.h"
+
+#include "core/eval/level_evaluation.h"
+#include "core/io/deletion_grid.h"
+
+#include <algorithm>
+
+namespace fdlab::ui {
+
+namespace {
+
+const TrainedModel& modelAt(const HeatmapContext& ctx, int k) {
+    if (k < 0 || k >= static_cast<int>(ctx.models.size())) throw std::out_of_range("heatmap: no learner " + std::to_string(k));
+    const TrainedModel& m = ctx.models[static_cast<std::size_t>(k)].second;
+    if (!m.scorer) throw std::invalid_argument("heatmap: learner " + ctx.models[static_cast<std::size_t>(k)].first.toStdString() +
+                                               " has no trained model");
+    return m;
+}
+
+double scoreOf(const Scorer& s, std::span<const float> x, int label) {
+    if (s.outputs() == 1) {
+        double out = 0.0;
+        s.scores(x, {&out, 1});
+        return out;
+    }
+    return s.margin(x, label);
+}
+
+}  // namespace
+
+bool InstanceAnalysis::lostByAKeptByB(int i) const {
+    const auto k = static_cast<std::size_t>(i);
+    if (i < 0 || k >= marginA1.size()) return false;
+    return marginA0[k] > 0.0 && marginA1[k] <= 0.0 && marginB0[k] > 0.0 && marginB1[k] > 0.0;
+}
+
+int InstanceAnalysis::countLostByAKeptByB() const {
+    int n = 0;
+    for (int i = 0; i < static_cast<int>(marginA1.size()); ++i) n += lostByAKeptByB(i) ? 1 : 0;
+    return n;
+}
+
+int InstanceAnalysis::countLostByA() const {
+    int n = 0;
+    for (std::size_t i = 0; i < marginA1.size(); ++i) n += marginA0[i] > 0.0 && marginA1[i] <= 0.0 ? 1 : 0;
+    return n;
+}
+
+AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec) {
+    const int idx[1] = {i};
+    return runAttack(test.subset(idx), model, spec);
+}
+
+LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instance, double level) {
+    LearnerView v;
+    v.learner = ctx.models.at(static_cast<std::size_t>(model)).first;
+    const Dataset& d = *ctx.test;
+    const int n = d.features(), label = d.labels.at(static_cast<std::size_t>(instance));
+    try {
+        const TrainedModel& m = modelAt(ctx, model);
+        const Scorer& s = *m.scorer;
+        const std::span<const float> x = rowSpan(d, instance);
+        const AttackResult r = attackInstance(d, instance, s, attackAtLevel(ctx.attack, level));
+        v.deleted = r.deleted.at(0);
+        const std::span<const float> xa = rowSpan(r.attacked, 0);
+        v.attackedX.assign(xa.begin(), xa.end());
+        v.scoreBefore = scoreOf(s, x, label);
+        v.scoreAfter = scoreOf(s, xa, label);
+        v.marginBefore = s.margin(x, label);
+        v.marginAfter = s.margin(xa, label);
+        v.predictedBefore = s.predict(x);
+        v.predictedAfter = s.predict(xa);
+        if (m.linear) {
+            const LinearModel& lm = *m.linear;
+            Eigen::VectorXd w;
+            double sign = 1.0;
+            if (lm.isBinary()) {
+                w = lm.w(0);
+                sign = d.y(instance);
+            } else {
+                // The strongest competitor on the clean instance.
+                std::vector<double> sc(static_cast<std::size_t>(s.outputs()));
+                s.scores(x, sc);
+                int best = -1;
+                for (int k = 0; k < s.outputs(); ++k)
+                    if (k != label && (best < 0 || sc[static_cast<std::size_t>(k)] > sc[static_cast<std::size_t>(best)])) best = k;
+                w = lm.W.col(label) - lm.W.col(best);
+            }
+            v.w.assign(w.data(), w.data() + n);
+            v.contribution.resize(static_cast<std::size_t>(n));
+            for (int j = 0; j < n; ++j) v.contribution[static_cast<std::size_t>(j)] = sign * w(j) * x[static_cast<std::size_t>(j)];
+        }
+    } catch (const std::exception& e) {
+        v.error = QString::fromStdString(e.what());
+    }
+    return v;
+}
+
+InstanceView computeInstanceView(const HeatmapContext& ctx, int a, int b, int instance, double level) {
+    InstanceView view;
+    view.instance = instance;
+    view.level = level;
+    view.label = ctx.test->labels.at(static_cast<std::size_t>(instance));
+    const std::span<const float> x = rowSpan(*ctx.test, instance);
+    view.x.assign(x.begin(), x.end());
+    view.a = computeLearnerView(ctx, a, instance, level);
+    view.b = computeLearnerView(ctx, b, instance, level);
+    return view;
+}
+
+InstanceAnalysis analyseInstances(const HeatmapContext& ctx, int a, int b, double level, const RunControl& rc) {
+    InstanceAnalysis res;
+    res.level = level;
+    res.a = a;
+    res.b = b;
+    const Dataset& d = *ctx.test;
+    const Scorer& sa = *modelAt(ctx, a).scorer;
+    const Scorer& sb = *modelAt(ctx, b).scorer;
+    const AttackSpec spec = attackAtLevel(ctx.attack, level);
+    const int m = d.rows();
+    for (auto* v : {&res.marginA0, &res.marginA1, &res.marginB0, &res.marginB1}) v->reserve(static_cast<std::size_t>(m));
+    const int reportEvery = std::max(1, m / 50);
+    for (int i = 0; i < m; ++i) {
+        if (i % reportEvery == 0) {
+            if (rc.cancelled()) return res;
+            rc.report(static_cast<double>(i) / m, i);
+        }
+        const int idx[1] = {i};
+        const Dataset one = d.subset(idx);
+        const int label = one.labels[0];
+        const AttackResult ra = runAttack(one, sa, spec);
+        const AttackResult rb = runAttack(one, sb, spec);
+        res.marginA0.push_back(sa.margin(rowSpan(one, 0), label));
+        res.marginA1.push_back(sa.margin(rowSpan(ra.attacked, 0), label));
+        res.marginB0.push_back(sb.margin(rowSpan(one, 0), label));
+        res.marginB1.push_back(sb.margin(rowSpan(rb.attacked, 0), label));
+    }
+    res.complete = true;
+    rc.report(1.0, m);
+    return res;
+}
+
+QImage deletionGridImage(const HeatmapContext& ctx, int model, const std::vector<int>& rows, double level, int columns,
+                         int scale) {
+    const Dataset sub = ctx.test->subset(rows);
+    const Scorer& s = *modelAt(ctx, model).scorer;
+    const AttackSpec spec = attackAtLevel(ctx.attack, level);
+    // Per instance, exactly as in the single-instance view.
+    AttackResult all;
+    all.attacked = sub;
+    all.deleted.resize(rows.size());
+    for (int k = 0; k < sub.rows(); ++k) {
+        const AttackResult r = attackInstance(sub, k, s, spec);
+        all.deleted[static_cast<std::size_t>(k)] = r.deleted.at(0);
+        all.attacked.X.row(k) = r.attacked.X.row(0);
+    }
+    std::vector<int> order(rows.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
+    const RgbImage img = deletionGrid(sub, all, order, columns, scale);
+    QImage out(img.width, img.height, QImage::Format_RGB888);
+    for (int y = 0; y < img.height; ++y)
+        std::copy_n(img.rgb.data() + static_cast<std::size_t>(y) * img.width * 3, img.width * 3, out.scanLine(y));
+    return out;
+}
+
+bool AttackWorker::stale(const AttackRequest& r) const {
+    return (*m_latest)[static_cast<std::size_t>(r.kind)].load() != r.generation;
+}
+
+void AttackWorker::run(const AttackRequest& r) {
+    if (stale(r)) return;   // a newer request of the same kind is queued behind this one
+    try {
+        switch (r.kind) {
+        case AttackRequest::View:
+            emit viewReady(r.generation, computeInstanceView(*r.context, r.a, r.b, r.instance, r.level));
+            break;
+        case AttackRequest::Grid: {
+            const QImage a = deletionGridImage(*r.context, r.a, r.rows, r.level, r.columns);
+            if (stale(r)) return;
+            emit gridReady(r.generation, a, deletionGridImage(*r.context, r.b, r.rows, r.level, r.columns));
+            break;
+        }
+        case AttackRequest::Analysis: {
+            RunControl rc;
+            rc.stop = r.stop;
+            const quint64 gen = r.generation;
+            rc.onProgress = [this, gen](const Progress& p) { emit progress(gen, p.fraction); };
+            InstanceAnalysis res = analyseInstances(*r.context, r.a, r.b, r.level, rc);
+            if (res.complete) emit analysisReady(r.generation, res);
+            break;
+        }
+        }
+    } catch (const std::exception& e) {
+        emit failed(r.generation, r.kind, QString::fromStdString(e.what()));
+    }
+}
+
+AttackRunner::AttackRunner(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<AttackRequest>();
+    qRegisterMetaType<InstanceView>();
+    qRegisterMetaType<InstanceAnalysis>();
+    auto* viewWorker = new AttackWorker(&m_latest);
+    auto* analysisWorker = new AttackWorker(&m_latest);
+    viewWorker->moveToThread(&m_viewThread);
+    analysisWorker->moveToThread(&m_analysisThread);
+    connect(&m_viewThread, &QThread::finished, viewWorker, &QObject::deleteLater);
+    connect(&m_analysisThread, &QThread::finished, analysisWorker, &QObject::deleteLater);
+    connect(this, &AttackRunner::toViewThread, viewWorker, &AttackWorker::run);
+    connect(this, &AttackRunner::toAnalysisThread, analysisWorker, &AttackWorker::run);
+    for (AttackWorker* w : {viewWorker, analysisWorker}) {
+        // Results of obsolete requests are dropped here, on the GUI thread.
+        connect(w, &AttackWorker::viewReady, this, [this](quint64 g, const InstanceView& v) {
+            if (current(AttackRequest::View, g)) emit viewReady(v);
+        });
+        connect(w, &AttackWorker::gridReady, this, [this](quint64 g, const QImage& a, const QImage& b) {
+            if (current(AttackRequest::Grid, g)) emit gridReady(a, b);
+        });
+        connect(w, &AttackWorker::analysisReady, this, [this](quint64 g, const InstanceAnalysis& res) {
+            if (current(AttackRequest::Analysis, g)) emit analysisReady(res);
+        });
+        connect(w, &AttackWorker::progress, this, [this](quint64 g, double f) {
+            if (current(AttackRequest::Analysis, g)) emit analysisProgress(f);
+        });
+        connect(w, &AttackWorker::failed, this, [this](quint64 g, int kind, const QString& msg) {
+            if (current(kind, g)) emit failed(kind, msg);
+        });
+    }
+    m_viewThread.setObjectName("fdlab-heatmap-view");
+    m_analysisThread.setObjectName("fdlab-heatmap-analysis");
+    m_viewThread.start();
+    m_analysisThread.start();
+}
+
+AttackRunner::~AttackRunner() {
+    cancelAll();
+    m_viewThread.quit();
+    m_analysisThread.quit();
+    m_viewThread.wait();
+    m_analysisThread.wait();
+}
+
+quint64 AttackRunner::next(AttackRequest::Kind k) {
+    const quint64 g = ++m_counter;
+    m_latest[static_cast<std::size_t>(k)] = g;
+    return g;
+}
+
+void AttackRunner::requestView(HeatmapContextPtr ctx, int a, int b, int instance, double level) {
+    AttackRequest r;
+    r.kind = AttackRequest::View;
+    r.generation = next(r.kind);
+    r.context = std::move(ctx);
+    r.a = a;
+    r.b = b;
+    r.instance = instance;
+    r.level = level;
+    emit toViewThread(r);
+}
+
+void AttackRunner::requestGrid(HeatmapContextPtr ctx, int a, int b, std::vector<int> rows, double level, int columns) {
+    AttackRequest r;
+    r.kind = AttackRequest::Grid;
+    r.generation = next(r.kind);
+    r.context = std::move(ctx);
+    r.a = a;
+    r.b = b;
+    r.rows = std::move(rows);
+    r.level = level;
+    r.columns = columns;
+    emit toViewThread(r);
+}
+
+void AttackRunner::requestAnalysis(HeatmapContextPtr ctx, int a, int b, double level) {
+    m_analysisStop.request_stop();
+    m_analysisStop = std::stop_source();
+    AttackRequest r;
+    r.kind = AttackRequest::Analysis;
+    r.generation = next(r.kind);
+    r.context = std::move(ctx);
+    r.a = a;
+    r.b = b;
+    r.level = level;
+    r.stop = m_analysisStop.get_token();
+    emit toAnalysisThread(r);
+}
+
+void AttackRunner::cancelAll() {
+    m_analysisStop.request_stop();
+    for (auto& g : m_latest) g = ++m_counter;
+}
+
+}  // namespace fdlab::ui
