@@ -2,6 +2,7 @@
 
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/util/errors.h"
 
 #include <cmath>
@@ -307,16 +308,7 @@ json toJson(const ExperimentSpec& s) {
 }
 
 ExperimentSpec loadExperimentFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path, 0, "cannot open experiment file");
-    std::stringstream buf;
-    buf << in.rdbuf();
-    json j;
-    try {
-        j = json::parse(buf.str());
-    } catch (const json::parse_error& e) {
-        throw DataError::atByte(path, e.byte, std::string("not valid JSON: ") + e.what());
-    }
+    const json j = readJsonFile(path, "experiment file");
     const std::string dir = std::filesystem::path(path).parent_path().string();
     try {
         return experimentFromJson(j, dir.empty() ? "." : dir);

@@ -1,6 +1,7 @@
 #include "core/eval/results_io.h"
 
 #include "core/util/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/util/errors.h"
 
 #include <cmath>
@@ -121,16 +122,7 @@ void saveResultsJson(const ExperimentResult& r, const std::string& path) {
 void saveCurvesCsv(const ExperimentResult& r, const std::string& path) { writeFileAtomically(path, curvesCsv(r)); }
 
 ExperimentResult loadResultsJson(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DataError(path, 0, "cannot open results file");
-    std::stringstream buf;
-    buf << in.rdbuf();
-    json j;
-    try {
-        j = json::parse(buf.str());
-    } catch (const json::parse_error& e) {
-        throw DataError::atByte(path, e.byte, std::string("not valid JSON: ") + e.what());
-    }
+    const json j = readJsonFile(path, "results file");
     try {
         return resultsFromJson(j);
     } catch (const std::invalid_argument& e) {
