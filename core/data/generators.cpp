@@ -120,12 +120,13 @@ Dataset globersonToyDataset(int m, std::uint64_t seed) {
     }
     bias /= kN;  // = -1.65
 
-    // Draw order per row: 20 normals, then one uniform u; y = +1 iff u < sigmoid(w.x + bias).
+    // The chapter (section 1.6.1) draws x "uniformly in that space": uniform on [-1, 1]^20.
+    // Draw order per row: 20 uniforms for x, then one uniform u; y = +1 iff u < sigmoid(w.x + bias).
     Rng rng(seed);
     for (int i = 0; i < m; ++i) {
         double s = bias;
         for (int j = 0; j < kN; ++j) {
-            const auto x = static_cast<float>(rng.normal());
+            const auto x = static_cast<float>(rng.uniform(-1.0, 1.0));
             d.X(i, j) = x;
             s += w[j] * static_cast<double>(x);
         }

@@ -15,7 +15,7 @@ namespace fdlab {
 /// 20 real features, copyValue for the copies. Paper: m = 1000, flip 0.2, copyValue 10.
 Dataset labelCopyDataset(int m, std::uint64_t seed, double flipProbability = 0.2, double copyValue = 10.0);
 
-/// Globerson & Roweis toy logistic model in R^20: x ~ N(0, I), w_1 = 5, w_2..w_20 = -2,
+/// Globerson & Roweis toy logistic model in R^20: x uniform on [-1,1]^20 (the chapter: "drawn uniformly"), w_1 = 5, w_2..w_20 = -2,
 /// bias = mean of w, y = +1 w.p. sigmoid(w.x + bias). Feature x1 is the one deleted at test time.
 Dataset globersonToyDataset(int m, std::uint64_t seed);
 
