@@ -142,12 +142,14 @@ void TestGenerators::globersonCalibration() {
     QVERIFY2(std::abs(pos - sumP) < 4 * std::sqrt(varSum),
              qPrintable(QString("positives %1, expected %2 +- %3").arg(pos).arg(sumP).arg(std::sqrt(varSum))));
     QVERIFY(std::abs(posHigh - sumPHigh) < 4 * std::sqrt(nHigh * 0.25));
-    // The features are standard normal: mean within 5 std (1/sqrt(m) = 0.007), variance ~ 1.
+    // The features are uniform on [-1,1]: mean 0 (std sqrt(1/3m) = 0.004), variance 1/3
+    // (std of the sample variance sqrt((1/5 - 1/9)/m) = 0.002).
     for (int j = 0; j < 20; j += 7) {
         const double mean = d.X.col(j).cast<double>().mean();
         const double var = (d.X.col(j).cast<double>().array() - mean).square().mean();
         QVERIFY(std::abs(mean) < 0.035);
-        QVERIFY(std::abs(var - 1) < 0.05);  // std of the sample variance: sqrt(2/m) = 0.01
+        QVERIFY(std::abs(var - 1.0 / 3.0) < 0.012);
+        QVERIFY(d.X.col(j).minCoeff() >= -1.0f && d.X.col(j).maxCoeff() <= 1.0f);
     }
 }
 
