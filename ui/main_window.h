@@ -1,45 +1,147 @@
 #pragma once
-// The main window only assembles panels, views and workers; it computes nothing.
+// The main window only assembles panels, views and workers; it computes nothing. Core does the
+// work on worker threads (DatasetLoader, ExperimentWorker, TaskRunner); the window hands specs
+// to them and draws what comes back.
 
+#include "core/eval/experiment_runner.h"
+#include "ui/workers/core_metatypes.h"
 #include "ui/workers/dataset_loader.h"
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QTabWidget;
 class QLabel;
+class QProgressBar;
+class QPushButton;
+class QMenu;
+class QAction;
+class QDockWidget;
 
 namespace fdlab::ui {
 
 class DatasetPanel;
 class DataView;
+class AlgorithmsPanel;
+class AttackPanel;
+class CurvePlot;
+class ExperimentWorker;
+class TaskRunner;
+class ImportanceEditor;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// What `fdlab` opens with: MNIST 3 vs 5, SVM / FDROP / MCF / Dekel-Shamir LP under random
+    /// deletion of 0..150 pixels, tuned per level, 3 repetitions.
+    static fdlab::ExperimentSpec defaultExperiment();
 
     /// Loads "bundled:NAME" or a file path in the background.
     void openSource(const QString& source);
     DatasetPtr currentDataset() const { return m_data; }
+
+    /// Shows `spec` in the panels (and loads its dataset); runs it when `run` is true.
+    void loadSpec(const fdlab::ExperimentSpec& spec, bool run);
+    /// The spec the panels describe now (throws std::invalid_argument when a field is wrong).
+    fdlab::ExperimentSpec buildSpec() const;
+    /// Builds the spec from the panels and starts it; false (and a message) when it is invalid.
+    bool runFromPanels();
+    /// Starts `spec` as it is (the panels are not read).
+    void runSpec(const fdlab::ExperimentSpec& spec);
+    void cancelRun();
+    bool isRunning() const;
+    /// The last finished (or cancelled) run.
+    const std::optional<fdlab::ExperimentResult>& lastResult() const { return m_result; }
+
+    // Files (return false and report the error when something fails).
+    bool saveExperiment(const QString& path);   ///< with results when there are any
+    bool openExperiment(const QString& path);   ///< results files are redrawn, not rerun
+    bool exportPlot(const QString& path, int width, int height);
+    bool exportCurves(const QString& path);     ///< .csv (curves) or .json (results)
+    /// Trains learner `learnerId` of the current spec on repetition 0's training data on a
+    /// worker and saves it (modelSaved / errorShown follow).
+    void exportModel(const QString& path, const QString& learnerId);
+    void runPreset(const QString& name);
+
     DataView* dataView() const { return m_dataView; }
     DatasetPanel* datasetPanel() const { return m_datasetPanel; }
+    AlgorithmsPanel* algorithmsPanel() const { return m_algorithmsPanel; }
+    AttackPanel* attackPanel() const { return m_attackPanel; }
+    CurvePlot* curvePlot() const { return m_curves; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QWidget* heatmapView() const { return m_heatmapWidget; }
+    ImportanceEditor* importanceEditor() const { return m_importance; }
 
 signals:
     /// Emitted after a dataset has been shown (for tests and later panels).
     void datasetShown(const QString& source);
     void datasetFailed(const QString& source, const QString& message);
+    void runStarted();
+    void pointAdded(const fdlab::CurvePoint& p);
+    void runFinished(const fdlab::ExperimentResult& r);
+    void runFailed(const QString& message);
+    void heatmapsReady();
+    void modelSaved(const QString& path);
+    /// Every error shown to the user (also when quietErrors suppresses the dialog).
+    void errorShown(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
 private:
     void buildMenus();
+    void buildToolBar();
+    void buildStatusBar();
     void openFileDialog();
+    void openExperimentDialog();
+    void saveExperimentDialog();
+    void exportPlotDialog();
+    void exportCurvesDialog();
+    void exportModelDialog();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
     void onLoaded(const QString& source, DatasetPtr data, const QString& format);
     void onFailed(const QString& source, const QString& message);
+    void onPoint(const fdlab::CurvePoint& p);
+    void onProgress(double fraction, const QString& message);
+    void onFinished(const fdlab::ExperimentResult& r);
+    void onRunFailed(const QString& message);
+    void setRunning(bool running);
+    void prepareHeatmaps(const fdlab::ExperimentResult& r);
+    void showError(const QString& title, const QString& message);
 
     DatasetLoader* m_loader = nullptr;
+    ExperimentWorker* m_worker = nullptr;
+    TaskRunner* m_tasks = nullptr;
     DatasetPanel* m_datasetPanel = nullptr;
+    AlgorithmsPanel* m_algorithmsPanel = nullptr;
+    AttackPanel* m_attackPanel = nullptr;
+    ImportanceEditor* m_importance = nullptr;
     QTabWidget* m_tabs = nullptr;
     DataView* m_dataView = nullptr;
+    CurvePlot* m_curves = nullptr;
+    QWidget* m_heatmapWidget = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    std::vector<QDockWidget*> m_docks;
+
     DatasetPtr m_data;
+    QString m_loadedSource;
+    fdlab::ExperimentSpec m_spec;                 // the template the panels edit on top of
+    std::optional<fdlab::ExperimentSpec> m_runSpec;   // the spec of the running / last run
+    std::optional<fdlab::ExperimentResult> m_result;
+    bool m_importanceEdited = false;
+    int m_pointCount = 0;
 };
 
 }  // namespace fdlab::ui

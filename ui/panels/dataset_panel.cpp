@@ -2,12 +2,39 @@
 
 #include "core/data/bundled.h"
 
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace fdlab::ui {
+
+namespace {
+QStringList splitNames(const QString& text) {
+    QStringList out;
+    for (const QString& s : text.split(QRegularExpression("[,+]"), Qt::SkipEmptyParts)) out << s.trimmed();
+    return out;
+}
+std::vector<std::string> toStd(const QStringList& l) {
+    std::vector<std::string> out;
+    for (const QString& s : l) out.push_back(s.toStdString());
+    return out;
+}
+QString joinNames(const std::vector<std::string>& v) {
+    QStringList l;
+    for (const auto& s : v) l << QString::fromStdString(s);
+    return l.join(", ");
+}
+}  // namespace
 
 DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -36,12 +63,179 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent) {
     open->setToolTip(tr("Load an IDX, CSV, LIBSVM or ARFF file"));
     connect(open, &QPushButton::clicked, this, &DatasetPanel::openFileRequested);
     layout->addWidget(open);
+
+    // Task
+    auto* taskBox = new QGroupBox(tr("Task"), this);
+    auto* taskForm = new QFormLayout(taskBox);
+    m_taskKind = new QComboBox(taskBox);
+    m_taskKind->setObjectName("taskKind");
+    m_taskKind->addItems({tr("Binary: class pair"), tr("One class vs rest"), tr("Multi-class")});
+    taskForm->addRow(tr("Kind"), m_taskKind);
+    m_positive = new QComboBox(taskBox);
+    m_positive->setEditable(true);
+    m_positive->setToolTip(tr("Positive class(es), e.g. \"3\" or \"3, 8\""));
+    taskForm->addRow(tr("Positive"), m_positive);
+    m_negative = new QComboBox(taskBox);
+    m_negative->setEditable(true);
+    m_negative->setToolTip(tr("Negative class(es), e.g. \"5\""));
+    taskForm->addRow(tr("Negative"), m_negative);
+    layout->addWidget(taskBox);
+    connect(m_taskKind, &QComboBox::currentIndexChanged, this, &DatasetPanel::updateTaskWidgets);
+
+    // Split and preprocessing
+    auto* splitBox = new QGroupBox(tr("Split and preprocessing"), this);
+    auto* splitForm = new QFormLayout(splitBox);
+    m_splitKind = new QComboBox(splitBox);
+    m_splitKind->addItems({tr("Counts per class"), tr("Fractions"), tr("k-fold")});
+    splitForm->addRow(tr("Split"), m_splitKind);
+    m_splitStack = new QStackedWidget(splitBox);
+    {
+        auto* page = new QWidget;
+        auto* f = new QFormLayout(page);
+        f->setContentsMargins(0, 0, 0, 0);
+        m_train = new QSpinBox;
+        m_train->setRange(1, 1000000);
+        m_train->setValue(50);
+        m_validation = new QSpinBox;
+        m_validation->setRange(0, 1000000);
+        m_validation->setValue(100);
+        m_test = new QSpinBox;
+        m_test->setRange(-1, 1000000);
+        m_test->setValue(150);
+        m_test->setSpecialValueText(tr("rest"));
+        f->addRow(tr("Train / class"), m_train);
+        f->addRow(tr("Validation / class"), m_validation);
+        f->addRow(tr("Test / class"), m_test);
+        m_splitStack->addWidget(page);
+    }
+    {
+        auto* page = new QWidget;
+        auto* f = new QFormLayout(page);
+        f->setContentsMargins(0, 0, 0, 0);
+        m_testFraction = new QDoubleSpinBox;
+        m_testFraction->setRange(0.01, 0.99);
+        m_testFraction->setSingleStep(0.05);
+        m_testFraction->setValue(0.3);
+        m_validationFraction = new QDoubleSpinBox;
+        m_validationFraction->setRange(0.0, 0.9);
+        m_validationFraction->setSingleStep(0.05);
+        m_validationFraction->setValue(0.2);
+        m_validationFraction->setToolTip(tr("carved from the training part"));
+        f->addRow(tr("Test fraction"), m_testFraction);
+        f->addRow(tr("Validation fraction"), m_validationFraction);
+        m_splitStack->addWidget(page);
+    }
+    {
+        auto* page = new QWidget;
+        auto* f = new QFormLayout(page);
+        f->setContentsMargins(0, 0, 0, 0);
+        m_folds = new QSpinBox;
+        m_folds->setRange(2, 100);
+        m_folds->setValue(10);
+        f->addRow(tr("Folds"), m_folds);
+        m_splitStack->addWidget(page);
+    }
+    splitForm->addRow(m_splitStack);
+    connect(m_splitKind, &QComboBox::currentIndexChanged, m_splitStack, &QStackedWidget::setCurrentIndex);
+    m_preprocessing = new QComboBox(splitBox);
+    for (Scaling s : {Scaling::None, Scaling::ZeroOne, Scaling::MinusOneOne, Scaling::UnitNorm, Scaling::Binarise})
+        m_preprocessing->addItem(QString::fromStdString(toString(s)), static_cast<int>(s));
+    m_preprocessing->setToolTip(tr("Fitted on the training part of each repetition, applied to all parts"));
+    splitForm->addRow(tr("Preprocessing"), m_preprocessing);
+    layout->addWidget(splitBox);
+    updateTaskWidgets();
+}
+
+void DatasetPanel::updateTaskWidgets() {
+    const int k = m_taskKind->currentIndex();
+    m_positive->setEnabled(k != 2);
+    m_negative->setEnabled(k == 0);
 }
 
 void DatasetPanel::setCurrentSource(const QString& source) {
+    m_source = source;
     const QSignalBlocker block(m_list);
+    m_list->clearSelection();
     for (int r = 0; r < m_list->count(); ++r)
         if (m_list->item(r)->data(Qt::UserRole).toString() == source) m_list->setCurrentRow(r);
+}
+
+void DatasetPanel::setClassNames(const std::vector<std::string>& names) {
+    m_classNames = names;
+    const QString pos = m_positive->currentText(), neg = m_negative->currentText();
+    auto known = [&](const QString& text) {
+        const QStringList l = splitNames(text);
+        if (l.isEmpty()) return false;
+        for (const QString& s : l)
+            if (std::find(names.begin(), names.end(), s.toStdString()) == names.end()) return false;
+        return true;
+    };
+    for (QComboBox* box : {m_positive, m_negative}) {
+        box->clear();
+        for (const auto& n : names) box->addItem(QString::fromStdString(n));
+    }
+    m_positive->setCurrentText(known(pos) ? pos : (names.size() > 0 ? QString::fromStdString(names[0]) : QString()));
+    m_negative->setCurrentText(known(neg) && neg != m_positive->currentText()
+                                   ? neg
+                                   : (names.size() > 1 ? QString::fromStdString(names[1]) : QString()));
+}
+
+void DatasetPanel::setFromSpec(const ExperimentSpec& spec) {
+    m_source = spec.dataset.bundled.empty() ? QString::fromStdString(spec.dataset.file)
+                                            : QString::fromStdString("bundled:" + spec.dataset.bundled);
+    setCurrentSource(m_source);
+    m_taskKind->setCurrentIndex(spec.task.kind == TaskSpec::Kind::Binary      ? 0
+                                : spec.task.kind == TaskSpec::Kind::OneVsRest ? 1
+                                                                              : 2);
+    m_positive->setCurrentText(joinNames(spec.task.positive));
+    m_negative->setCurrentText(joinNames(spec.task.negative));
+    const SplitSpec& s = spec.split;
+    m_splitKind->setCurrentIndex(s.kind == SplitSpec::Kind::Counts ? 0 : s.kind == SplitSpec::Kind::Fraction ? 1 : 2);
+    m_train->setValue(s.perClassTrain);
+    m_validation->setValue(s.perClassValidation);
+    m_test->setValue(s.perClassTest);
+    m_testFraction->setValue(s.testFraction);
+    m_validationFraction->setValue(s.validationFraction);
+    m_folds->setValue(s.folds);
+    m_preprocessing->setCurrentIndex(std::max(0, m_preprocessing->findData(static_cast<int>(spec.preprocessing))));
+    updateTaskWidgets();
+}
+
+void DatasetPanel::applyTo(ExperimentSpec& spec) const {
+    if (m_source.startsWith("bundled:")) {
+        spec.dataset.bundled = m_source.mid(8).toStdString();
+        spec.dataset.file.clear();
+    } else if (!m_source.isEmpty()) {
+        spec.dataset.file = m_source.toStdString();
+        spec.dataset.bundled.clear();
+    }
+    switch (m_taskKind->currentIndex()) {
+    case 0:
+        spec.task.kind = TaskSpec::Kind::Binary;
+        spec.task.positive = toStd(splitNames(m_positive->currentText()));
+        spec.task.negative = toStd(splitNames(m_negative->currentText()));
+        break;
+    case 1:
+        spec.task.kind = TaskSpec::Kind::OneVsRest;
+        spec.task.positive = toStd(splitNames(m_positive->currentText()));
+        spec.task.negative.clear();
+        break;
+    default:
+        spec.task.kind = TaskSpec::Kind::MultiClass;
+        spec.task.positive.clear();
+        spec.task.negative.clear();
+    }
+    SplitSpec& s = spec.split;
+    s.kind = m_splitKind->currentIndex() == 0   ? SplitSpec::Kind::Counts
+             : m_splitKind->currentIndex() == 1 ? SplitSpec::Kind::Fraction
+                                                : SplitSpec::Kind::KFold;
+    s.perClassTrain = m_train->value();
+    s.perClassValidation = m_validation->value();
+    s.perClassTest = m_test->value();
+    s.testFraction = m_testFraction->value();
+    s.validationFraction = m_validationFraction->value();
+    s.folds = m_folds->value();
+    spec.preprocessing = static_cast<Scaling>(m_preprocessing->currentData().toInt());
 }
 
 }  // namespace fdlab::ui

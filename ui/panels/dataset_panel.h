@@ -1,11 +1,20 @@
 #pragma once
-// Dataset panel: the bundled datasets and generators, and "Open file...". It only asks for a
-// dataset (signal); the main window's loader does the work.
+// Dataset panel: the bundled datasets and generators, "Open file...", and how the experiment
+// uses the data -- the task (a class pair, one class against the rest, or all classes), the
+// split (counts per class, fractions or k-fold) and the preprocessing. It only asks for a
+// dataset (signal); the main window's loader does the work. The task/split/preprocessing
+// widgets are the panel's local copy; applyTo() writes them into an experiment spec.
+
+#include "core/eval/experiment_spec.h"
 
 #include <QWidget>
 
 class QListWidget;
 class QLabel;
+class QComboBox;
+class QSpinBox;
+class QDoubleSpinBox;
+class QStackedWidget;
 
 namespace fdlab::ui {
 
@@ -16,7 +25,16 @@ public:
 
     /// Selects the entry for `source` ("bundled:NAME") without emitting a request.
     void setCurrentSource(const QString& source);
+    QString currentSource() const { return m_source; }
     QListWidget* list() const { return m_list; }
+
+    /// The class names of the loaded dataset (offered in the task's class boxes). Keeps the
+    /// current choice when it names existing classes, else picks the first two classes.
+    void setClassNames(const std::vector<std::string>& names);
+    /// Shows the task, split and preprocessing of `spec`.
+    void setFromSpec(const fdlab::ExperimentSpec& spec);
+    /// Writes dataset source, task, split and preprocessing into `spec`.
+    void applyTo(fdlab::ExperimentSpec& spec) const;
 
 signals:
     /// "bundled:NAME" or a file path.
@@ -24,7 +42,23 @@ signals:
     void openFileRequested();
 
 private:
+    void updateTaskWidgets();
+
     QListWidget* m_list = nullptr;
+    QString m_source;
+    QComboBox* m_taskKind = nullptr;
+    QComboBox* m_positive = nullptr;
+    QComboBox* m_negative = nullptr;
+    QComboBox* m_splitKind = nullptr;
+    QStackedWidget* m_splitStack = nullptr;
+    QSpinBox* m_train = nullptr;
+    QSpinBox* m_validation = nullptr;
+    QSpinBox* m_test = nullptr;
+    QDoubleSpinBox* m_testFraction = nullptr;
+    QDoubleSpinBox* m_validationFraction = nullptr;
+    QSpinBox* m_folds = nullptr;
+    QComboBox* m_preprocessing = nullptr;
+    std::vector<std::string> m_classNames;
 };
 
 }  // namespace fdlab::ui

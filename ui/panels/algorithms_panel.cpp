@@ -1,0 +1,236 @@
+#include "ui/panels/algorithms_panel.h"
+
+#include "core/learners/registry.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QListWidget>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fdlab::ui {
+namespace {
+
+// Shows 1e-06 or 0.5 instead of "0.000001" / "0.500000".
+class CompactDoubleSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double v) const override { return QString::number(v, 'g', 8); }
+    double valueFromText(const QString& text) const override { return locale().toDouble(text); }
+    QValidator::State validate(QString& text, int&) const override {
+        bool ok = false;
+        locale().toDouble(text, &ok);
+        return ok ? QValidator::Acceptable : QValidator::Intermediate;
+    }
+};
+
+QString gridText(const std::vector<double>& values) {
+    QStringList parts;
+    for (double v : values) parts << QString::number(v, 'g', 10);
+    return parts.join(", ");
+}
+
+}  // namespace
+
+AlgorithmsPanel::AlgorithmsPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* heading = new QLabel(tr("Tick the learners to compare; select one to edit its parameters."), this);
+    heading->setWordWrap(true);
+    layout->addWidget(heading);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_list = new QListWidget(split);
+    m_list->setObjectName("algorithmsList");
+    m_forms = new QStackedWidget(split);
+    split->addWidget(m_list);
+    split->addWidget(m_forms);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    connect(m_list, &QListWidget::currentRowChanged, m_forms, &QStackedWidget::setCurrentIndex);
+    connect(m_list, &QListWidget::itemChanged, this, &AlgorithmsPanel::changed);
+    setLearners({});
+}
+
+void AlgorithmsPanel::clearEntries() {
+    m_list->clear();
+    while (m_forms->count() > 0) {
+        QWidget* w = m_forms->widget(0);
+        m_forms->removeWidget(w);
+        w->deleteLater();
+    }
+    m_entries.clear();
+}
+
+void AlgorithmsPanel::setLearners(const std::vector<LearnerSpec>& specs) {
+    const QSignalBlocker block(m_list);
+    clearEntries();
+    for (const LearnerSpec& s : specs) addEntry(s.learner, &s, true);
+    for (const LearnerInfo& info : learnerCatalogue()) {
+        bool used = false;
+        for (const LearnerSpec& s : specs) used = used || s.learner == info.name;
+        if (!used) addEntry(info.name, nullptr, false);
+    }
+    m_list->setCurrentRow(0);
+}
+
+void AlgorithmsPanel::addEntry(const std::string& learner, const LearnerSpec* spec, bool checked) {
+    const LearnerInfo& info = learnerInfo(learner);
+    const QString tip = QStringLiteral("<b>%1</b><p><code>%2</code><p><i>%3</i>")
+                            .arg(QString::fromStdString(info.title).toHtmlEscaped(),
+                                 QString::fromStdString(info.formula).toHtmlEscaped(),
+                                 QString::fromStdString(info.paper).toHtmlEscaped());
+    Entry e;
+    e.learner = learner;
+    const QString id = QString::fromStdString(spec ? spec->id : info.title.substr(0, info.title.find(" (")));
+
+    auto* item = new QListWidgetItem(id + "  -  " + QString::fromStdString(info.name));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    item->setToolTip(tip);
+    item->setData(Qt::UserRole, QString::fromStdString(learner));
+    m_list->addItem(item);
+
+    // The form: label, then one row per parameter.
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    auto* page = new QWidget;
+    auto* form = new QFormLayout(page);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* title = new QLabel(QStringLiteral("<b>%1</b><br><small>%2</small>")
+                                 .arg(QString::fromStdString(info.title).toHtmlEscaped(),
+                                      QString::fromStdString(info.formula).toHtmlEscaped()));
+    title->setWordWrap(true);
+    title->setToolTip(tip);
+    form->addRow(title);
+    e.id = new QLineEdit(id);
+    e.id->setToolTip(tr("Label of this learner in plots and results (unique)"));
+    form->addRow(tr("Label"), e.id);
+    connect(e.id, &QLineEdit::textChanged, this, [item, learner](const QString& t) {
+        item->setText(t + "  -  " + QString::fromStdString(learner));
+    });
+
+    const nlohmann::json given = spec ? spec->params : nlohmann::json::object();
+    for (const ParamInfo& p : info.params) {
+        Field f;
+        f.name = p.name;
+        f.type = static_cast<int>(p.type);
+        const nlohmann::json value = given.contains(p.name) ? given[p.name] : p.defaultValue;
+        const QString ptip = QStringLiteral("<b>%1</b>: %2<br>default %3%4<p><code>%5</code><p><i>%6</i>")
+                                 .arg(QString::fromStdString(p.name), QString::fromStdString(p.doc).toHtmlEscaped(),
+                                      QString::fromStdString(p.defaultValue.dump()))
+                                 .arg(p.type == ParamInfo::Type::Real || p.type == ParamInfo::Type::Integer
+                                          ? QStringLiteral(", range [%1, %2]").arg(p.min).arg(p.max)
+                                          : QString())
+                                 .arg(QString::fromStdString(info.formula).toHtmlEscaped(),
+                                      QString::fromStdString(info.paper).toHtmlEscaped());
+        switch (p.type) {
+        case ParamInfo::Type::Real: {
+            auto* sb = new CompactDoubleSpinBox;
+            sb->setDecimals(12);
+            sb->setRange(p.min, p.max);
+            sb->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+            sb->setValue(value.is_number() ? value.get<double>() : 0.0);
+            f.editor = sb;
+            break;
+        }
+        case ParamInfo::Type::Integer: {
+            auto* sb = new QSpinBox;
+            sb->setRange(static_cast<int>(std::max(p.min, -2e9)), static_cast<int>(std::min(p.max, 2e9)));
+            sb->setValue(value.is_number() ? value.get<int>() : 0);
+            f.editor = sb;
+            break;
+        }
+        case ParamInfo::Type::Bool: {
+            auto* cb = new QCheckBox;
+            cb->setChecked(value.is_boolean() && value.get<bool>());
+            f.editor = cb;
+            break;
+        }
+        case ParamInfo::Type::Choice: {
+            auto* combo = new QComboBox;
+            for (const auto& c : p.choices) combo->addItem(QString::fromStdString(c));
+            if (value.is_string()) combo->setCurrentText(QString::fromStdString(value.get<std::string>()));
+            f.editor = combo;
+            break;
+        }
+        }
+        f.editor->setToolTip(ptip);
+        f.editor->setObjectName(QString::fromStdString(learner + "." + p.name));
+        QWidget* field = f.editor;
+        if (p.type == ParamInfo::Type::Real || p.type == ParamInfo::Type::Integer) {
+            f.grid = new QLineEdit;
+            f.grid->setPlaceholderText(tr("grid"));
+            f.grid->setToolTip(tr("Optional candidate values, e.g. \"0, 10, 25, 50\": core trains one model per "
+                                  "value and keeps the best on the validation set (per level with \"tune per level\")."));
+            f.grid->setMaximumWidth(120);
+            if (spec && spec->grid.count(p.name)) f.grid->setText(gridText(spec->grid.at(p.name)));
+            auto* row = new QWidget;
+            auto* h = new QHBoxLayout(row);
+            h->setContentsMargins(0, 0, 0, 0);
+            h->addWidget(f.editor, 1);
+            h->addWidget(f.grid);
+            field = row;
+        }
+        auto* label = new QLabel(QString::fromStdString(p.name));
+        label->setToolTip(ptip);
+        form->addRow(label, field);
+        e.fields.push_back(f);
+    }
+    scroll->setWidget(page);
+    m_forms->addWidget(scroll);
+    m_entries.push_back(std::move(e));
+}
+
+std::vector<LearnerSpec> AlgorithmsPanel::learners() const {
+    std::vector<LearnerSpec> out;
+    for (int r = 0; r < m_list->count(); ++r) {
+        if (m_list->item(r)->checkState() != Qt::Checked) continue;
+        const Entry& e = m_entries[static_cast<std::size_t>(r)];
+        LearnerSpec s;
+        s.learner = e.learner;
+        s.id = e.id->text().trimmed().toStdString();
+        if (s.id.empty()) s.id = e.learner;
+        for (const Field& f : e.fields) {
+            switch (static_cast<ParamInfo::Type>(f.type)) {
+            case ParamInfo::Type::Real: s.params[f.name] = static_cast<QDoubleSpinBox*>(f.editor)->value(); break;
+            case ParamInfo::Type::Integer: s.params[f.name] = static_cast<QSpinBox*>(f.editor)->value(); break;
+            case ParamInfo::Type::Bool: s.params[f.name] = static_cast<QCheckBox*>(f.editor)->isChecked(); break;
+            case ParamInfo::Type::Choice:
+                s.params[f.name] = static_cast<QComboBox*>(f.editor)->currentText().toStdString();
+                break;
+            }
+            if (f.grid && !f.grid->text().trimmed().isEmpty()) {
+                std::vector<double> values;
+                for (const QString& part : f.grid->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {
+                    bool ok = false;
+                    const double v = part.toDouble(&ok);
+                    if (!ok) throw std::invalid_argument(s.id + ": grid of " + f.name + ": '" + part.toStdString() +
+                                                         "' is not a number");
+                    values.push_back(v);
+                }
+                s.grid[f.name] = values;
+                s.params.erase(f.name);   // the grid decides
+            }
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::string AlgorithmsPanel::selectedLearner() const {
+    const int r = m_list->currentRow();
+    return r >= 0 ? m_entries[static_cast<std::size_t>(r)].learner : std::string();
+}
+
+}  // namespace fdlab::ui

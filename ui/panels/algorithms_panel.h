@@ -1,0 +1,57 @@
+#pragma once
+// Algorithms panel: a checkable list of the learners in fdlab::learnerCatalogue(), each with a
+// parameter form generated from its ParamInfo (type, range, default; tool-tips with the doc
+// line, the formula and the paper) and an optional grid of candidate values per numeric
+// parameter (chosen on validation by core). The panel edits its own copy; learners() reads it.
+
+#include "core/eval/experiment_spec.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QListWidget;
+class QStackedWidget;
+class QLineEdit;
+class QLabel;
+
+namespace fdlab::ui {
+
+class AlgorithmsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AlgorithmsPanel(QWidget* parent = nullptr);
+
+    /// The checked learners, with their parameters and grids.
+    std::vector<fdlab::LearnerSpec> learners() const;
+    /// Shows `specs` (checked, in order) followed by the other catalogue learners (unchecked).
+    void setLearners(const std::vector<fdlab::LearnerSpec>& specs);
+    /// The registry name of the selected (highlighted) entry, or "".
+    std::string selectedLearner() const;
+    QListWidget* list() const { return m_list; }
+
+signals:
+    void changed();
+
+private:
+    struct Field {
+        std::string name;
+        int type = 0;               // ParamInfo::Type
+        QWidget* editor = nullptr;  // spin box, check box or combo box
+        QLineEdit* grid = nullptr;  // numeric parameters only
+    };
+    struct Entry {
+        std::string learner;
+        QLineEdit* id = nullptr;
+        std::vector<Field> fields;
+    };
+    void addEntry(const std::string& learner, const fdlab::LearnerSpec* spec, bool checked);
+    void clearEntries();
+
+    QListWidget* m_list = nullptr;
+    QStackedWidget* m_forms = nullptr;
+    QLabel* m_about = nullptr;
+    std::vector<Entry> m_entries;
+};
+
+}  // namespace fdlab::ui

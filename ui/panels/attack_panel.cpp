@@ -1,0 +1,170 @@
+#include "ui/panels/attack_panel.h"
+
+#include "ui/plots/curve_plot.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRadioButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+
+#include <cmath>
+
+namespace fdlab::ui {
+
+namespace {
+const ThreatModel kThreats[] = {
+    ThreatModel::RandomDeletion,      ThreatModel::WorstCaseCount,      ThreatModel::WorstCaseValueExact,
+    ThreatModel::WorstCaseValueGreedy, ThreatModel::UniformTopWeight,   ThreatModel::UniformExact,
+    ThreatModel::GreedyDeletion,      ThreatModel::RandomFeatureDrop,   ThreatModel::RandomBlankout,
+    ThreatModel::FeatureCorruption,   ThreatModel::GroupCorruption,     ThreatModel::FixedDeletion,
+    ThreatModel::None};
+}
+
+AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
+    auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_threat = new QComboBox(this);
+    m_threat->setObjectName("threatCombo");
+    for (ThreatModel t : kThreats) m_threat->addItem(QString::fromStdString(toString(t)), static_cast<int>(t));
+    m_threat->setToolTip(tr("What the adversary does to each test instance. Worst-case threats need a linear "
+                            "model; value budgets use the importance values v_j."));
+    form->addRow(tr("Threat model"), m_threat);
+
+    m_replacement = new QComboBox(this);
+    m_replacement->addItems({tr("zero (deletion)"), tr("uniform noise in [-1, 1]")});
+    form->addRow(tr("Deleted value"), m_replacement);
+    m_feature = new QSpinBox(this);
+    m_feature->setRange(0, 1000000);
+    m_feature->setToolTip(tr("random-feature-drop: the feature that may vanish"));
+    form->addRow(tr("Feature"), m_feature);
+
+    // Levels: a range or an explicit list.
+    m_rangeMode = new QRadioButton(tr("range"), this);
+    m_rangeMode->setToolTip(tr("from / to / step"));
+    m_listMode = new QRadioButton(tr("list"), this);
+    m_rangeMode->setChecked(true);
+    auto* modes = new QHBoxLayout;
+    modes->addWidget(m_rangeMode);
+    modes->addWidget(m_listMode);
+    form->addRow(tr("Levels"), modes);
+    auto* range = new QHBoxLayout;
+    for (QDoubleSpinBox** sb : {&m_from, &m_to, &m_step}) {
+        *sb = new QDoubleSpinBox(this);
+        (*sb)->setDecimals(3);
+        (*sb)->setRange(0, 1e9);
+        range->addWidget(*sb);
+    }
+    m_from->setToolTip(tr("first level"));
+    m_to->setToolTip(tr("last level (included)"));
+    m_step->setToolTip(tr("step between levels"));
+    m_step->setMinimum(0.001);
+    m_to->setValue(150);
+    m_step->setValue(10);
+    form->addRow(QString(), range);
+    m_list = new QLineEdit(this);
+    m_list->setPlaceholderText(tr("e.g. 0, 1, 2, 5, 10"));
+    form->addRow(QString(), m_list);
+    m_levelHint = new QLabel(this);
+    m_levelHint->setWordWrap(true);
+    m_levelHint->setStyleSheet("color: palette(mid);");
+    form->addRow(QString(), m_levelHint);
+
+    m_repetitions = new QSpinBox(this);
+    m_repetitions->setRange(1, 1000);
+    m_repetitions->setValue(3);
+    m_repetitions->setToolTip(tr("Random splits; the curves show mean +- standard error over them"));
+    form->addRow(tr("Repetitions"), m_repetitions);
+    m_seed = new QSpinBox(this);
+    m_seed->setRange(0, 2147483647);
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("Seed of every random draw (splits, random attacks); same seed, same numbers"));
+    form->addRow(tr("Seed"), m_seed);
+    m_tune = new QCheckBox(tr("Tune per level"), this);
+    m_tune->setToolTip(tr("Choose grid values per level on a validation set attacked the same way "
+                          "(the papers' protocol); otherwise once on the clean validation set"));
+    form->addRow(QString(), m_tune);
+
+    connect(m_threat, &QComboBox::currentIndexChanged, this, &AttackPanel::updateEnabled);
+    connect(m_rangeMode, &QRadioButton::toggled, this, &AttackPanel::updateEnabled);
+    updateEnabled();
+}
+
+void AttackPanel::updateEnabled() {
+    const auto t = static_cast<ThreatModel>(m_threat->currentData().toInt());
+    m_feature->setEnabled(t == ThreatModel::RandomFeatureDrop);
+    const bool deletion = t != ThreatModel::FeatureCorruption && t != ThreatModel::GroupCorruption &&
+                          t != ThreatModel::None;
+    m_replacement->setEnabled(deletion);
+    const bool range = m_rangeMode->isChecked();
+    m_from->setEnabled(range);
+    m_to->setEnabled(range);
+    m_step->setEnabled(range);
+    m_list->setEnabled(!range);
+    m_levelHint->setText(tr("Level = %1").arg(CurvePlot::levelLabel(t)));
+}
+
+void AttackPanel::setFromSpec(const ExperimentSpec& spec) {
+    const int idx = m_threat->findData(static_cast<int>(spec.attack.threat));
+    m_threat->setCurrentIndex(std::max(0, idx));
+    m_replacement->setCurrentIndex(spec.attack.replacement == Replacement::UniformNoise ? 1 : 0);
+    m_feature->setValue(spec.attack.feature);
+    // Evenly spaced levels become a range, anything else a list.
+    const auto& lv = spec.levels;
+    bool even = lv.size() >= 2;
+    for (std::size_t i = 2; even && i < lv.size(); ++i)
+        even = std::abs((lv[i] - lv[i - 1]) - (lv[1] - lv[0])) < 1e-9 * std::max(1.0, std::abs(lv[1]));
+    even = even && lv[1] > lv[0];
+    QStringList parts;
+    for (double v : lv) parts << QString::number(v, 'g', 10);
+    m_list->setText(parts.join(", "));
+    if (even) {
+        m_from->setValue(lv.front());
+        m_to->setValue(lv.back());
+        m_step->setValue(lv[1] - lv[0]);
+        m_rangeMode->setChecked(true);
+    } else {
+        m_listMode->setChecked(true);
+    }
+    m_repetitions->setValue(spec.repetitions);
+    m_seed->setValue(static_cast<int>(spec.seed));
+    m_tune->setChecked(spec.tunePerLevel);
+    updateEnabled();
+}
+
+std::vector<double> AttackPanel::levels() const {
+    std::vector<double> out;
+    if (m_rangeMode->isChecked()) {
+        const double from = m_from->value(), to = m_to->value(), step = m_step->value();
+        for (int i = 0;; ++i) {
+            const double v = from + i * step;
+            if (v > to + 1e-9 * std::max(1.0, to) || i > 100000) break;
+            out.push_back(std::round(v * 1e9) / 1e9);
+        }
+        return out;
+    }
+    for (const QString& part : m_list->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double v = part.toDouble(&ok);
+        if (!ok) throw std::invalid_argument("levels: '" + part.toStdString() + "' is not a number");
+        out.push_back(v);
+    }
+    return out;
+}
+
+void AttackPanel::applyTo(ExperimentSpec& spec) const {
+    spec.attack.threat = static_cast<ThreatModel>(m_threat->currentData().toInt());
+    spec.attack.replacement = m_replacement->currentIndex() == 1 ? Replacement::UniformNoise : Replacement::Zero;
+    spec.attack.feature = m_feature->value();
+    spec.levels = levels();
+    spec.repetitions = m_repetitions->value();
+    spec.seed = static_cast<std::uint64_t>(m_seed->value());
+    spec.tunePerLevel = m_tune->isChecked();
+}
+
+}  // namespace fdlab::ui

@@ -1,0 +1,306 @@
+#include "ui/plots/curve_plot.h"
+
+#include "core/eval/presets.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace fdlab::ui {
+
+QColor learnerColour(int index) {
+    // Okabe-Ito: distinguishable for colour-blind readers and in print.
+    static const QColor colours[] = {QColor(0, 114, 178), QColor(213, 94, 0),  QColor(0, 158, 115),
+                                     QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233),
+                                     QColor(120, 120, 120), QColor(0, 0, 0)};
+    return colours[static_cast<std::size_t>(index) % std::size(colours)];
+}
+
+QString CurvePlot::levelLabel(ThreatModel t) {
+    if (usesCountBudget(t)) return tr("deleted features K");
+    if (usesValueBudget(t)) return tr("value budget N");
+    switch (t) {
+    case ThreatModel::RandomFeatureDrop:
+    case ThreatModel::RandomBlankout: return tr("deletion probability p");
+    case ThreatModel::FeatureCorruption:
+    case ThreatModel::GroupCorruption: return tr("fraction corrupted");
+    default: return tr("attack level");
+    }
+}
+
+CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    m_title = new QLabel(this);
+    m_title->setObjectName("curveTitle");
+    m_title->setTextFormat(Qt::RichText);
+    m_title->setWordWrap(true);
+    bar->addWidget(m_title, 1);
+    bar->addWidget(new QLabel(tr("Show:"), this));
+    m_metricBox = new QComboBox(this);
+    m_metricBox->addItems({tr("Test error"), tr("AUC")});
+    m_metricBox->setToolTip(tr("Plot the test error or the area under the ROC curve"));
+    bar->addWidget(m_metricBox);
+    m_logBox = new QCheckBox(tr("Log y axis"), this);
+    bar->addWidget(m_logBox);
+    layout->addLayout(bar);
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName("curvePlot");
+    m_plot->setMinimumSize(300, 200);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom | QCP::iSelectLegend);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBrush(QColor(255, 255, 255, 220));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    QFont axisFont = font();
+    axisFont.setPointSizeF(axisFont.pointSizeF() + 1);
+    m_plot->xAxis->setLabelFont(axisFont);
+    m_plot->yAxis->setLabelFont(axisFont);
+    m_plot->xAxis->setLabel(tr("attack level"));
+    m_plot->yAxis->setLabel(tr("test error"));
+    m_plot->xAxis->grid()->setSubGridVisible(false);
+    m_plot->setMouseTracking(true);
+    layout->addWidget(m_plot, 1);
+
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setMetric(i == 1 ? Metric::Auc : Metric::Error); });
+    connect(m_logBox, &QCheckBox::toggled, this, &CurvePlot::setLogScale);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &CurvePlot::onMouseMove);
+}
+
+void CurvePlot::setSpec(const ExperimentSpec& spec) {
+    m_spec = spec;
+    m_points.clear();
+    m_summary.clear();
+    m_ids.clear();
+    m_plot->clearPlottables();
+    m_lines.clear();
+    m_plot->xAxis->setLabel(levelLabel(spec.attack.threat));
+    const QString name = QString::fromStdString(spec.name.empty() ? std::string("Experiment") : spec.name);
+    m_title->setText(QStringLiteral("<b>%1</b> &nbsp; %2, %3 repetition(s)")
+                         .arg(name.toHtmlEscaped(),
+                              QString::fromStdString(toString(spec.attack.threat)).toHtmlEscaped())
+                         .arg(spec.repetitions));
+
+    for (std::size_t i = 0; i < spec.learners.size(); ++i) {
+        const LearnerSpec& l = spec.learners[i];
+        const QColor colour = learnerColour(static_cast<int>(i));
+        Line line;
+        line.graph = m_plot->addGraph();
+        line.graph->setName(QString::fromStdString(l.id));
+        line.graph->setPen(QPen(colour, 2));
+        line.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 6));
+        line.bars = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
+        line.bars->setDataPlottable(line.graph);
+        line.bars->setPen(QPen(colour, 1));
+        line.bars->setWhiskerWidth(6);
+        line.bars->removeFromLegend();
+        // The paper's numbers, when the preset has them: hollow markers, no line.
+        const auto& paper = spec.paper;
+        if (paper.is_object() && paper.contains("curves") && paper["curves"].contains(l.id)) {
+            line.paper = m_plot->addGraph();
+            line.paper->setName(QString::fromStdString(l.id) + tr(" (paper)"));
+            line.paper->setLineStyle(QCPGraph::lsNone);
+            line.paper->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 1.5), Qt::NoBrush, 10));
+            for (const auto& lv : paper["curves"][l.id])
+                if (lv.is_array() && lv.size() >= 2) line.paper->addData(lv[0].get<double>(), lv[1].get<double>());
+        }
+        m_lines.push_back(line);
+        m_ids.push_back(l.id);
+    }
+    rebuildData();
+}
+
+void CurvePlot::addPoint(const CurvePoint& p) {
+    m_points.push_back(p);
+    rebuildData();
+}
+
+void CurvePlot::setPoints(std::vector<CurvePoint> points) {
+    m_points = std::move(points);
+    rebuildData();
+}
+
+void CurvePlot::setMetric(Metric m) {
+    m_metric = m;
+    {
+        const QSignalBlocker b(m_metricBox);
+        m_metricBox->setCurrentIndex(m == Metric::Auc ? 1 : 0);
+    }
+    m_plot->yAxis->setLabel(m == Metric::Auc ? tr("AUC") : tr("test error"));
+    for (const Line& l : m_lines)
+        if (l.paper) l.paper->setVisible(m == Metric::Error);   // the papers report errors
+    rebuildData();
+}
+
+void CurvePlot::setLogScale(bool on) {
+    m_log = on;
+    {
+        const QSignalBlocker b(m_logBox);
+        m_logBox->setChecked(on);
+    }
+    if (on) {
+        m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    } else {
+        m_plot->yAxis->setScaleType(QCPAxis::stLinear);
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    rescale();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CurvePlot::rebuildData() {
+    m_summary = summarizePoints(m_points);
+    for (std::size_t i = 0; i < m_lines.size(); ++i) {
+        QVector<double> keys, values, errors;
+        for (const CurveSummary& s : m_summary) {
+            if (s.learner != m_ids[i]) continue;
+            const MeanSe& ms = m_metric == Metric::Auc ? s.auc : s.error;
+            if (!std::isfinite(ms.mean)) continue;
+            keys.push_back(s.level);
+            values.push_back(ms.mean);
+            errors.push_back(std::isfinite(ms.se) ? ms.se : 0.0);
+        }
+        m_lines[i].graph->setData(keys, values, true);
+        m_lines[i].bars->setData(errors);
+    }
+    rescale();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CurvePlot::rescale() {
+    // x: every level of the spec (so the axis does not jump while points arrive).
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (double l : m_spec.levels) {
+        lo = std::min(lo, l);
+        hi = std::max(hi, l);
+    }
+    for (const CurvePoint& p : m_points) {
+        lo = std::min(lo, p.level);
+        hi = std::max(hi, p.level);
+    }
+    if (std::isfinite(lo)) {
+        const double pad = hi > lo ? 0.03 * (hi - lo) : 1.0;
+        m_plot->xAxis->setRange(lo - pad, hi + pad);
+    }
+    // y: the data with its error bars and the paper's markers.
+    double ylo = std::numeric_limits<double>::infinity(), yhi = -ylo;
+    for (const CurveSummary& s : m_summary) {
+        const MeanSe& ms = m_metric == Metric::Auc ? s.auc : s.error;
+        if (!std::isfinite(ms.mean)) continue;
+        const double se = std::isfinite(ms.se) ? ms.se : 0.0;
+        ylo = std::min(ylo, ms.mean - se);
+        yhi = std::max(yhi, ms.mean + se);
+    }
+    for (const Line& l : m_lines)
+        if (l.paper && l.paper->visible())
+            for (auto it = l.paper->data()->constBegin(); it != l.paper->data()->constEnd(); ++it) {
+                ylo = std::min(ylo, it->value);
+                yhi = std::max(yhi, it->value);
+            }
+    if (!std::isfinite(ylo)) {
+        ylo = 0.0;
+        yhi = m_metric == Metric::Auc ? 1.0 : 0.5;
+    }
+    if (m_log) {
+        ylo = std::max(ylo, 1e-3);
+        yhi = std::max(yhi, ylo * 10);
+        m_plot->yAxis->setRange(ylo / 1.3, yhi * 1.3);
+    } else {
+        ylo = std::max(0.0, ylo);
+        if (m_metric == Metric::Auc) yhi = std::min(1.0, yhi);
+        const double pad = std::max(0.02, 0.08 * (yhi - ylo));
+        m_plot->yAxis->setRange(std::max(0.0, ylo - pad), yhi + pad);
+    }
+}
+
+int CurvePlot::graphPointCount(int learnerIndex) const {
+    if (learnerIndex < 0 || learnerIndex >= learnerCount()) return 0;
+    return m_lines[static_cast<std::size_t>(learnerIndex)].graph->dataCount();
+}
+
+void CurvePlot::onMouseMove(QMouseEvent* e) {
+    // The nearest drawn point (in pixels) within 12 px gets a tooltip with exact numbers.
+    const QPointF pos = e->position();
+    double best = 12.0 * 12.0;
+    QString text;
+    for (std::size_t i = 0; i < m_lines.size(); ++i) {
+        for (const CurveSummary& s : m_summary) {
+            if (s.learner != m_ids[i]) continue;
+            const MeanSe& ms = m_metric == Metric::Auc ? s.auc : s.error;
+            if (!std::isfinite(ms.mean)) continue;
+            const double px = m_plot->xAxis->coordToPixel(s.level), py = m_plot->yAxis->coordToPixel(ms.mean);
+            const double d2 = (px - pos.x()) * (px - pos.x()) + (py - pos.y()) * (py - pos.y());
+            if (d2 >= best) continue;
+            best = d2;
+            text = tr("<b>%1</b><br>%2 = %3<br>%4 = %5 &plusmn; %6 (s.e., %7 repetition(s))")
+                       .arg(QString::fromStdString(s.learner).toHtmlEscaped(), m_plot->xAxis->label())
+                       .arg(s.level)
+                       .arg(m_plot->yAxis->label())
+                       .arg(ms.mean, 0, 'f', 4)
+                       .arg(ms.se, 0, 'f', 4)
+                       .arg(ms.n);
+            if (m_metric == Metric::Error)
+                if (auto ref = paperReference(m_spec, s.learner, s.level))
+                    text += tr("<br>paper: %1").arg(*ref, 0, 'f', 4);
+        }
+        const Line& l = m_lines[i];
+        if (l.paper && l.paper->visible())
+            for (auto it = l.paper->data()->constBegin(); it != l.paper->data()->constEnd(); ++it) {
+                const double px = m_plot->xAxis->coordToPixel(it->key), py = m_plot->yAxis->coordToPixel(it->value);
+                const double d2 = (px - pos.x()) * (px - pos.x()) + (py - pos.y()) * (py - pos.y());
+                if (d2 >= best) continue;
+                best = d2;
+                text = tr("<b>%1</b><br>%2 = %3<br>paper's error = %4")
+                           .arg(l.paper->name().toHtmlEscaped(), m_plot->xAxis->label())
+                           .arg(it->key)
+                           .arg(it->value, 0, 'f', 4);
+            }
+    }
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(m_plot->mapToGlobal(pos.toPoint()), text, m_plot);
+}
+
+CurvePlot::Format CurvePlot::formatForPath(const QString& path) {
+    const QString lower = path.toLower();
+    if (lower.endsWith(".pdf")) return Format::Pdf;
+    if (lower.endsWith(".svg")) return Format::Svg;
+    return Format::Png;
+}
+
+bool CurvePlot::exportTo(const QString& path, Format format, int width, int height) {
+    switch (format) {
+    case Format::Png: return m_plot->savePng(path, width, height, 1.0);
+    case Format::Pdf: return m_plot->savePdf(path, width, height);
+    case Format::Svg: {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(QSize(width, height));
+        gen.setViewBox(QRect(0, 0, width, height));
+        gen.setTitle(m_plot->xAxis->label() + " / " + m_plot->yAxis->label());
+        gen.setDescription(QStringLiteral("FDLab curves"));
+        QCPPainter painter;
+        if (!painter.begin(&gen)) return false;
+        m_plot->toPainter(&painter, width, height);
+        painter.end();
+        return QFileInfo(path).size() > 0;
+    }
+    }
+    return false;
+}
+
+}  // namespace fdlab::ui

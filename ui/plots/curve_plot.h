@@ -1,0 +1,82 @@
+#pragma once
+// The Curves tab: error (or AUC) versus the attack level, one line per learner with error bars
+// (mean +- standard error over repetitions), drawn live as core finishes points, and the
+// paper's reported numbers as hollow markers when the experiment has them. It only draws:
+// the points come from core (CurvePoint), the summaries from fdlab::summarizePoints.
+
+#include "core/eval/experiment_runner.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QCPGraph;
+class QCPErrorBars;
+class QComboBox;
+class QCheckBox;
+class QLabel;
+
+namespace fdlab::ui {
+
+class CurvePlot : public QWidget {
+    Q_OBJECT
+public:
+    enum class Metric { Error, Auc };
+    enum class Format { Png, Pdf, Svg };
+
+    explicit CurvePlot(QWidget* parent = nullptr);
+
+    /// Starts a new figure for `spec`: one (empty) line per learner, axis labels for its
+    /// threat, the paper's numbers if any.
+    void setSpec(const fdlab::ExperimentSpec& spec);
+    /// Adds one finished point and redraws (queued replot, so bursts cost one paint).
+    void addPoint(const fdlab::CurvePoint& p);
+    /// Replaces every point (re-opened results).
+    void setPoints(std::vector<fdlab::CurvePoint> points);
+    const std::vector<fdlab::CurvePoint>& points() const { return m_points; }
+
+    void setMetric(Metric m);
+    Metric metric() const { return m_metric; }
+    void setLogScale(bool on);
+    bool logScale() const { return m_log; }
+
+    /// Points drawn on the line of learner `learnerIndex` (levels with at least one point).
+    int graphPointCount(int learnerIndex) const;
+    int learnerCount() const { return static_cast<int>(m_lines.size()); }
+    QCustomPlot* plot() const { return m_plot; }
+
+    /// Writes the figure at width x height pixels (points for PDF). False on failure.
+    bool exportTo(const QString& path, Format format, int width, int height);
+    static Format formatForPath(const QString& path);
+
+    /// Axis title for the level of a threat model.
+    static QString levelLabel(fdlab::ThreatModel t);
+
+private:
+    struct Line {
+        QCPGraph* graph = nullptr;
+        QCPErrorBars* bars = nullptr;
+        QCPGraph* paper = nullptr;   // hollow markers of the paper's numbers, may be null
+    };
+    void rebuildData();
+    void rescale();
+    void onMouseMove(QMouseEvent* e);
+
+    QCustomPlot* m_plot = nullptr;
+    QComboBox* m_metricBox = nullptr;
+    QCheckBox* m_logBox = nullptr;
+    QLabel* m_title = nullptr;
+    std::vector<Line> m_lines;
+    std::vector<std::string> m_ids;
+    std::vector<fdlab::CurvePoint> m_points;
+    std::vector<fdlab::CurveSummary> m_summary;
+    fdlab::ExperimentSpec m_spec;
+    Metric m_metric = Metric::Error;
+    bool m_log = false;
+};
+
+/// A colour per learner index (distinct, print-friendly).
+QColor learnerColour(int index);
+
+}  // namespace fdlab::ui
