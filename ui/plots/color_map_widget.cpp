@@ -19,7 +19,7 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
 
     // Title row above the axis rect, colour scale to its right, both aligned by a margin group.
     m_plot->plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
     m_plot->plotLayout()->addElement(0, 0, m_title);
 
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);

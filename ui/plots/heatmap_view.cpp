@@ -612,14 +612,14 @@ void HeatmapView::drawImageView() {
     const double xmin = std::min(0.0, *std::min_element(x.begin(), x.end()));
     m_original->setImage(x, s.rows, s.cols);
     m_original->setRange(xmin, xmax);
-    m_original->setTitle(tr("original #%1: class %2").arg(m_view.instance).arg(className(d, m_view.label)));
+    m_original->setTitle(tr("#%1 (class %2)").arg(m_view.instance).arg(className(d, m_view.label)));
     for (int k = 0; k < 2; ++k) {
         const LearnerView& lv = k == 0 ? m_view.a : m_view.b;
         ColorMapWidget* del = m_maps[k][0];
         del->setImage(x, s.rows, s.cols);
         del->setRange(xmin, xmax);
         del->setMask(lv.deleted);
-        del->setTitle(tr("%1: deleted at %2").arg(lv.learner, levelText(m_view.level)));
+        del->setTitle(tr("deleted, %1").arg(levelText(m_view.level)));   // the row header names the learner
         if (lv.w.empty()) {
             m_maps[k][1]->clearImage();
             m_maps[k][1]->setTitle(tr("weights w: non-linear model"));
