@@ -1,6 +1,7 @@
 #include "core/io/model_json.h"
 
 #include "core/util/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/util/errors.h"
 
 #include <cmath>
@@ -17,60 +18,7 @@ namespace {
 
 constexpr const char* kFormat = "fdlab-linear-model";
 
-// Field access with messages that name the file and the JSON path.
-class Reader {
-public:
-    explicit Reader(std::string source) : m_source(std::move(source)) {}
-
-    [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-        throw DataError(m_source, 0, path + ": " + what);
-    }
-
-    const json& field(const json& obj, const std::string& path, const char* key) const {
-        const std::string full = path.empty() ? key : path + "." + key;
-        if (!obj.is_object()) fail(path.empty() ? "(top level)" : path, "expected a JSON object");
-        const auto it = obj.find(key);
-        if (it == obj.end()) fail(full, "missing field");
-        return *it;
-    }
-
-    double number(const json& v, const std::string& path) const {
-        if (v.is_null()) fail(path, "null where a number is expected (NaN/Inf cannot be stored in JSON)");
-        if (!v.is_number()) fail(path, std::string("expected a number, got ") + v.type_name());
-        const double x = v.get<double>();
-        if (!std::isfinite(x)) fail(path, "number is not finite");
-        return x;
-    }
-
-    int integer(const json& v, const std::string& path) const {
-        if (!v.is_number_integer()) fail(path, std::string("expected an integer, got ") + v.type_name());
-        return v.get<int>();
-    }
-
-    std::string string(const json& v, const std::string& path) const {
-        if (!v.is_string()) fail(path, std::string("expected a string, got ") + v.type_name());
-        return v.get<std::string>();
-    }
-
-    std::vector<std::string> strings(const json& v, const std::string& path) const {
-        if (!v.is_array()) fail(path, std::string("expected an array of strings, got ") + v.type_name());
-        std::vector<std::string> out;
-        out.reserve(v.size());
-        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(string(v[i], path + "[" + std::to_string(i) + "]"));
-        return out;
-    }
-
-    std::vector<double> numbers(const json& v, const std::string& path) const {
-        if (!v.is_array()) fail(path, std::string("expected an array of numbers, got ") + v.type_name());
-        std::vector<double> out;
-        out.reserve(v.size());
-        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(number(v[i], path + "[" + std::to_string(i) + "]"));
-        return out;
-    }
-
-private:
-    std::string m_source;
-};
+using Reader = JsonReader;
 
 json floats(const std::vector<float>& v) {
     json a = json::array();

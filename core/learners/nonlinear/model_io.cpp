@@ -5,6 +5,7 @@
 #include "core/learners/nonlinear/knn.h"
 #include "core/learners/nonlinear/neural_net.h"
 #include "core/util/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/util/errors.h"
 
 #include <cmath>
@@ -19,57 +20,10 @@ namespace {
 
 constexpr const char* kFormat = "fdlab-classifier";
 
-// Field access whose errors name the file and the JSON path.
-class Reader {
+// The shared reader plus matrices (arrays of equal-length number arrays).
+class Reader : public JsonReader {
 public:
-    explicit Reader(std::string source) : m_source(std::move(source)) {}
-
-    [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-        throw DataError(m_source, 0, path + ": " + what);
-    }
-    const json& field(const json& obj, const std::string& path, const char* key) const {
-        if (!obj.is_object()) fail(path, "expected a JSON object");
-        const auto it = obj.find(key);
-        if (it == obj.end()) fail(path + "." + key, "missing field");
-        return *it;
-    }
-    double number(const json& v, const std::string& path) const {
-        if (v.is_null()) fail(path, "null where a number is expected (NaN/Inf cannot be stored in JSON)");
-        if (!v.is_number()) fail(path, std::string("expected a number, got ") + v.type_name());
-        const double x = v.get<double>();
-        if (!std::isfinite(x)) fail(path, "number is not finite");
-        return x;
-    }
-    int integer(const json& v, const std::string& path) const {
-        if (!v.is_number_integer()) fail(path, std::string("expected an integer, got ") + v.type_name());
-        return v.get<int>();
-    }
-    std::string string(const json& v, const std::string& path) const {
-        if (!v.is_string()) fail(path, std::string("expected a string, got ") + v.type_name());
-        return v.get<std::string>();
-    }
-    const json& array(const json& v, const std::string& path) const {
-        if (!v.is_array()) fail(path, std::string("expected an array, got ") + v.type_name());
-        return v;
-    }
-    std::vector<double> numbers(const json& v, const std::string& path) const {
-        array(v, path);
-        std::vector<double> out;
-        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(number(v[i], path + "[" + std::to_string(i) + "]"));
-        return out;
-    }
-    std::vector<int> integers(const json& v, const std::string& path) const {
-        array(v, path);
-        std::vector<int> out;
-        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(integer(v[i], path + "[" + std::to_string(i) + "]"));
-        return out;
-    }
-    std::vector<std::string> strings(const json& v, const std::string& path) const {
-        array(v, path);
-        std::vector<std::string> out;
-        for (std::size_t i = 0; i < v.size(); ++i) out.push_back(string(v[i], path + "[" + std::to_string(i) + "]"));
-        return out;
-    }
+    using JsonReader::JsonReader;
     /// rows x cols matrix from an array of arrays (cols < 0: any, but all rows equal).
     Eigen::MatrixXd matrix(const json& v, const std::string& path, long rows, long cols) const {
         array(v, path);
@@ -89,9 +43,6 @@ public:
         }
         return M;
     }
-
-private:
-    std::string m_source;
 };
 
 std::shared_ptr<const Classifier> parseModel(const json& j, const Reader& rd, const std::string& path);
