@@ -5,6 +5,13 @@
 #include "core/learners/fdrop.h"
 #include "core/learners/liblinear_baseline.h"
 #include "core/learners/mcf.h"
+#include "core/learners/kernel_svm.h"
+#include "core/learners/nonlinear/adaboost.h"
+#include "core/learners/nonlinear/decision_tree.h"
+#include "core/learners/nonlinear/feature_boost.h"
+#include "core/learners/nonlinear/knn.h"
+#include "core/learners/nonlinear/mixture_of_experts.h"
+#include "core/learners/nonlinear/neural_net.h"
 #include "core/learners/one_vs_rest.h"
 
 #include <cmath>
@@ -33,6 +40,43 @@ ParamInfo choice(std::string name, std::string def, std::vector<std::string> cho
 // Binary learners run one-vs-rest on multi-class data.
 TrainedModel linearFit(const Dataset& train, const RunControl& rc, const BinaryFit& fit) {
     return wrapLinear(train.numClasses() > 2 ? fitOneVsRest(train, fit, rc) : fit(train, rc));
+}
+
+// A non-linear fit (tree, kNN, net, ensembles) as a TrainedModel: no linear view.
+template <class M>
+TrainedModel wrapClassifier(const ModelFit<M>& f) {
+    TrainedModel t;
+    t.scorer = f.model;
+    t.fit.status = f.status;
+    t.fit.message = f.message;
+    t.fit.iterations = f.iterations;
+    t.fit.elapsed = f.elapsed;
+    t.fit.objective = f.trainingError;   // no training objective: the training error instead
+    return t;
+}
+
+// The base learner of the meta-learners, from the shared "base"/"depth"/"k"/"hidden" params.
+BaseLearnerParams baseFrom(const json& p) {
+    BaseLearnerParams b;
+    const std::string kind = p.at("base");
+    b.kind = kind == "knn" ? BaseLearner::Knn : kind == "net" ? BaseLearner::NeuralNet : BaseLearner::DecisionTree;
+    b.tree.maxDepth = p.at("depth");
+    b.knn.k = p.at("k");
+    b.net.hidden = p.at("hidden");
+    return b;
+}
+
+std::vector<ParamInfo> baseParams() {
+    return {choice("base", "tree", {"tree", "knn", "net"}, "base learner L"),
+            integer("depth", 3, 1, 64, "tree depth (base = tree)"),
+            integer("k", 5, 1, 1000, "neighbours (base = knn)"),
+            integer("hidden", 16, 1, 4096, "hidden units (base = net)"),
+            integer("seed", 1, 0, 2147483647, "seed of every random draw")};
+}
+
+std::vector<ParamInfo> concat(std::vector<ParamInfo> a, const std::vector<ParamInfo>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
 }
 
 std::vector<LearnerInfo> buildCatalogue() {
@@ -148,6 +192,111 @@ std::vector<LearnerInfo> buildCatalogue() {
                      mp.laplaceScale = p.at("laplaceScale");
                      mp.l2 = p.at("l2");
                      return wrapLinear(fitMcf(d, mp, rc));
+                 }});
+
+    c.push_back({"kernel-svm", "Kernel SVM / LN-robust SVM (libsvm)",
+                 "Biggio, Nelson & Laskov, Support vector machines under adversarial label noise, ACML 2011",
+                 "SVM dual on K o M, M = (1 - S) 11^T + S I, S = 4 mu (1 - mu); alpha, b scaled by (1 - 2 mu); mu = 0: plain SVM",
+                 false, true,
+                 {choice("kernel", "rbf", {"linear", "rbf"}, "kernel K"),
+                  real("C", 1.0, 1e-6, 1e6, "C: box on the dual variables", true),
+                  real("gamma", 1.0, 1e-6, 1e6, "RBF width: K = exp(-gamma ||x - x'||^2)", true),
+                  real("mu", 0.0, 0.0, 0.5, "assumed label-flip probability (0 = standard SVM)")},
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     if (!d.isBinary()) throw std::invalid_argument("kernel-svm: binary data only (use a binary task)");
+                     KernelSvmParams kp;
+                     kp.kernel = p.at("kernel") == "linear" ? SvmKernel::Linear : SvmKernel::Rbf;
+                     kp.C = p.at("C");
+                     kp.gamma = p.at("gamma");
+                     kp.mu = p.at("mu");
+                     KernelSvmResult r = fitKernelSvm(d, kp, rc);
+                     TrainedModel t;
+                     t.fit.status = r.status;
+                     t.fit.message = r.message;
+                     t.fit.objective = r.objective;
+                     t.fit.iterations = r.iterations;
+                     t.fit.elapsed = r.elapsed;
+                     if (r.status != Status::Failed) t.scorer = std::make_shared<KernelSvmModel>(std::move(r.model));
+                     return t;
+                 }});
+
+    c.push_back({"tree", "Decision tree (CART)", "Breiman et al., Classification and Regression Trees, 1984",
+                 "greedy binary splits minimising Gini impurity or entropy", false, false,
+                 {integer("depth", 8, 1, 64, "maximum depth"), integer("minLeaf", 1, 1, 100000, "minimum leaf size"),
+                  choice("criterion", "gini", {"gini", "entropy"}, "split criterion")},
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     DecisionTreeParams tp;
+                     tp.maxDepth = p.at("depth");
+                     tp.minLeaf = p.at("minLeaf");
+                     tp.criterion = p.at("criterion") == "entropy" ? SplitCriterion::Entropy : SplitCriterion::Gini;
+                     return wrapClassifier(fitDecisionTree(d, tp, rc));
+                 }});
+
+    c.push_back({"knn", "k nearest neighbours", "Cover & Hart, Nearest neighbor pattern classification, 1967",
+                 "majority vote of the k nearest training points (unweighted Euclidean distance)", false, false,
+                 {integer("k", 5, 1, 1000, "neighbours")},
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     KnnParams kp;
+                     kp.k = p.at("k");
+                     return wrapClassifier(fitKnn(d, kp, rc));
+                 }});
+
+    c.push_back({"net", "Neural net (one hidden layer)", "Rumelhart, Hinton & Williams, 1986",
+                 "softmax(W2 tanh(W1 x + b1) + b2), cross-entropy, early stopping on a holdout", false, false,
+                 {integer("hidden", 16, 1, 4096, "hidden units"), integer("maxEpochs", 200, 1, 100000, "epochs"),
+                  real("learningRate", 0.1, 1e-6, 10.0, "SGD step", true), integer("seed", 1, 0, 2147483647, "seed")},
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     NeuralNetParams np;
+                     np.hidden = p.at("hidden");
+                     np.maxEpochs = p.at("maxEpochs");
+                     np.learningRate = p.at("learningRate");
+                     np.seed = p.at("seed").get<std::uint64_t>();
+                     return wrapClassifier(fitNeuralNet(d, np, rc));
+                 }});
+
+    c.push_back({"adaboost", "AdaBoost (SAMME)", "Freund & Schapire 1997; Zhu et al., Multi-class AdaBoost, 2009",
+                 "weighted vote of base learners trained on reweighted examples", false, false,
+                 concat({integer("rounds", 50, 1, 10000, "boosting rounds T")}, baseParams()),
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     AdaBoostParams ap;
+                     ap.base = baseFrom(p);
+                     ap.rounds = p.at("rounds");
+                     ap.seed = p.at("seed").get<std::uint64_t>();
+                     return wrapClassifier(fitAdaBoost(d, ap, rc));
+                 }});
+
+    c.push_back({"mixture", "Mixture of experts (random feature subsets)",
+                 "Sullivan, Langford, Caruana & Blum, FeatureBoost, ICML 2000 (baseline)",
+                 "vote of members each trained on a random subset of the features", false, false,
+                 concat({integer("members", 10, 1, 1000, "members M"),
+                         real("subsetFraction", 0.5, 0.01, 1.0, "fraction of the features each member sees")},
+                        baseParams()),
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     MixtureParams mp;
+                     mp.base = baseFrom(p);
+                     mp.members = p.at("members");
+                     mp.subsetFraction = p.at("subsetFraction");
+                     mp.seed = p.at("seed").get<std::uint64_t>();
+                     return wrapClassifier(fitMixtureOfExperts(d, mp, rc));
+                 }});
+
+    c.push_back({"featureboost", "FeatureBoost", "Sullivan, Langford, Caruana & Blum, FeatureBoost, ICML 2000",
+                 "boosting over features: D over features, members trained with de-emphasised features, weighted vote",
+                 false, false,
+                 concat({integer("rounds", 10, 1, 1000, "rounds T"),
+                         choice("variant", "hard", {"hard", "soft-noise", "soft-scale"},
+                                "hard = progressive feature removal; soft = noise or scaling")},
+                        baseParams()),
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     FeatureBoostParams fp;
+                     fp.base = baseFrom(p);
+                     fp.rounds = p.at("rounds");
+                     const std::string v = p.at("variant");
+                     fp.variant = v == "soft-noise" ? FeatureBoostVariant::SoftNoise
+                                  : v == "soft-scale" ? FeatureBoostVariant::SoftScale
+                                                      : FeatureBoostVariant::Hard;
+                     fp.seed = p.at("seed").get<std::uint64_t>();
+                     return wrapClassifier(fitFeatureBoost(d, fp, rc));
                  }});
     return c;
 }
