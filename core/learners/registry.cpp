@@ -43,11 +43,13 @@ TrainedModel linearFit(const Dataset& train, const RunControl& rc, const BinaryF
 }
 
 // A non-linear fit (tree, kNN, net, ensembles) as a TrainedModel: no linear view.
+// fixedRounds: ensembles report MaxIterations after their T rounds; T is the model's size, not
+// a solver limit that was hit, so that is a normal completion here.
 template <class M>
-TrainedModel wrapClassifier(const ModelFit<M>& f) {
+TrainedModel wrapClassifier(const ModelFit<M>& f, bool fixedRounds = false) {
     TrainedModel t;
     t.scorer = f.model;
-    t.fit.status = f.status;
+    t.fit.status = fixedRounds && f.status == Status::MaxIterations ? Status::Converged : f.status;
     t.fit.message = f.message;
     t.fit.iterations = f.iterations;
     t.fit.elapsed = f.elapsed;
@@ -262,7 +264,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                      ap.base = baseFrom(p);
                      ap.rounds = p.at("rounds");
                      ap.seed = p.at("seed").get<std::uint64_t>();
-                     return wrapClassifier(fitAdaBoost(d, ap, rc));
+                     return wrapClassifier(fitAdaBoost(d, ap, rc), true);
                  }});
 
     c.push_back({"mixture", "Mixture of experts (random feature subsets)",
@@ -277,7 +279,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                      mp.members = p.at("members");
                      mp.subsetFraction = p.at("subsetFraction");
                      mp.seed = p.at("seed").get<std::uint64_t>();
-                     return wrapClassifier(fitMixtureOfExperts(d, mp, rc));
+                     return wrapClassifier(fitMixtureOfExperts(d, mp, rc), true);
                  }});
 
     c.push_back({"featureboost", "FeatureBoost", "Sullivan, Langford, Caruana & Blum, FeatureBoost, ICML 2000",
@@ -296,7 +298,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                                   : v == "soft-scale" ? FeatureBoostVariant::SoftScale
                                                       : FeatureBoostVariant::Hard;
                      fp.seed = p.at("seed").get<std::uint64_t>();
-                     return wrapClassifier(fitFeatureBoost(d, fp, rc));
+                     return wrapClassifier(fitFeatureBoost(d, fp, rc), true);
                  }});
     return c;
 }
