@@ -9,6 +9,7 @@
 #include "core/eval/results_io.h"
 #include "core/io/deletion_grid.h"
 #include "core/io/model_json.h"
+#include "core/learners/nonlinear/model_io.h"
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
 
@@ -247,8 +248,13 @@ int runTrain(const std::vector<std::string>& argv) {
     const TrainedModel t = trainLearner(learner, ps.train, params, {{}, guard.token()});
     if (t.fit.status == Status::Cancelled) return Cancelled;
     if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
-    if (!t.linear) throw std::invalid_argument("learner " + learner + " has no linear model to save");
-    saveModel(*a.value("output"), *t.linear, describeTraining(ps.train, learner, completeParams(learner, params), ps.preprocessor));
+    if (t.linear) {
+        saveModel(*a.value("output"), *t.linear, describeTraining(ps.train, learner, completeParams(learner, params), ps.preprocessor));
+    } else if (const auto* c = dynamic_cast<const Classifier*>(t.scorer.get())) {
+        saveClassifier(*a.value("output"), *c);   // trees, kNN, nets, ensembles (eval/attack take linear models)
+    } else {
+        throw std::invalid_argument("learner " + learner + ": saving this model type is not supported yet");
+    }
     std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective
               << ", " << t.fit.iterations << " iterations, " << fmt(t.fit.elapsed, 3) << " s (" << toString(t.fit.status)
               << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error) << ", test error "
