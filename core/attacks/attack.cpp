@@ -32,6 +32,8 @@ constexpr ThreatName kThreatNames[] = {
     {ThreatModel::GroupCorruption, "group-corruption"},
     {ThreatModel::FixedDeletion, "fixed-deletion"},
     {ThreatModel::RandomBlankout, "random-blankout"},
+    {ThreatModel::RandomLabelFlip, "random-label-flips"},
+    {ThreatModel::AdversarialLabelFlip, "adversarial-label-flips"},
 };
 
 [[noreturn]] void bad(const std::string& field, const std::string& msg) {
@@ -73,6 +75,10 @@ bool usesCountBudget(ThreatModel t) {
            t == ThreatModel::UniformExact || t == ThreatModel::GreedyDeletion || t == ThreatModel::FixedDeletion;
 }
 
+bool isTrainingTime(ThreatModel t) {
+    return t == ThreatModel::RandomLabelFlip || t == ThreatModel::AdversarialLabelFlip;
+}
+
 bool usesValueBudget(ThreatModel t) {
     return t == ThreatModel::WorstCaseValueExact || t == ThreatModel::WorstCaseValueGreedy;
 }
@@ -106,8 +112,13 @@ void AttackSpec::validate(const Dataset& d) const {
     }
     if (threat == ThreatModel::RandomBlankout && !(probability >= 0 && probability <= 1))
         bad("probability", "must be in [0, 1]");
-    if (threat == ThreatModel::FeatureCorruption || threat == ThreatModel::GroupCorruption)
+    if (threat == ThreatModel::FeatureCorruption || threat == ThreatModel::GroupCorruption || isTrainingTime(threat))
         if (!(fraction >= 0 && fraction <= 1)) bad("fraction", "must be in [0, 1]");
+    if (isTrainingTime(threat)) {
+        if (!d.isBinary()) bad("threat", std::string(toString(threat)) + " needs a binary task");
+        if (labelFlipRepeats < 1) bad("labelFlipRepeats", "must be >= 1");
+        labelFlipSvm.validate();
+    }
     if (threat == ThreatModel::GroupCorruption) {
         if (groups.empty()) bad("groups", "group corruption needs at least one feature group");
         std::vector<char> used(static_cast<std::size_t>(d.features()), 0);
@@ -127,6 +138,9 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
                        const Dataset* donors) {
     Stopwatch clock;
     spec.validate(test);
+    if (isTrainingTime(spec.threat))
+        throw std::invalid_argument(std::string("attack threat '") + toString(spec.threat) +
+                                    "' acts on training labels; run it through an experiment");
     if (model.features() != test.features())
         throw std::invalid_argument("attack: the model expects " + std::to_string(model.features()) +
                                     " features, the data has " + std::to_string(test.features()));
@@ -207,6 +221,8 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
             for (int j = 0; j < test.features(); ++j)
                 if (rng.bernoulli(spec.probability)) del.push_back(j);
             break;
+        case ThreatModel::RandomLabelFlip:
+        case ThreatModel::AdversarialLabelFlip: break;   // refused above
         case ThreatModel::GreedyDeletion: {
             del = greedyDeletion(model, x, label, K, spec.stopWhenWrong).deleted;
             std::sort(del.begin(), del.end());

@@ -14,6 +14,7 @@
 // The bias is never deletable. Other threat models are documented at ThreatModel.
 
 #include "core/data/dataset.h"
+#include "core/learners/kernel_svm.h"
 #include "core/learners/scorer.h"
 #include "core/util/run_control.h"
 
@@ -41,8 +42,12 @@ enum class ThreatModel {
                            ///< test instance (whole group at once)
     FixedDeletion,         ///< the first K features of `features` deleted from every instance
                            ///< (e.g. Dekel-Shamir's "delete both label copies")
-    RandomBlankout         ///< every feature deleted independently with probability `probability`
+    RandomBlankout,        ///< every feature deleted independently with probability `probability`
                            ///< (MCF's "blankout at test time"; the level is the probability)
+    RandomLabelFlip,       ///< TRAINING time: a fraction `fraction` of the training labels flipped
+                           ///< at random (binary data; the experiment runner applies it)
+    AdversarialLabelFlip   ///< TRAINING time: the same number of flips chosen by Algorithm 1 of
+                           ///< Biggio et al. against `labelFlipSvm` (core/attacks/label_flips.h)
 };
 
 const char* toString(ThreatModel t);
@@ -51,6 +56,8 @@ ThreatModel threatModelFromString(const std::string& s);
 /// True for the threat models whose budget is a count K (else a value N, or no budget).
 bool usesCountBudget(ThreatModel t);
 bool usesValueBudget(ThreatModel t);
+/// True for the label-flip threats, which act on the training set, not on test instances.
+bool isTrainingTime(ThreatModel t);
 
 /// What a deleted feature becomes.
 enum class Replacement {
@@ -76,6 +83,10 @@ struct AttackSpec {
     Replacement replacement = Replacement::Zero;
     /// WorstCaseValueExact: v_j * scale must be within 1e-9 of integers (scale 1 = integer values).
     double knapsackScale = 1.0;
+    /// AdversarialLabelFlip: the SVM the attacker targets (kernel, C, gamma) and the repetitions
+    /// R of Algorithm 1.
+    KernelSvmParams labelFlipSvm;
+    int labelFlipRepeats = 10;
     /// GreedyDeletion: stop as soon as the instance is misclassified.
     bool stopWhenWrong = true;
     std::uint64_t seed = 1;

@@ -1,6 +1,7 @@
 #include "core/eval/experiment_runner.h"
 
 #include "core/data/bundled.h"
+#include "core/attacks/label_flips.h"
 #include "core/data/split.h"
 #include "core/eval/level_evaluation.h"
 #include "core/util/parallel.h"
@@ -158,6 +159,72 @@ std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points)
     return out;
 }
 
+namespace {
+
+// Training-time threats (label flips): at each level a fraction of the training labels is
+// flipped (the same flips for every learner of a repetition), every candidate is trained on the
+// tainted set, the one with the lowest clean validation error is kept, and it is scored on the
+// untainted test set. Returns false when cancelled.
+bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const LearnerSpec& ls, int li, int rep,
+                     const RunControl& rc, const std::function<void(CurvePoint)>& emit,
+                     const std::function<void(const std::string&)>& warn) {
+    const std::vector<json> cands = gridCandidates(ls);
+    if (cands.size() > 1 && ps.validation.rows() == 0)
+        throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split");
+    const RunControl inner{{}, rc.stop};
+    for (std::size_t l = 0; l < spec.levels.size(); ++l) {
+        if (rc.cancelled()) return false;
+        const int flips = static_cast<int>(std::lround(spec.levels[l] * ps.train.rows()));
+        const std::uint64_t seed = Rng(derivedSeed(spec, rep, 3)).split(l).next();
+        Dataset tainted;
+        if (spec.attack.threat == ThreatModel::RandomLabelFlip) {
+            tainted = randomLabelFlips(ps.train, flips, seed).tainted;
+        } else {
+            AdversarialLabelFlipParams ap;
+            ap.flips = flips;
+            ap.repeats = spec.attack.labelFlipRepeats;
+            ap.svm = spec.attack.labelFlipSvm;
+            ap.seed = seed;
+            LabelFlipResult r = adversarialLabelFlips(ps.train, ap, inner);
+            if (r.status == Status::Cancelled) return false;
+            tainted = std::move(r.tainted);
+        }
+        std::size_t best = 0;
+        double bestVal = kNaN;
+        std::vector<TrainedModel> models;
+        std::vector<double> seconds;
+        for (std::size_t c = 0; c < cands.size(); ++c) {
+            Stopwatch t;
+            models.push_back(trainLearner(ls.learner, tainted, cands[c], inner));
+            seconds.push_back(t.seconds());
+            const FitResult& f = models.back().fit;
+            if (f.status == Status::Cancelled || rc.cancelled()) return false;
+            if (f.status == Status::Failed) throw std::runtime_error(f.message);
+            if (f.status == Status::MaxIterations) warn(ls.id + ": stopped at the iteration limit (" + f.message + ")");
+            if (cands.size() > 1) {
+                const double v = scoreDataset(*models.back().scorer, ps.validation).error;
+                if (c == 0 || v < bestVal) best = c, bestVal = v;
+            }
+        }
+        const LevelScore score = scoreDataset(*models[best].scorer, ps.test);
+        CurvePoint p;
+        p.learner = ls.id;
+        p.learnerIndex = li;
+        p.levelIndex = static_cast<int>(l);
+        p.level = spec.levels[l];
+        p.repetition = rep;
+        p.error = score.error;
+        p.auc = score.auc;
+        p.validationError = bestVal;
+        p.params = completeParams(ls.learner, cands[best]);
+        p.trainSeconds = seconds[best];
+        emit(p);
+    }
+    return true;
+}
+
+}  // namespace
+
 ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc, const PointCallback& onPoint) {
     Stopwatch clock;
     spec.validate();
@@ -197,6 +264,10 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         const PreparedSplit& ps = splits[static_cast<std::size_t>(rep)];
         const std::string where = ls.id + " (repetition " + std::to_string(rep) + ")";
         try {
+            if (isTrainingTime(spec.attack.threat)) {
+                labelFlipPoints(spec, ps, ls, li, rep, rc, emit, warn);
+                return;
+            }
             const RunControl learnerRc{{}, rc.stop};
             const std::vector<json> cands = gridCandidates(ls);
             std::vector<TrainedModel> models;

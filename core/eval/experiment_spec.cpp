@@ -224,6 +224,13 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         s.attack.features = getOr<std::vector<int>>(a, "features", "attack", {});
         s.attack.knapsackScale = getOr<double>(a, "knapsack_scale", "attack", 1.0);
         s.attack.stopWhenWrong = getOr<bool>(a, "stop_when_wrong", "attack", true);
+        s.attack.labelFlipRepeats = getOr<int>(a, "flip_repeats", "attack", 10);
+        if (a.contains("flip_svm")) {
+            const json& f = a.at("flip_svm");
+            s.attack.labelFlipSvm.kernel = getOr<std::string>(f, "kernel", "attack.flip_svm", "linear") == "rbf" ? SvmKernel::Rbf : SvmKernel::Linear;
+            s.attack.labelFlipSvm.C = getOr<double>(f, "C", "attack.flip_svm", 1.0);
+            s.attack.labelFlipSvm.gamma = getOr<double>(f, "gamma", "attack.flip_svm", 1.0);
+        }
         if (a.contains("groups")) {
             for (const json& g : a.at("groups"))
                 s.attack.groups.push_back({getOr<std::string>(g, "name", "attack.groups", ""), getOr<int>(g, "begin", "attack.groups", 0),
@@ -291,7 +298,11 @@ json toJson(const ExperimentSpec& s) {
               {"feature", s.attack.feature},
               {"features", s.attack.features},
               {"knapsack_scale", s.attack.knapsackScale},
-              {"stop_when_wrong", s.attack.stopWhenWrong}};
+              {"stop_when_wrong", s.attack.stopWhenWrong},
+              {"flip_repeats", s.attack.labelFlipRepeats},
+              {"flip_svm", {{"kernel", s.attack.labelFlipSvm.kernel == SvmKernel::Rbf ? "rbf" : "linear"},
+                            {"C", s.attack.labelFlipSvm.C},
+                            {"gamma", s.attack.labelFlipSvm.gamma}}}};
     if (!s.attack.groups.empty()) {
         json g = json::array();
         for (const auto& grp : s.attack.groups) g.push_back({{"name", grp.name}, {"begin", grp.begin}, {"end", grp.end}});

@@ -18,7 +18,8 @@
 //               | {"kind": "csv", "path": "PATH"} | {"kind": "values", "values": [...]},
 //   "learners": [{"id": "FDROP", "learner": "fdrop", "params": {"C": 1}, "grid": {"K": [0, 10, 50]}}],
 //   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...], "groups": [...],
-//              "knapsack_scale": 1, "stop_when_wrong": true},
+//              "knapsack_scale": 1, "stop_when_wrong": true,
+//              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1}},   (label flips)
 //   "levels": [0, 10, 20], "repetitions": 5, "seed": 1, "threads": 0,
 //   "tune_per_level": false,
 //   "paper": {"summary": "...", "curves": {"SVM": [[level, error], ...]}}   (reference numbers)

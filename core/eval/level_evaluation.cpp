@@ -103,7 +103,9 @@ AttackSpec attackAtLevel(const AttackSpec& base, double level) {
     case ThreatModel::RandomFeatureDrop:
     case ThreatModel::RandomBlankout: s.probability = level; break;
     case ThreatModel::FeatureCorruption:
-    case ThreatModel::GroupCorruption: s.fraction = level; break;
+    case ThreatModel::GroupCorruption:
+    case ThreatModel::RandomLabelFlip:
+    case ThreatModel::AdversarialLabelFlip: s.fraction = level; break;
     case ThreatModel::None: break;
     default: s.budget = level; break;
     }

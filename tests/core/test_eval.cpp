@@ -256,6 +256,37 @@ private slots:
         QVERIFY(mean("LP (N=20)", 2) > 0.19);   // cannot beat the label noise by much
     }
 
+    void labelFlipCurves() {
+        // Training-time threats through the runner: on the 300-D toy the LN-robust SVM (mu = 0.5)
+        // loses less accuracy than the SVM under random flips (Biggio et al.), and Algorithm 1's
+        // flips hurt the SVM more than as many random flips (on Sonar).
+        auto meanAt = [](const ExperimentResult& r, const std::string& id, int level) {
+            for (const auto& c : r.summary)
+                if (c.learner == id && c.levelIndex == level) return c.error.mean;
+            return -1.0;
+        };
+        ExperimentSpec toy = loadPresetOrFile("biggio-300d-random-flips");
+        toy.repetitions = 1;
+        const ExperimentResult t = runExperiment(toy);
+        QCOMPARE(t.status, Status::Converged);
+        QVERIFY(meanAt(t, "LN-SVM mu=0.5", 2) + 0.1 < meanAt(t, "SVM", 2));   // 20% flipped
+        QVERIFY(meanAt(t, "LN-SVM mu=0.5", 0) <= meanAt(t, "SVM", 0));         // no loss at 0%
+        ExperimentSpec adv = loadPresetOrFile("sonar-adversarial-flips");
+        adv.learners.resize(1);   // the plain SVM
+        adv.levels = {0.1};
+        ExperimentSpec rnd = adv;
+        rnd.attack.threat = ThreatModel::RandomLabelFlip;
+        const double eAdv = meanAt(runExperiment(adv), "SVM", 0), eRnd = meanAt(runExperiment(rnd), "SVM", 0);
+        QVERIFY2(eAdv > eRnd + 0.05, qPrintable(QString("adversarial %1, random %2").arg(eAdv).arg(eRnd)));
+        // label flips are training-time only: a test-time attack refuses them
+        AttackSpec a;
+        a.threat = ThreatModel::RandomLabelFlip;
+        a.fraction = 0.1;
+        const Dataset d = loadBundled("sonar");
+        const TrainedModel m = trainLearner("svm", d, {});
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, *m.scorer, a));
+    }
+
     void everyPresetLoads() {
         const auto presets = listPresets();
         QVERIFY(presets.size() >= 2);
