@@ -452,6 +452,8 @@ nlohmann::json paramsAtRepetition0(const ExperimentResult& r, const LearnerSpec&
 
 void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
 #ifdef FDLAB_HAVE_HEATMAP_VIEW
+    // Label flips act on the training set: there is no per-instance deletion to draw.
+    if (isTrainingTime(r.spec.attack.threat)) return;
     // Two linear learners side by side: SVM and FDROP when present, else the first two.
     std::vector<const LearnerSpec*> chosen;
     for (const char* want : {"svm", "fdrop"})

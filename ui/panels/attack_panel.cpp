@@ -23,7 +23,7 @@ const ThreatModel kThreats[] = {
     ThreatModel::WorstCaseValueGreedy, ThreatModel::UniformTopWeight,   ThreatModel::UniformExact,
     ThreatModel::GreedyDeletion,      ThreatModel::RandomFeatureDrop,   ThreatModel::RandomBlankout,
     ThreatModel::FeatureCorruption,   ThreatModel::GroupCorruption,     ThreatModel::FixedDeletion,
-    ThreatModel::None};
+    ThreatModel::RandomLabelFlip,     ThreatModel::AdversarialLabelFlip, ThreatModel::None};
 }
 
 AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
@@ -99,7 +99,7 @@ void AttackPanel::updateEnabled() {
     const auto t = static_cast<ThreatModel>(m_threat->currentData().toInt());
     m_feature->setEnabled(t == ThreatModel::RandomFeatureDrop);
     const bool deletion = t != ThreatModel::FeatureCorruption && t != ThreatModel::GroupCorruption &&
-                          t != ThreatModel::None;
+                          t != ThreatModel::None && !isTrainingTime(t);
     m_replacement->setEnabled(deletion);
     const bool range = m_rangeMode->isChecked();
     m_from->setEnabled(range);

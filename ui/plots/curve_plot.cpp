@@ -34,6 +34,8 @@ QString CurvePlot::levelLabel(ThreatModel t) {
     case ThreatModel::RandomBlankout: return tr("deletion probability p");
     case ThreatModel::FeatureCorruption:
     case ThreatModel::GroupCorruption: return tr("fraction corrupted");
+    case ThreatModel::RandomLabelFlip:
+    case ThreatModel::AdversarialLabelFlip: return tr("fraction of training labels flipped");
     default: return tr("attack level");
     }
 }
