@@ -1,5 +1,7 @@
 #include "core/learners/dekel_shamir_lp.h"
 
+#include "core/util/param_check.h"
+
 #include "core/solvers/glpk_lp.h"
 #include "core/solvers/knapsack.h"
 #include "core/util/rng.h"
@@ -35,16 +37,9 @@ const char* toString(DekelShamirLpProblem p) {
 
 namespace {
 
-std::string num(double x) {
-    std::ostringstream s;
-    s.precision(10);
-    s << x;
-    return s.str();
-}
+std::string num(double x) { return formatParam(x); }
 
-[[noreturn]] void bad(const std::string& field, const std::string& what) {
-    throw std::invalid_argument("DekelShamirLpParams." + field + " " + what);
-}
+[[noreturn]] void bad(const std::string& field, const std::string& what) { invalidParam("DekelShamirLpParams", field, what); }
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "core/learners/dekel_shamir_perceptron.h"
 
+#include "core/util/param_check.h"
+
 #include "core/learners/dekel_shamir_lp.h"
 #include "core/util/rng.h"
 
@@ -15,16 +17,9 @@ namespace fdlab {
 
 namespace {
 
-std::string num(double x) {
-    std::ostringstream s;
-    s.precision(10);
-    s << x;
-    return s.str();
-}
+std::string num(double x) { return formatParam(x); }
 
-[[noreturn]] void bad(const std::string& field, const std::string& what) {
-    throw std::invalid_argument("DekelShamirPerceptronParams." + field + " " + what);
-}
+[[noreturn]] void bad(const std::string& field, const std::string& what) { invalidParam("DekelShamirPerceptronParams", field, what); }
 
 }  // namespace
 
