@@ -1,5 +1,7 @@
 #include "ui/main_window.h"
 
+#include "ui/dialogs/import_dialog.h"
+
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/model_json.h"
@@ -156,7 +158,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_attackPanel = new AttackPanel;
     addDock(m_attackPanel, tr("Attack"), "attackDock", Qt::RightDockWidgetArea);
 
-    connect(m_datasetPanel, &DatasetPanel::datasetRequested, this, &MainWindow::openSource);
+    connect(m_datasetPanel, &DatasetPanel::datasetRequested, this, [this](const QString& s) { openSource(s); });
     connect(m_datasetPanel, &DatasetPanel::openFileRequested, this, &MainWindow::openFileDialog);
     connect(m_importance, &ImportanceEditor::importanceChanged, this, [this] { m_importanceEdited = true; });
 
@@ -298,13 +300,21 @@ void MainWindow::openFileDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open dataset"), QString(),
         tr("Data files (*.csv *.arff *.gz *-ubyte *.idx* *.libsvm *.svm *.txt);;All files (*)"));
-    if (!path.isEmpty()) openSource(path);
+    if (path.isEmpty()) return;
+    LoadOptions options;
+    if (ImportDialog::needed(path)) {
+        ImportDialog dialog(path, this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        options = dialog.options();
+    }
+    openSource(path, options);
 }
 
-void MainWindow::openSource(const QString& source) {
+void MainWindow::openSource(const QString& source, const LoadOptions& options) {
     statusBar()->showMessage(tr("Loading %1...").arg(source));
+    m_loadOptions = options;
     m_datasetPanel->setCurrentSource(source);
-    m_loader->request(source);
+    m_loader->request(source, options);
 }
 
 void MainWindow::onLoaded(const QString& source, DatasetPtr data, const QString& format) {
@@ -338,7 +348,7 @@ void MainWindow::loadSpec(const ExperimentSpec& spec, bool run) {
     m_importanceEdited = false;
     const QString source = spec.dataset.bundled.empty() ? QString::fromStdString(spec.dataset.file)
                                                         : QString::fromStdString("bundled:" + spec.dataset.bundled);
-    if (source != m_loadedSource) openSource(source);
+    if (source != m_loadedSource) openSource(source, spec.dataset.options);
     if (run) runSpec(spec);
 }
 
@@ -347,6 +357,7 @@ ExperimentSpec MainWindow::buildSpec() const {
     m_datasetPanel->applyTo(spec);
     spec.learners = m_algorithmsPanel->learners();
     m_attackPanel->applyTo(spec);
+    if (!spec.dataset.file.empty()) spec.dataset.options = m_loadOptions;
     if (m_importanceEdited && m_data && m_importance->importance().size() == static_cast<std::size_t>(m_data->features())) {
         spec.importance.kind = ImportanceSpec::Kind::Values;
         spec.importance.values = m_importance->importance();

@@ -41,7 +41,7 @@ public:
     static fdlab::ExperimentSpec defaultExperiment();
 
     /// Loads "bundled:NAME" or a file path in the background.
-    void openSource(const QString& source);
+    void openSource(const QString& source, const fdlab::LoadOptions& options = {});
     DatasetPtr currentDataset() const { return m_data; }
 
     /// Shows `spec` in the panels (and loads its dataset); runs it when `run` is true.
@@ -137,6 +137,7 @@ private:
 
     DatasetPtr m_data;
     QString m_loadedSource;
+    fdlab::LoadOptions m_loadOptions;   ///< how the current file source is read (import dialog)
     fdlab::ExperimentSpec m_spec;                 // the template the panels edit on top of
     std::optional<fdlab::ExperimentSpec> m_runSpec;   // the spec of the running / last run
     std::optional<fdlab::ExperimentResult> m_result;

@@ -5,7 +5,7 @@
 
 namespace fdlab::ui {
 
-void DatasetLoadWorker::load(const QString& source) {
+void DatasetLoadWorker::load(const QString& source, const LoadOptions& options) {
     try {
         if (source.startsWith("bundled:")) {
             const std::string name = source.mid(8).toStdString();
@@ -17,7 +17,7 @@ void DatasetLoadWorker::load(const QString& source) {
         } else {
             const std::string path = source.toStdString();
             const FileFormat ff = guessFormat(path);
-            auto d = std::make_shared<Dataset>(loadDataFile(path));
+            auto d = std::make_shared<Dataset>(loadDataFile(path, options));
             emit loaded(source, d, toString(ff));
         }
     } catch (const std::exception& e) {
@@ -27,6 +27,7 @@ void DatasetLoadWorker::load(const QString& source) {
 
 DatasetLoader::DatasetLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<DatasetPtr>();
+    qRegisterMetaType<LoadOptions>();
     m_worker = new DatasetLoadWorker;
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -42,6 +43,6 @@ DatasetLoader::~DatasetLoader() {
     m_thread.wait();
 }
 
-void DatasetLoader::request(const QString& source) { emit requested(source); }
+void DatasetLoader::request(const QString& source, const LoadOptions& options) { emit requested(source, options); }
 
 }  // namespace fdlab::ui

@@ -4,6 +4,7 @@
 // queued connections. The destructor quits and waits for the thread.
 
 #include "core/data/dataset.h"
+#include "core/data/loaders.h"
 
 #include <QObject>
 #include <QString>
@@ -19,7 +20,7 @@ class DatasetLoadWorker : public QObject {
     Q_OBJECT
 public:
     /// source: "bundled:NAME" or a file path. format is the summary's format label.
-    void load(const QString& source);
+    void load(const QString& source, const fdlab::LoadOptions& options);
 signals:
     void loaded(const QString& source, fdlab::ui::DatasetPtr data, const QString& format);
     void failed(const QString& source, const QString& message);
@@ -31,11 +32,11 @@ public:
     explicit DatasetLoader(QObject* parent = nullptr);
     ~DatasetLoader() override;
 
-    void request(const QString& source);
+    void request(const QString& source, const fdlab::LoadOptions& options = {});
 signals:
     void loaded(const QString& source, fdlab::ui::DatasetPtr data, const QString& format);
     void failed(const QString& source, const QString& message);
-    void requested(const QString& source);   // internal: hands the request to the worker thread
+    void requested(const QString& source, const fdlab::LoadOptions& options);   // internal: to the worker thread
 
 private:
     QThread m_thread;
@@ -45,3 +46,4 @@ private:
 }  // namespace fdlab::ui
 
 Q_DECLARE_METATYPE(fdlab::ui::DatasetPtr)
+Q_DECLARE_METATYPE(fdlab::LoadOptions)
