@@ -1,5 +1,7 @@
 #include "core/data/importance.h"
 
+#include "core/data/csv_format.h"
+
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -34,30 +36,15 @@ std::vector<std::string> featureNamesOf(const Dataset& d, const char* where) {
     return d.featureNames;
 }
 
-std::string_view trimmed(std::string_view s) {
-    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
-    while (!s.empty() && space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-std::string quotedForMessage(std::string_view s) {
-    std::string r = "'";
-    if (s.size() > 40) {
-        r.append(s.substr(0, 37));
-        r += "...";
-    } else {
-        r.append(s);
-    }
-    r += '\'';
-    return r;
-}
+// Trimming and quoting for messages are the loaders' (csv_format.h).
+using detail::trim;
+using detail::inQuotes;
 
 /// A name must be quoted in the file when it would otherwise not read back as itself.
 bool needsQuotes(const std::string& s) {
     if (s.empty()) return true;
     if (s.find_first_of(",\"\n\r") != std::string::npos) return true;
-    if (s.front() == '#' || trimmed(s).size() != s.size()) return true;
+    if (s.front() == '#' || trim(s).size() != s.size()) return true;
     return false;
 }
 
@@ -102,7 +89,7 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
     bool firstData = true;
     while (std::getline(in, raw)) {
         ++lineNo;
-        const std::string_view line = trimmed(raw);
+        const std::string_view line = trim(raw);
         if (line.empty() || line.front() == '#') continue;
         auto fail = [&](const std::string& msg) { throw DataError(path, lineNo, msg); };
 
@@ -125,16 +112,16 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
                 }
             }
             if (!closed) fail("unterminated quoted feature name");
-            rest = trimmed(line.substr(k));
+            rest = trim(line.substr(k));
             if (rest.empty() || rest.front() != ',') fail("expected 'name,value' (no comma after the quoted name)");
             rest.remove_prefix(1);
         } else {
             const std::size_t comma = line.rfind(',');
-            if (comma == std::string_view::npos) fail("expected 'name,value', got " + quotedForMessage(line));
-            name = std::string(trimmed(line.substr(0, comma)));
+            if (comma == std::string_view::npos) fail("expected 'name,value', got " + inQuotes(line));
+            name = std::string(trim(line.substr(0, comma)));
             rest = line.substr(comma + 1);
         }
-        const std::string_view valueText = trimmed(rest);
+        const std::string_view valueText = trim(rest);
 
         if (firstData) {
             firstData = false;
@@ -148,21 +135,21 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
         }
 
         const auto it = index.find(name);
-        if (it == index.end()) fail("unknown feature " + quotedForMessage(name));
+        if (it == index.end()) fail("unknown feature " + inQuotes(name));
         const std::size_t j = it->second;
         if (seenOn[j] != 0)
-            fail("feature " + quotedForMessage(name) + " listed twice (first on line " + std::to_string(seenOn[j]) + ")");
+            fail("feature " + inQuotes(name) + " listed twice (first on line " + std::to_string(seenOn[j]) + ")");
 
         std::string_view num = valueText;
         if (num.size() > 1 && num.front() == '+') num.remove_prefix(1);
         double x = 0.0;
         const auto res = std::from_chars(num.data(), num.data() + num.size(), x);
         if (num.empty() || res.ec == std::errc::invalid_argument || res.ptr != num.data() + num.size())
-            fail("value " + quotedForMessage(valueText) + " of feature " + quotedForMessage(name) + " is not a number");
+            fail("value " + inQuotes(valueText) + " of feature " + inQuotes(name) + " is not a number");
         if (res.ec == std::errc::result_out_of_range || !std::isfinite(x))
-            fail("value " + quotedForMessage(valueText) + " of feature " + quotedForMessage(name) + " is not finite");
+            fail("value " + inQuotes(valueText) + " of feature " + inQuotes(name) + " is not finite");
         if (!(x > 0.0))
-            fail("value " + quotedForMessage(valueText) + " of feature " + quotedForMessage(name) + " must be > 0");
+            fail("value " + inQuotes(valueText) + " of feature " + inQuotes(name) + " must be > 0");
         v[j] = x;
         seenOn[j] = lineNo;
     }
@@ -175,7 +162,7 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
             first = j;
         }
     if (missing > 0)
-        throw DataError(path, 0, "feature " + quotedForMessage(names[first]) + " is missing" +
+        throw DataError(path, 0, "feature " + inQuotes(names[first]) + " is missing" +
                                      (missing > 1 ? " (and " + std::to_string(missing - 1) + " more)" : std::string()) +
                                      "; every feature needs a value");
     return v;

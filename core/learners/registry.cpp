@@ -81,6 +81,14 @@ std::vector<ParamInfo> concat(std::vector<ParamInfo> a, const std::vector<ParamI
     return a;
 }
 
+// The two liblinear baselines differ only in the solver.
+TrainedModel liblinearFit(LiblinearSolver solver, const Dataset& d, const json& p, const RunControl& rc) {
+    LiblinearParams lp;
+    lp.solver = solver;
+    lp.C = p.at("C");
+    return linearFit(d, rc, [lp](const Dataset& t, const RunControl& r) { return fitLiblinear(t, lp, r); });
+}
+
 std::vector<LearnerInfo> buildCatalogue() {
     std::vector<LearnerInfo> c;
 
@@ -88,20 +96,14 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "min 1/2||w||^2 + C sum_i [1 - y_i (w.x_i + b)]_+", true, true,
                  {real("C", 1.0, 1e-6, 1e6, "C: weight of the hinge loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
-                     LiblinearParams lp;
-                     lp.solver = LiblinearSolver::HingeSvmDual;
-                     lp.C = p.at("C");
-                     return linearFit(d, rc, [lp](const Dataset& t, const RunControl& r) { return fitLiblinear(t, lp, r); });
+                     return liblinearFit(LiblinearSolver::HingeSvmDual, d, p, rc);
                  }});
 
     c.push_back({"logreg", "Logistic regression (liblinear)", "Fan et al., LIBLINEAR, JMLR 9 (2008); -s 0 -B 1",
                  "min 1/2||w||^2 + C sum_i log(1 + exp(-y_i (w.x_i + b)))", true, true,
                  {real("C", 1.0, 1e-6, 1e6, "C: weight of the logistic loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
-                     LiblinearParams lp;
-                     lp.solver = LiblinearSolver::LogisticRegression;
-                     lp.C = p.at("C");
-                     return linearFit(d, rc, [lp](const Dataset& t, const RunControl& r) { return fitLiblinear(t, lp, r); });
+                     return liblinearFit(LiblinearSolver::LogisticRegression, d, p, rc);
                  }});
 
     c.push_back({"fdrop", "FDROP (Globerson & Roweis)",
