@@ -1,5 +1,6 @@
 #include "core/learners/fdrop.h"
 
+#include "core/learners/fdrop_dual.h"
 #include "core/learners/worst_case_hinge.h"
 #include "core/solvers/bundle_method.h"
 
@@ -9,6 +10,27 @@
 #include <string>
 
 namespace fdlab {
+
+const char* toString(FdropSolver s) {
+    switch (s) {
+    case FdropSolver::Auto: return "auto";
+    case FdropSolver::DualCoordinate: return "dual-cd";
+    case FdropSolver::Bundle: return "bundle";
+    }
+    return "?";
+}
+
+FdropSolver fdropSolverFromString(const std::string& name) {
+    for (const FdropSolver s : {FdropSolver::Auto, FdropSolver::DualCoordinate, FdropSolver::Bundle})
+        if (name == toString(s)) return s;
+    throw std::invalid_argument("unknown FDROP solver '" + name + "' (auto, dual-cd, bundle)");
+}
+
+FdropSolver fdropSolverFor(const FdropParams& p) {
+    if (p.solver != FdropSolver::Auto) return p.solver;
+    const bool plainHinge = p.useImportance ? p.N <= 0.0 : p.K == 0;
+    return plainHinge ? FdropSolver::Bundle : FdropSolver::DualCoordinate;
+}
 
 void FdropParams::validate() const {
     if (!(C > 0.0) || !std::isfinite(C)) throw std::invalid_argument("FdropParams.C must be finite and > 0");
@@ -36,6 +58,26 @@ FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl&
         oracle = std::make_unique<WorstCaseHingeOracle>(train, p.K, p.bias);
     }
 
+    FitResult r;
+    const int n = train.features();
+    if (fdropSolverFor(p) == FdropSolver::DualCoordinate) {
+        FdropDualParams dp;
+        dp.C = p.C;
+        dp.epsilon = p.epsilon;
+        dp.relativeEpsilon = p.relativeEpsilon;
+        dp.maxEpochs = p.maxIterations;
+        dp.seed = p.seed;
+        const FdropDualResult dr = solveFdropDual(*oracle, dp, rc);
+        r.model = LinearModel::binary(dr.w.head(n), p.bias ? dr.w(n) : 0.0, train.classNames);
+        r.objective = dr.objective;
+        r.gap = dr.gap;
+        r.iterations = dr.epochs;
+        r.status = dr.status;
+        r.message = dr.message;
+        r.elapsed = clock.seconds();
+        return r;
+    }
+
     BundleParams bp;
     bp.C = p.C;
     bp.epsilon = p.epsilon;
@@ -44,8 +86,6 @@ FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl&
     bp.maxInactiveAge = 50;   // keeps the inner QP small on long runs (K > 0); the bound stays valid
     const BundleResult br = minimiseBundle(*oracle, Eigen::VectorXd::Zero(oracle->dimension()), bp, rc);
 
-    FitResult r;
-    const int n = train.features();
     const double b = p.bias ? br.w(n) : 0.0;
     r.model = LinearModel::binary(br.w.head(n), b, train.classNames);
     r.objective = br.objective;

@@ -14,17 +14,34 @@
 // the other weights, exactly as liblinear's -s 3 with -B 1 does, so FDROP with K = 0 is the same
 // problem as liblinear's hinge SVM, and the adversary can never delete it.
 //
-// Solved by the bundle method (core/solvers/bundle_method.h) from w = 0, with OCAS's exact line
-// search when K = 0 (plain hinge), plain BMRM otherwise; planes inactive for 50 iterations are
-// dropped to keep the inner QP small. FitResult::objective is
-// the objective above at the returned model, FitResult::gap the certified bound gap
-// (objective - min <= gap).
+// Two solvers, both certifying their answer (FitResult::gap >= objective - min):
+//  - DualCoordinate: coordinate ascent on the dual over the hinge multipliers and the
+//    adversary's deletion fractions (core/learners/fdrop_dual.h), gap = J - D;
+//  - Bundle: the bundle method (core/solvers/bundle_method.h) from w = 0, with OCAS's exact line
+//    search when K = 0 (plain hinge), plain BMRM otherwise; planes inactive for 50 iterations are
+//    dropped to keep the inner QP small; gap = J - best cutting-plane lower bound.
+// Auto (the default) takes the bundle method with its line search for the plain hinge (K = 0 or
+// N = 0), where it is the faster route, and the dual solver for K > 0 (measured in
+// tests/bench/bench_fdrop.cpp). FitResult::objective is the objective above at the returned model.
 
 #include "core/data/dataset.h"
 #include "core/learners/fit_result.h"
 #include "core/util/run_control.h"
 
+#include <cstdint>
+#include <string>
+
 namespace fdlab {
+
+enum class FdropSolver { Auto, DualCoordinate, Bundle };
+/// "auto" / "dual-cd" / "bundle".
+const char* toString(FdropSolver s);
+/// Inverse of toString; throws std::invalid_argument on an unknown name.
+FdropSolver fdropSolverFromString(const std::string& name);
+
+struct FdropParams;
+/// The solver fitFdrop runs for p (resolves Auto).
+FdropSolver fdropSolverFor(const FdropParams& p);
 
 struct FdropParams {
     /// Weight of the summed worst-case hinge. Default 1; finite, > 0.
@@ -39,8 +56,13 @@ struct FdropParams {
     double epsilon = 1e-4;
     /// true (default): epsilon is relative, stop when gap < epsilon * objective; false: absolute.
     bool relativeEpsilon = true;
-    /// Maximum bundle iterations (oracle calls). Default 2000; >= 1.
+    /// Maximum iterations: epochs of the dual solver, oracle calls of the bundle method.
+    /// Default 2000; >= 1.
     long maxIterations = 2000;
+    /// Solver. Default Auto: Bundle for the plain hinge (K = 0 / N = 0), DualCoordinate otherwise.
+    FdropSolver solver = FdropSolver::Auto;
+    /// Seed of the dual solver's row order. Default 1.
+    std::uint64_t seed = 1;
     /// Fit a bias b (constant, undeletable, regularised feature). Default true.
     bool bias = true;
 

@@ -33,8 +33,16 @@
 //                w = w_1 - w_0). Gradient, with p_nk = softmax(a_n)_k and g = d log M / dt:
 //                dLbar/dW_dk = p_nk g(W_dk - W_dc) (k != c),  dLbar/dW_dc = -sum_{k != c} of those;
 //                dLbar/db_k = p_nk - [k == c].
-// Exponential and logistic MCF are solved with L-BFGS (core/solvers/lbfgs_minimizer.h) on J/N
-// from W = 0; the quadratic one in closed form (paper eq. after 3; spec section 4):
+// Exponential and logistic MCF on binary data are solved by the trust-region Newton method
+// (core/solvers/trust_region_newton.h, the solver of liblinear's -s 0) from w = 0, with exact
+// Hessian-vector products: with S_n as above, t = -y_n w,
+//     grad S_n = -y_n [phi'_d(t_d) + psi'(t_d)]_d (and -y_n for b),
+//     Hess S_n = diag(phi''_d(t_d) + psi''(t_d)),
+//     Hess Lbar_n = l''(S_n) grad S_n grad S_n^T + l'(S_n) Hess S_n   (l = exp or softplus),
+// so H v costs one pass over the non-zeros (the dense psi parts depend only on the class).
+// Its stopping rule is liblinear's: ||grad J|| <= newton.epsilon min(#pos, #neg) / N ||grad J(0)||.
+// Multi-class exponential and logistic MCF (and any run with solver = Lbfgs) use L-BFGS
+// (core/solvers/lbfgs_minimizer.h) on J/N from W = 0. The quadratic one in closed form (paper eq. after 3; spec section 4):
 //     [w_k; b_k] = (sum_n xh_n xh_n^T + diag(sum_n Var[x~_n], 0) + diag(l2, 0))^{-1} sum_n T_nk xh_n,
 // xh_n = [x_n; 1], one Eigen LDLT factorisation shared by the K columns.
 // Note: Gaussian noise with the quadratic loss is ridge regression with l2 + sigma^2 N (paper,
@@ -51,6 +59,7 @@
 #include "core/learners/fit_result.h"
 #include "core/learners/mcf_noise.h"
 #include "core/solvers/lbfgs_minimizer.h"
+#include "core/solvers/trust_region_newton.h"
 #include "core/util/run_control.h"
 
 #include <Eigen/Core>
@@ -62,6 +71,8 @@
 namespace fdlab {
 
 enum class McfLoss { Quadratic, Exponential, Logistic };
+/// Solver of the exponential and logistic losses. Auto: Newton on binary data, L-BFGS otherwise.
+enum class McfSolver { Auto, Newton, Lbfgs };
 
 const char* toString(McfLoss l);
 /// "quadratic", "exponential", "logistic"; throws std::invalid_argument.
@@ -86,9 +97,13 @@ struct McfParams {
     double l2 = 0.5;
     /// Add an uncorrupted, unregularised bias (constant feature). Default true.
     bool bias = true;
-    /// Solver settings for the exponential and logistic losses. epsilon applies to the gradient
-    /// of J / N.
+    /// Solver of the exponential and logistic losses. Default Auto (Newton for binary data;
+    /// Newton is only available for binary data and throws std::invalid_argument otherwise).
+    McfSolver solver = McfSolver::Auto;
+    /// L-BFGS settings. epsilon applies to the gradient of J / N.
     LbfgsParams lbfgs;
+    /// Newton settings. epsilon is liblinear's eps (scaled by min(#pos, #neg) / N as liblinear does).
+    NewtonParams newton;
 
     /// Throws std::invalid_argument naming the field.
     void validate() const;
@@ -118,8 +133,25 @@ public:
     Eigen::VectorXd fromModel(const LinearModel& m) const;
 
 private:
+    friend class McfNewtonObjective;
     struct Impl;
     std::unique_ptr<Impl> m;
+};
+
+/// Binary exponential/logistic MCF as a NewtonObjective: J(theta) with its gradient and exact
+/// Hessian-vector products (header comment). Holds a reference to `obj`, which must outlive it.
+/// Throws std::invalid_argument for multi-class data or the quadratic loss.
+class McfNewtonObjective final : public NewtonObjective {
+public:
+    explicit McfNewtonObjective(const McfObjective& obj);
+    ~McfNewtonObjective() override;
+    double value(const Eigen::VectorXd& theta) override;
+    void gradient(const Eigen::VectorXd& theta, Eigen::VectorXd& g) override;
+    void hessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const override;
+
+private:
+    struct State;
+    std::unique_ptr<State> s;
 };
 
 /// Trains MCF. Binary datasets give a one-column model, datasets with >= 3 classes a K-column

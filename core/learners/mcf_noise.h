@@ -81,6 +81,38 @@ public:
         return 0.0;
     }
 
+    /// phi_d(t; x) with its first and second derivatives in t (for Newton's method).
+    double phi(int d, double t, double x, double& dphi, double& d2phi) const {
+        const double v = phi(d, t, x, dphi);
+        switch (m_kind) {
+        case McfNoise::Blankout: {
+            // phi' = s' sigma, phi'' = s'^2 sigma (1 - sigma), s' = x / (1-q), sigma = phi' / s'.
+            const double sp = x * m_inv1mq[static_cast<std::size_t>(d)];
+            const double sig = sp != 0.0 ? dphi / sp : 0.0;
+            d2phi = sp * sp * sig * (1.0 - sig);
+            break;
+        }
+        case McfNoise::Poisson: d2phi = dphi; break;   // x e^t
+        default: d2phi = 0.0; break;
+        }
+        return v;
+    }
+
+    /// psi(t) with its first and second derivatives in t.
+    double psi(double t, double& dpsi, double& d2psi) const {
+        const double v = psi(t, dpsi);
+        switch (m_kind) {
+        case McfNoise::Gaussian: d2psi = m_sigma * m_sigma; break;
+        case McfNoise::Laplace: {
+            const double l2 = m_lambda * m_lambda, u2 = l2 * t * t;
+            d2psi = u2 < 1.0 ? 2.0 * l2 * (1.0 + u2) / ((1.0 - u2) * (1.0 - u2)) : 0.0;
+            break;
+        }
+        default: d2psi = 0.0; break;
+        }
+        return v;
+    }
+
     /// psi(t) and its derivative; +inf (derivative 0) outside the Laplace domain |l t| < 1.
     double psi(double t, double& dpsi) const {
         switch (m_kind) {

@@ -113,9 +113,13 @@ std::vector<LearnerInfo> buildCatalogue() {
                   integer("K", 0, 0, 100000, "K: features the adversary deletes per instance"),
                   boolean("useImportance", false, "value budget: importance v_j with budget N instead of K"),
                   real("N", 0.0, 0.0, 1e12, "N: value budget (with useImportance)"),
-                  real("epsilon", 1e-4, 1e-12, 1.0, "bundle method: relative gap tolerance", true)},
+                  real("epsilon", 1e-4, 1e-12, 1.0, "relative duality-gap tolerance", true),
+                  choice("solver", "auto", {"auto", "dual-cd", "bundle"},
+                         "solver: auto (bundle method for K = 0, dual coordinate ascent for K > 0), "
+                         "dual coordinate ascent, or the bundle method (BMRM)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      FdropParams fp;
+                     fp.solver = fdropSolverFromString(p.at("solver"));
                      fp.C = p.at("C");
                      fp.K = p.at("K");
                      fp.useImportance = p.at("useImportance");

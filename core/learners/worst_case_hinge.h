@@ -54,12 +54,29 @@ public:
     /// Sum of h_i, without a subgradient.
     double risk(const Eigen::VectorXd& w) const;
 
+    /// Damage s_i at w and, if `deleted` is non-null, the adversary's best response appended as
+    /// (CSR position, fraction in (0, 1]). Not thread-safe (shares a scratch buffer).
+    double damage(int i, const Eigen::VectorXd& w, std::vector<std::pair<int, double>>* deleted) const;
+
+    // Read access to the data as the oracle holds it (CSR rows, labels in {-1,+1}, the budget),
+    // for solvers of the same problem that work on the dual (core/learners/fdrop_dual.h).
+    int rows() const { return m_m; }
+    int features() const { return m_n; }
+    bool hasBias() const { return m_bias; }
+    long rowBegin(int i) const { return m_rowStart[static_cast<std::size_t>(i)]; }
+    long rowEnd(int i) const { return m_rowStart[static_cast<std::size_t>(i) + 1]; }
+    const int* columns() const { return m_col.data(); }
+    const double* values() const { return m_val.data(); }
+    double label(int i) const { return m_y[static_cast<std::size_t>(i)]; }
+    /// The adversary's cost of deleting feature j: v_j (value budget) or 1 (count budget).
+    double cost(int j) const { return m_valueBudget ? m_v[static_cast<std::size_t>(j)] : 1.0; }
+    /// The adversary's budget per instance: N (value budget) or K (count budget).
+    double capacity() const { return m_valueBudget ? m_N : static_cast<double>(m_K); }
+
 private:
     void build(const Dataset& d);
     /// w.x_i + b for every row.
     void outputs(const Eigen::VectorXd& w, std::vector<double>& f) const;
-    /// Damage s_i and, if `deleted` is non-null, the adversary's choice as (CSR position, fraction).
-    double damage(int i, const Eigen::VectorXd& w, std::vector<std::pair<int, double>>* deleted) const;
 
     int m_m = 0, m_n = 0;
     bool m_bias = true;

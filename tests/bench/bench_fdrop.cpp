@@ -87,6 +87,14 @@ void bench(const std::string& title, const Dataset& train, const Dataset& test, 
     p50.epsilon = 1e-2;
     const FitResult f50l = bestOf3([&] { return fitFdrop(train, p50); });
     row("FDROP K=50 (eps 1e-2)", f50l, test, ref);
+    p50.solver = FdropSolver::Bundle;
+    p50.epsilon = 1e-3;
+    const FitResult b50 = bestOf3([&] { return fitFdrop(train, p50); });
+    row("FDROP K=50 bundle (eps 1e-3)", b50, test, ref);
+    p50.solver = FdropSolver::DualCoordinate;
+    p50.K = 10;
+    const FitResult f10 = bestOf3([&] { return fitFdrop(train, p50); });
+    row("FDROP K=10 (eps 1e-3)", f10, test, ref);
 }
 
 }  // namespace
@@ -94,6 +102,21 @@ void bench(const std::string& title, const Dataset& train, const Dataset& test, 
 int main(int argc, char** argv) {
     const double C = argc > 1 ? std::atof(argv[1]) : 1.0;
     try {
+        if (argc > 3) {   // trace: bench_fdrop C K solver  (MNIST 3 vs 5, progress per iteration)
+            const Dataset mnist = loadBundled("mnist");
+            const Dataset d = binaryView(mnist, {"3"}, {"5"});
+            const TrainTest s = stratifiedSplit(d, 0.3, 1);
+            FdropParams p;
+            p.C = C;
+            p.K = std::atoi(argv[2]);
+            p.solver = fdropSolverFromString(argv[3]);
+            p.epsilon = 1e-3;
+            RunControl rc;
+            rc.onProgress = [](const Progress& pr) { std::printf("%ld %s\n", pr.iteration, pr.message.c_str()); };
+            const FitResult r = fitFdrop(d.subset(s.train), p, rc);
+            std::printf("%.4f s %s\n", r.elapsed, r.message.c_str());
+            return 0;
+        }
         {
             const Dataset mnist = loadBundled("mnist");
             const Dataset d = binaryView(mnist, {"3"}, {"5"});

@@ -1,11 +1,14 @@
-// MCF (core/learners/mcf.h) and the L-BFGS adapter (core/solvers/lbfgs_minimizer.h).
+// MCF (core/learners/mcf.h), the L-BFGS adapter (core/solvers/lbfgs_minimizer.h) and the
+// trust-region Newton solver (core/solvers/trust_region_newton.h).
 // References: central finite differences for every gradient, Monte-Carlo averages of the
 // corrupted loss (sampled here, independently of mcf_noise.h) for the closed-form expectations,
 // ridge regression solved by QR for Gaussian/Laplace quadratic MCF, the plain losses written out
-// for q = 0, and Rosenbrock's known minimiser for L-BFGS.
+// for q = 0, Rosenbrock's known minimiser for L-BFGS and Newton, central differences of the
+// gradient for Newton's Hessian-vector products, and L-BFGS's optimum for Newton's.
 
 #include "core/learners/mcf.h"
 #include "core/solvers/lbfgs_minimizer.h"
+#include "core/solvers/trust_region_newton.h"
 #include "core/util/rng.h"
 
 #include <Eigen/QR>
@@ -267,6 +270,127 @@ private slots:
         }
     }
 
+    void hessianTimesMatchesFiniteDifferences_data() {
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<int>("noise");
+        QTest::addColumn<bool>("bias");
+        for (McfLoss l : {McfLoss::Exponential, McfLoss::Logistic})
+            for (McfNoise n : kNoises)
+                for (bool b : {true, false})
+                    QTest::newRow((std::string(toString(l)) + "/" + toString(n) + (b ? "/bias" : "")).c_str())
+                        << int(l) << int(n) << b;
+    }
+    void hessianTimesMatchesFiniteDifferences() {
+        // Newton's objective: its value and gradient equal McfObjective's, and H v equals the
+        // central difference (g(theta + h v) - g(theta - h v)) / 2h of the independent gradient.
+        QFETCH(int, loss);
+        QFETCH(int, noise);
+        QFETCH(bool, bias);
+        McfParams p = params(McfLoss(loss), McfNoise(noise));
+        p.bias = bias;
+        const Dataset d = tiny(2);
+        const McfObjective obj(d, p);
+        McfNewtonObjective newton(obj);
+        for (std::uint64_t seed : {4u, 5u, 6u}) {
+            const Eigen::VectorXd theta = randomTheta(obj.dimension(), seed, 0.6);
+            const Eigen::VectorXd v = randomTheta(obj.dimension(), seed + 100, 1.0);
+            Eigen::VectorXd g, gN, Hv, gp, gm;
+            const double J = obj(theta, g);
+            QVERIFY(std::abs(newton.value(theta) - J) <= 1e-12 * std::abs(J));
+            newton.gradient(theta, gN);
+            QVERIFY((gN - g).norm() <= 1e-12 * std::max(1.0, g.norm()));
+            newton.hessianTimes(v, Hv);
+            const double h = 1e-5;
+            obj(theta + h * v, gp);
+            obj(theta - h * v, gm);
+            const Eigen::VectorXd fd = (gp - gm) / (2 * h);
+            const double err = (Hv - fd).norm() / std::max(1e-12, fd.norm());
+            if (!(err < 1e-6)) qWarning("seed %d: relative H v error %g", int(seed), err);
+            QVERIFY(err < 1e-6);
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, McfNewtonObjective(McfObjective(tiny(3), p)));
+    }
+
+    void newtonRosenbrockAndCancel() {
+        // Rosenbrock is not convex, but the trust region handles it: minimiser (1, 1).
+        struct Rosenbrock final : NewtonObjective {
+            Eigen::Vector2d at;
+            double value(const Eigen::VectorXd& x) override {
+                return 100 * std::pow(x(1) - x(0) * x(0), 2) + std::pow(1 - x(0), 2);
+            }
+            void gradient(const Eigen::VectorXd& x, Eigen::VectorXd& g) override {
+                at = x;
+                g.resize(2);
+                g(0) = -400 * x(0) * (x(1) - x(0) * x(0)) - 2 * (1 - x(0));
+                g(1) = 200 * (x(1) - x(0) * x(0));
+            }
+            void hessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const override {
+                Eigen::Matrix2d H;
+                H << 1200 * at(0) * at(0) - 400 * at(1) + 2, -400 * at(0), -400 * at(0), 200;
+                Hv = H * v;
+            }
+        } f;
+        NewtonParams p;
+        p.epsilon = 1e-10;
+        const NewtonResult r = minimizeNewton(f, Eigen::Vector2d(-1.2, 1.0), p);
+        QCOMPARE(r.status, Status::Converged);
+        QVERIFY((r.x - Eigen::Vector2d(1, 1)).norm() < 1e-6);
+        QVERIFY(r.iterations > 5);   // from (-1.2, 1) it has to follow the valley
+
+        std::stop_source src;
+        RunControl rc;
+        rc.stop = src.get_token();
+        rc.onProgress = [&](const Progress& pr) {
+            if (pr.iteration == 3) src.request_stop();
+        };
+        const NewtonResult c = minimizeNewton(f, Eigen::Vector2d(-1.2, 1.0), p, rc);
+        QCOMPARE(c.status, Status::Cancelled);
+        QCOMPARE(c.iterations, 3L);
+        p.cgTolerance = 1.0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, p.validate());
+    }
+
+    void newtonReachesLbfgsOptimum_data() {
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<int>("noise");
+        for (McfLoss l : {McfLoss::Exponential, McfLoss::Logistic})
+            for (McfNoise n : kNoises)
+                QTest::newRow((std::string(toString(l)) + "/" + toString(n)).c_str()) << int(l) << int(n);
+    }
+    void newtonReachesLbfgsOptimum() {
+        Rng rng(19);
+        const int N = 200, D = 8;
+        std::vector<std::vector<float>> X(N, std::vector<float>(D));
+        std::vector<int> y(N);
+        for (int i = 0; i < N; ++i) {
+            y[static_cast<std::size_t>(i)] = i % 2;
+            for (int j = 0; j < D; ++j)
+                X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = rng.bernoulli(0.3) ? 0.0f :
+                    static_cast<float>(std::abs(0.7 * rng.normal() + (j < 3 && i % 2 ? 0.8 : 0.2)));
+        }
+        const Dataset d = makeData(X, y, 2);
+        QFETCH(int, loss);
+        QFETCH(int, noise);
+        McfParams p = params(McfLoss(loss), McfNoise(noise));
+        p.qPerFeature.clear();
+        p.q = 0.4;
+        p.laplaceScale = 0.3;
+        p.solver = McfSolver::Lbfgs;
+        p.lbfgs.epsilon = 1e-9;
+        p.lbfgs.epsilonRel = 0;
+        const FitResult ref = fitMcf(d, p);
+        p.solver = McfSolver::Newton;
+        p.newton.epsilon = 1e-8;
+        const FitResult nt = fitMcf(d, p);
+        QCOMPARE(nt.status, Status::Converged);
+        QVERIFY2(std::abs(nt.objective - ref.objective) <= 1e-9 * ref.objective,
+                 qPrintable(QString("newton %1 lbfgs %2").arg(nt.objective, 0, 'g', 14).arg(ref.objective, 0, 'g', 14)));
+        QVERIFY((nt.model.W - ref.model.W).norm() <= 1e-4 * std::max(1.0, ref.model.W.norm()));
+        // Auto picks Newton on binary data.
+        p.solver = McfSolver::Auto;
+        QVERIFY(fitMcf(d, p).message.find("Newton") != std::string::npos);
+    }
+
     // ---- closed-form expectations against Monte Carlo ----
     void expectedLossMatchesMonteCarlo_data() {
         QTest::addColumn<int>("loss");
@@ -470,6 +594,7 @@ private slots:
         p.laplaceScale = 0.5;
         p.lbfgs.epsilon = 1e-7;
         p.lbfgs.epsilonRel = 1e-7;
+        p.newton.epsilon = 1e-8;   // binary data: Newton, relative to ||grad J(0)||
         long reports = 0;
         RunControl rc;
         rc.onProgress = [&](const Progress&) { ++reports; };
