@@ -32,7 +32,8 @@ class DualState {
 public:
     DualState(const WorstCaseHingeOracle& o, double C)
         : m_o(o), m_C(C), m_alpha(static_cast<std::size_t>(o.rows()), 0.0),
-          m_beta(static_cast<std::size_t>(o.rowEnd(o.rows() - 1)), 0.0), m_w(Eigen::VectorXd::Zero(o.dimension())) {}
+          m_beta(static_cast<std::size_t>(o.rowEnd(o.rows() - 1)), 0.0), m_w(Eigen::VectorXd::Zero(o.dimension())),
+          m_nu(static_cast<std::size_t>(o.rows()), 0.0) {}
 
     const Eigen::VectorXd& w() const { return m_w; }
 
@@ -80,50 +81,70 @@ private:
         // beta_k(nu) = clip(beta_k + (g_k - nu c_k) / h_k, 0, 1), g_k = r_k w_j, h_k = r_k^2.
         const auto len = static_cast<std::size_t>(k1 - k0);
         m_g.resize(len);
-        m_h.resize(len);
+        m_ih.resize(len);
         m_c.resize(len);
         for (std::size_t t = 0; t < len; ++t) {
             const long k = k0 + static_cast<long>(t);
             const double r = a * y * val[k];
             m_g[t] = r * m_w(col[k]);
-            m_h[t] = r * r;
+            m_ih[t] = r != 0.0 ? 1.0 / (r * r) : 0.0;
             m_c[t] = m_o.cost(col[k]);
         }
         const double B = m_o.capacity();
+        const double* oldBeta = m_beta.data() + k0;
         auto betaAt = [&](std::size_t t, double nu) {
-            const double old = m_beta[static_cast<std::size_t>(k0) + t];
-            if (!(m_h[t] > 0.0)) return old;
-            return std::clamp(old + (m_g[t] - nu * m_c[t]) / m_h[t], 0.0, 1.0);
+            if (m_ih[t] == 0.0) return oldBeta[t];
+            return std::clamp(oldBeta[t] + (m_g[t] - nu * m_c[t]) * m_ih[t], 0.0, 1.0);
         };
-        auto usedAt = [&](double nu) {
-            double s = 0.0;
-            for (std::size_t t = 0; t < len; ++t) s += m_c[t] * betaAt(t, nu);
-            return s;
+        // used(nu) = sum_k c_k beta_k(nu): piecewise linear, non-increasing; its slope is
+        // -sum c_k^2 / h_k over the items strictly inside (0, 1).
+        auto usedAt = [&](double nu, double* slope) {
+            double u = 0.0, sl = 0.0;
+            for (std::size_t t = 0; t < len; ++t) {
+                if (m_ih[t] == 0.0) {
+                    u += m_c[t] * oldBeta[t];
+                    continue;
+                }
+                const double raw = oldBeta[t] + (m_g[t] - nu * m_c[t]) * m_ih[t];
+                if (raw >= 1.0) u += m_c[t];
+                else if (raw > 0.0) {
+                    u += m_c[t] * raw;
+                    sl -= m_c[t] * m_c[t] * m_ih[t];
+                }
+            }
+            if (slope) *slope = sl;
+            return u;
         };
         double nu = 0.0;
-        if (usedAt(0.0) > B) {
-            // Breakpoints of the piecewise-linear, non-increasing usedAt: where a beta leaves 1 or reaches 0.
-            m_bp.clear();
-            for (std::size_t t = 0; t < len; ++t) {
-                if (!(m_h[t] > 0.0)) continue;
-                const double old = m_beta[static_cast<std::size_t>(k0) + t];
-                const double leave1 = (m_g[t] - m_h[t] * (1.0 - old)) / m_c[t];
-                const double reach0 = (m_g[t] + m_h[t] * old) / m_c[t];
-                if (leave1 > 0.0) m_bp.push_back(leave1);
-                if (reach0 > 0.0) m_bp.push_back(reach0);
+        if (usedAt(0.0, nullptr) > B) {
+            // Root of used(nu) = B: safeguarded Newton from the row's previous multiplier (a
+            // warm start that is usually within one or two linear pieces of the root), keeping a
+            // bracket [lo, hi] and bisecting when a Newton step leaves it; exact once the
+            // iterate is on the root's linear piece.
+            double lo = 0.0, hi = std::numeric_limits<double>::infinity();
+            double x = m_nu[static_cast<std::size_t>(i)] > 0.0 ? m_nu[static_cast<std::size_t>(i)] : 0.0;
+            const double tol = 1e-12 * std::max(1.0, B);
+            bool found = false;
+            for (int it = 0; it < 60; ++it) {
+                double sl = 0.0;
+                const double u = usedAt(x, &sl);
+                if (std::abs(u - B) <= tol) {
+                    found = true;
+                    break;
+                }
+                if (u > B) lo = std::max(lo, x);
+                else hi = std::min(hi, x);
+                double next = sl < 0.0 ? x + (u - B) / -sl : (u > B ? 2.0 * x + 1.0 : 0.5 * (lo + x));
+                if (!(next > lo && next < hi)) next = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * lo + 1.0;
+                if (next == x) {
+                    found = true;
+                    break;
+                }
+                x = next;
             }
-            std::sort(m_bp.begin(), m_bp.end());
-            // usedAt(largest breakpoint) = 0 <= B: find the first breakpoint within budget.
-            std::size_t lo = 0, hi = m_bp.size();
-            while (lo < hi) {
-                const std::size_t mid = (lo + hi) / 2;
-                if (usedAt(m_bp[mid]) <= B) hi = mid;
-                else lo = mid + 1;
-            }
-            const double right = m_bp[std::min(lo, m_bp.size() - 1)];
-            const double left = lo == 0 ? 0.0 : m_bp[lo - 1];
-            const double sl = usedAt(left), sr = usedAt(right);
-            nu = sl > sr ? left + (sl - B) * (right - left) / (sl - sr) : right;
+            nu = x;
+            if (!found) nu = rootBySorting(oldBeta, len, B, usedAt);
+            m_nu[static_cast<std::size_t>(i)] = nu;
         }
         for (std::size_t t = 0; t < len; ++t) {
             const long k = k0 + static_cast<long>(t);
@@ -132,6 +153,34 @@ private:
             m_w(col[k]) -= a * y * val[k] * (nb - b);
             b = nb;
         }
+    }
+
+    /// The exact root of used(nu) = B over the sorted breakpoints (where a beta leaves 1 or
+    /// reaches 0), then interpolation on the linear piece: the fallback of the Newton search.
+    template <class UsedAt>
+    double rootBySorting(const double* oldBeta, std::size_t len, double B, const UsedAt& usedAt) {
+        m_bp.clear();
+        for (std::size_t t = 0; t < len; ++t) {
+            if (m_ih[t] == 0.0) continue;
+            const double old = oldBeta[t];
+            const double h = 1.0 / m_ih[t];
+            const double leave1 = (m_g[t] - h * (1.0 - old)) / m_c[t];
+            const double reach0 = (m_g[t] + h * old) / m_c[t];
+            if (leave1 > 0.0) m_bp.push_back(leave1);
+            if (reach0 > 0.0) m_bp.push_back(reach0);
+        }
+        std::sort(m_bp.begin(), m_bp.end());
+        // used(largest breakpoint) = 0 <= B: find the first breakpoint within budget.
+        std::size_t lo = 0, hi = m_bp.size();
+        while (lo < hi) {
+            const std::size_t mid = (lo + hi) / 2;
+            if (usedAt(m_bp[mid], nullptr) <= B) hi = mid;
+            else lo = mid + 1;
+        }
+        const double right = m_bp[std::min(lo, m_bp.size() - 1)];
+        const double left = lo == 0 ? 0.0 : m_bp[lo - 1];
+        const double sl = usedAt(left, nullptr), sr = usedAt(right, nullptr);
+        return sl > sr ? left + (sl - B) * (right - left) / (sl - sr) : right;
     }
 
     /// liblinear's clipped Newton step on alpha_i with x~_i = x_i o (1 - beta_i). Returns true
@@ -167,7 +216,8 @@ private:
     std::vector<double> m_alpha, m_beta;
     Eigen::VectorXd m_w;
     // Scratch.
-    std::vector<double> m_g, m_h, m_c, m_bp;
+    std::vector<double> m_g, m_ih, m_c, m_bp;
+    std::vector<double> m_nu;        // per row: the budget multiplier of its last beta step
     std::vector<std::pair<int, double>> m_deleted;
 };
 

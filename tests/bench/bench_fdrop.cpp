@@ -91,10 +91,24 @@ void bench(const std::string& title, const Dataset& train, const Dataset& test, 
     p50.epsilon = 1e-3;
     const FitResult b50 = bestOf3([&] { return fitFdrop(train, p50); });
     row("FDROP K=50 bundle (eps 1e-3)", b50, test, ref);
-    p50.solver = FdropSolver::DualCoordinate;
+    p50.solver = FdropSolver::Auto;
     p50.K = 10;
     const FitResult f10 = bestOf3([&] { return fitFdrop(train, p50); });
     row("FDROP K=10 (eps 1e-3)", f10, test, ref);
+
+    // Equal accuracy: liblinear's eps-0.1 answer is (J_lib - J*) / J* above the optimum (J* from
+    // the tight K = 0 run, certified within its gap). FDROP stopped at that relative duality gap
+    // is certified at least as accurate.
+    const double rel = (lib.objective - (f0t.objective - f0t.gap)) / (f0t.objective - f0t.gap);
+    std::printf("  liblinear eps 0.1 is %.2g above the optimum (relative); FDROP at that relative gap:\n", rel);
+    for (const int K : {10, 50}) {
+        FdropParams pk = p50;
+        pk.K = K;
+        pk.epsilon = rel;
+        const FitResult fk = bestOf3([&] { return fitFdrop(train, pk); });
+        std::snprintf(buf, sizeof buf, "FDROP K=%d (eps %.2g)", K, rel);
+        row(buf, fk, test, ref, K == 50 ? "  <- target <= 5x" : "");
+    }
 }
 
 }  // namespace
