@@ -58,8 +58,20 @@ FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl&
         oracle = std::make_unique<WorstCaseHingeOracle>(train, p.K, p.bias);
     }
 
-    FitResult r;
-    const int n = train.features();
+    // Both solvers return (w with the bias last, objective, gap, iterations, status, message).
+    auto finish = [&](const Eigen::VectorXd& w, double objective, double gap, long iterations, Status status,
+                      const std::string& message) {
+        const int n = train.features();
+        FitResult r;
+        r.model = LinearModel::binary(w.head(n), p.bias ? w(n) : 0.0, train.classNames);
+        r.objective = objective;
+        r.gap = gap;
+        r.iterations = iterations;
+        r.status = status;
+        r.message = message;
+        r.elapsed = clock.seconds();
+        return r;
+    };
     if (fdropSolverFor(p) == FdropSolver::DualCoordinate) {
         FdropDualParams dp;
         dp.C = p.C;
@@ -68,16 +80,8 @@ FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl&
         dp.maxEpochs = p.maxIterations;
         dp.seed = p.seed;
         const FdropDualResult dr = solveFdropDual(*oracle, dp, rc);
-        r.model = LinearModel::binary(dr.w.head(n), p.bias ? dr.w(n) : 0.0, train.classNames);
-        r.objective = dr.objective;
-        r.gap = dr.gap;
-        r.iterations = dr.epochs;
-        r.status = dr.status;
-        r.message = dr.message;
-        r.elapsed = clock.seconds();
-        return r;
+        return finish(dr.w, dr.objective, dr.gap, dr.epochs, dr.status, dr.message);
     }
-
     BundleParams bp;
     bp.C = p.C;
     bp.epsilon = p.epsilon;
@@ -85,16 +89,7 @@ FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl&
     bp.maxIterations = p.maxIterations;
     bp.maxInactiveAge = 50;   // keeps the inner QP small on long runs (K > 0); the bound stays valid
     const BundleResult br = minimiseBundle(*oracle, Eigen::VectorXd::Zero(oracle->dimension()), bp, rc);
-
-    const double b = p.bias ? br.w(n) : 0.0;
-    r.model = LinearModel::binary(br.w.head(n), b, train.classNames);
-    r.objective = br.objective;
-    r.gap = br.gap;
-    r.iterations = br.iterations;
-    r.status = br.status;
-    r.message = br.message;
-    r.elapsed = clock.seconds();
-    return r;
+    return finish(br.w, br.objective, br.gap, br.iterations, br.status, br.message);
 }
 
 }  // namespace fdlab
