@@ -446,10 +446,18 @@ FitResult fitQuadratic(const Dataset& train, const McfParams& p, const McfObject
 // Binary exponential/logistic MCF for the trust-region Newton method (header comment). value()
 // caches S_n and the per-non-zero derivatives of the trial point; gradient() adopts them and
 // prepares the Hessian: l'(S_n), l''(S_n) per row and the diagonal part sum_n l'_n Hess S_n.
+//
+// Multi-class logistic (softmax Jensen bound, blankout or Poisson noise): with a_nk as in the
+// header, p_n = softmax(a_n), and the derivatives g_ek = phi'(W_dk - W_dc), h_ek = phi''(.) of
+// each non-zero e = (n, d) and class k != c_n, a direction (V, v_b) moves a_nk by
+//     da_k = sum_e g_ek (V_dk - V_dc) + v_bk - v_bc,
+// and H (V, v_b) = J^T (diag(p) - p p^T) da + sum_k p_k Hess a_k (V, v_b): both scatter into
+// the (d, k) and (d, c) entries of each non-zero, so H v costs O(nnz K) with the g, h cached.
 struct McfNewtonObjective::State {
     struct Cache {
         Eigen::VectorXd theta;
-        std::vector<double> S, d1, d2;    // per row; per non-zero phi', phi''
+        std::vector<double> S, d1, d2;    // binary: per row; per non-zero phi', phi''
+                                          // softmax: S = p (N x K), d1/d2 = g/h (nnz x K)
         Eigen::MatrixXd psi1, psi2;       // D x 2 (class 0: t = w, class 1: t = -w)
     };
     const McfObjective::Impl& m;
@@ -459,13 +467,134 @@ struct McfNewtonObjective::State {
     Eigen::VectorXd diag;                 // diagonal part of the Hessian (W block)
 
     explicit State(const McfObjective::Impl& impl) : m(impl) {}
+
+    double softmaxValue(const Eigen::VectorXd& theta);
+    void softmaxGradient(const Eigen::VectorXd& theta, Eigen::VectorXd& g) const;
+    void softmaxHessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const;
 };
+
+double McfNewtonObjective::State::softmaxValue(const Eigen::VectorXd& theta) {
+    const int D = m.D, K = m.K;
+    Cache& c = trial;
+    c.theta = theta;
+    const RowMatrix W = Eigen::Map<const Eigen::MatrixXd>(theta.data(), D, K);
+    Eigen::VectorXd a(K);
+    double total = 0.0;
+    for (int n = 0; n < m.N; ++n) {
+        const int cl = m.cls[static_cast<std::size_t>(n)];
+        for (int k = 0; k < K; ++k) a(k) = k == cl ? 0.0 : (m.p.bias ? theta(D * K + k) - theta(D * K + cl) : 0.0);
+        for (int e = m.rowStart[static_cast<std::size_t>(n)]; e < m.rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
+            const auto ee = static_cast<std::size_t>(e);
+            const int d = m.col[ee];
+            const double* w = W.row(d).data();
+            double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
+            double* h = c.d2.data() + ee * static_cast<std::size_t>(K);
+            for (int k = 0; k < K; ++k) {
+                if (k == cl) {
+                    g[k] = h[k] = 0.0;
+                    continue;
+                }
+                a(k) += m.noise.phi(d, w[k] - w[cl], m.val[ee], g[k], h[k]);
+            }
+        }
+        const double mx = a.maxCoeff();
+        double sum = 0.0;
+        double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
+        for (int k = 0; k < K; ++k) sum += (pr[k] = std::exp(a(k) - mx));
+        for (int k = 0; k < K; ++k) pr[k] /= sum;
+        total += mx + std::log(sum);
+    }
+    return total + m.p.l2 * W.squaredNorm();
+}
+
+void McfNewtonObjective::State::softmaxGradient(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) const {
+    const int D = m.D, K = m.K;
+    const Cache& c = at;
+    RowMatrix gW = RowMatrix::Zero(D, K);
+    Eigen::VectorXd gb = Eigen::VectorXd::Zero(K);
+    for (int n = 0; n < m.N; ++n) {
+        const int cl = m.cls[static_cast<std::size_t>(n)];
+        const double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
+        for (int e = m.rowStart[static_cast<std::size_t>(n)]; e < m.rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
+            const auto ee = static_cast<std::size_t>(e);
+            const double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
+            double* out = gW.row(m.col[ee]).data();
+            double acc = 0.0;
+            for (int k = 0; k < K; ++k) {
+                const double t = pr[k] * g[k];   // g[cl] = 0
+                out[k] += t;
+                acc += t;
+            }
+            out[cl] -= acc;
+        }
+        for (int k = 0; k < K; ++k) gb(k) += pr[k];
+        gb(cl) -= 1.0;
+    }
+    grad.setZero(theta.size());
+    Eigen::Map<Eigen::MatrixXd>(grad.data(), D, K) = gW;
+    grad.head(D * K) += 2.0 * m.p.l2 * theta.head(D * K);
+    if (m.p.bias) grad.tail(K) = gb;
+}
+
+void McfNewtonObjective::State::softmaxHessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const {
+    const int D = m.D, K = m.K;
+    const Cache& c = at;
+    const RowMatrix V = Eigen::Map<const Eigen::MatrixXd>(v.data(), D, K);
+    RowMatrix out = RowMatrix::Zero(D, K);
+    Eigen::VectorXd hb = Eigen::VectorXd::Zero(K), da(K), r(K);
+    for (int n = 0; n < m.N; ++n) {
+        const int cl = m.cls[static_cast<std::size_t>(n)];
+        const double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
+        const int e0 = m.rowStart[static_cast<std::size_t>(n)], e1 = m.rowStart[static_cast<std::size_t>(n) + 1];
+        for (int k = 0; k < K; ++k) da(k) = k == cl || !m.p.bias ? 0.0 : v(D * K + k) - v(D * K + cl);
+        for (int e = e0; e < e1; ++e) {
+            const auto ee = static_cast<std::size_t>(e);
+            const double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
+            const double* vr = V.row(m.col[ee]).data();
+            for (int k = 0; k < K; ++k) da(k) += g[k] * (vr[k] - vr[cl]);
+        }
+        double pda = 0.0;
+        for (int k = 0; k < K; ++k) pda += pr[k] * da(k);
+        for (int k = 0; k < K; ++k) r(k) = pr[k] * (da(k) - pda);
+        r(cl) = 0.0;   // a_c = 0 has no derivative
+        for (int e = e0; e < e1; ++e) {
+            const auto ee = static_cast<std::size_t>(e);
+            const double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
+            const double* h = c.d2.data() + ee * static_cast<std::size_t>(K);
+            const double* vr = V.row(m.col[ee]).data();
+            double* o = out.row(m.col[ee]).data();
+            double acc = 0.0;
+            for (int k = 0; k < K; ++k) {
+                const double t = r(k) * g[k] + pr[k] * h[k] * (vr[k] - vr[cl]);   // 0 for k = cl
+                o[k] += t;
+                acc += t;
+            }
+            o[cl] -= acc;
+        }
+        for (int k = 0; k < K; ++k) hb(k) += r(k);
+        hb(cl) -= r.sum();
+    }
+    Hv.setZero(v.size());
+    Eigen::Map<Eigen::MatrixXd>(Hv.data(), D, K) = out;
+    Hv.head(D * K) += 2.0 * m.p.l2 * v.head(D * K);
+    if (m.p.bias) Hv.tail(K) = hb;
+}
 
 McfNewtonObjective::McfNewtonObjective(const McfObjective& obj) {
     const McfObjective::Impl& m = *obj.m;
-    if (m.K != 1) throw std::invalid_argument("McfNewtonObjective: binary data only");
-    if (m.p.loss == McfLoss::Quadratic) throw std::invalid_argument("McfNewtonObjective: exponential or logistic loss only");
+    if (!McfNewtonObjective::supports(obj))
+        throw std::invalid_argument("McfNewtonObjective: exponential or logistic loss on binary data, or the logistic "
+                                    "loss with blankout or Poisson noise on multi-class data");
     s = std::make_unique<State>(m);
+    if (m.K > 1) {
+        const std::size_t K = static_cast<std::size_t>(m.K);
+        for (State::Cache* c : {&s->trial, &s->at}) {
+            c->S.resize(static_cast<std::size_t>(m.N) * K);
+            c->d1.resize(m.val.size() * K);
+            c->d2.resize(m.val.size() * K);
+        }
+        return;
+    }
     for (State::Cache* c : {&s->trial, &s->at}) {
         c->S.resize(static_cast<std::size_t>(m.N));
         c->d1.resize(m.val.size());
@@ -480,8 +609,15 @@ McfNewtonObjective::McfNewtonObjective(const McfObjective& obj) {
 
 McfNewtonObjective::~McfNewtonObjective() = default;
 
+bool McfNewtonObjective::supports(const McfObjective& obj) {
+    const McfObjective::Impl& m = *obj.m;
+    if (m.p.loss == McfLoss::Quadratic) return false;
+    return m.K == 1 || (m.p.loss == McfLoss::Logistic && !m.noise.corruptsZeros());
+}
+
 double McfNewtonObjective::value(const Eigen::VectorXd& theta) {
     const McfObjective::Impl& m = s->m;
+    if (m.K > 1) return s->softmaxValue(theta);
     State::Cache& c = s->trial;
     c.theta = theta;
     const double b = m.p.bias ? theta(m.D) : 0.0;
@@ -512,6 +648,7 @@ void McfNewtonObjective::gradient(const Eigen::VectorXd& theta, Eigen::VectorXd&
     const McfObjective::Impl& m = s->m;
     if (s->trial.theta.size() != theta.size() || s->trial.theta != theta) value(theta);
     std::swap(s->at, s->trial);
+    if (m.K > 1) return s->softmaxGradient(theta, g);
     const State::Cache& c = s->at;
     const bool expLoss = m.p.loss == McfLoss::Exponential;
     g.setZero(theta.size());
@@ -542,6 +679,7 @@ void McfNewtonObjective::gradient(const Eigen::VectorXd& theta, Eigen::VectorXd&
 
 void McfNewtonObjective::hessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const {
     const McfObjective::Impl& m = s->m;
+    if (m.K > 1) return s->softmaxHessianTimes(v, Hv);
     const State::Cache& c = s->at;
     Hv.setZero(v.size());
     const bool dense = m.noise.corruptsZeros();
@@ -570,10 +708,11 @@ FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc)
     Stopwatch sw;
     const McfObjective obj(train, p);
     if (p.loss == McfLoss::Quadratic) return fitQuadratic(train, p, obj, rc);
-    if (p.solver == McfSolver::Newton && obj.columns() != 1)
-        throw std::invalid_argument("McfParams.solver: Newton is implemented for binary data only (" +
-                                    std::to_string(obj.columns()) + " classes); use lbfgs or auto");
-    if (p.solver != McfSolver::Lbfgs && obj.columns() == 1) {
+    const bool newtonOk = McfNewtonObjective::supports(obj);
+    if (p.solver == McfSolver::Newton && !newtonOk)
+        throw std::invalid_argument("McfParams.solver: Newton is implemented for binary data and for the multi-class "
+                                    "logistic loss with blankout or Poisson noise; use lbfgs or auto");
+    if (p.solver != McfSolver::Lbfgs && newtonOk) {
         McfNewtonObjective f(obj);
         NewtonParams np = p.newton;
         const auto counts = train.classCounts();

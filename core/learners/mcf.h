@@ -41,7 +41,10 @@
 //     Hess Lbar_n = l''(S_n) grad S_n grad S_n^T + l'(S_n) Hess S_n   (l = exp or softplus),
 // so H v costs one pass over the non-zeros (the dense psi parts depend only on the class).
 // Its stopping rule is liblinear's: ||grad J|| <= newton.epsilon min(#pos, #neg) / N ||grad J(0)||.
-// Multi-class exponential and logistic MCF (and any run with solver = Lbfgs) use L-BFGS
+// The multi-class logistic bound with blankout or Poisson noise is solved the same way (its H v
+// in mcf.cpp, min over all classes in the stopping rule). Multi-class exponential MCF, the
+// multi-class logistic one with Gaussian or Laplace noise (their dense psi terms couple every
+// pair of classes in every feature) and any run with solver = Lbfgs use L-BFGS
 // (core/solvers/lbfgs_minimizer.h) on J/N from W = 0. The quadratic one in closed form (paper eq. after 3; spec section 4):
 //     [w_k; b_k] = (sum_n xh_n xh_n^T + diag(sum_n Var[x~_n], 0) + diag(l2, 0))^{-1} sum_n T_nk xh_n,
 // xh_n = [x_n; 1], one Eigen LDLT factorisation shared by the K columns.
@@ -71,7 +74,8 @@
 namespace fdlab {
 
 enum class McfLoss { Quadratic, Exponential, Logistic };
-/// Solver of the exponential and logistic losses. Auto: Newton on binary data, L-BFGS otherwise.
+/// Solver of the exponential and logistic losses. Auto: Newton where implemented (see
+/// McfNewtonObjective::supports), L-BFGS otherwise.
 enum class McfSolver { Auto, Newton, Lbfgs };
 
 const char* toString(McfLoss l);
@@ -97,8 +101,8 @@ struct McfParams {
     double l2 = 0.5;
     /// Add an uncorrupted, unregularised bias (constant feature). Default true.
     bool bias = true;
-    /// Solver of the exponential and logistic losses. Default Auto (Newton for binary data;
-    /// Newton is only available for binary data and throws std::invalid_argument otherwise).
+    /// Solver of the exponential and logistic losses. Default Auto (Newton where implemented;
+    /// Newton elsewhere throws std::invalid_argument).
     McfSolver solver = McfSolver::Auto;
     /// L-BFGS settings. epsilon applies to the gradient of J / N.
     LbfgsParams lbfgs;
@@ -138,11 +142,14 @@ private:
     std::unique_ptr<Impl> m;
 };
 
-/// Binary exponential/logistic MCF as a NewtonObjective: J(theta) with its gradient and exact
-/// Hessian-vector products (header comment). Holds a reference to `obj`, which must outlive it.
-/// Throws std::invalid_argument for multi-class data or the quadratic loss.
+/// MCF as a NewtonObjective: J(theta) with its gradient and exact Hessian-vector products, for
+/// the exponential and logistic losses on binary data and the logistic (softmax) loss with
+/// blankout or Poisson noise on multi-class data (header comment). Holds a reference to `obj`,
+/// which must outlive it. Throws std::invalid_argument for other settings (see supports()).
 class McfNewtonObjective final : public NewtonObjective {
 public:
+    /// Whether Newton is implemented for obj's loss, noise and number of classes.
+    static bool supports(const McfObjective& obj);
     explicit McfNewtonObjective(const McfObjective& obj);
     ~McfNewtonObjective() override;
     double value(const Eigen::VectorXd& theta) override;

@@ -273,23 +273,36 @@ private slots:
     void hessianTimesMatchesFiniteDifferences_data() {
         QTest::addColumn<int>("loss");
         QTest::addColumn<int>("noise");
+        QTest::addColumn<int>("classes");
         QTest::addColumn<bool>("bias");
         for (McfLoss l : {McfLoss::Exponential, McfLoss::Logistic})
             for (McfNoise n : kNoises)
-                for (bool b : {true, false})
-                    QTest::newRow((std::string(toString(l)) + "/" + toString(n) + (b ? "/bias" : "")).c_str())
-                        << int(l) << int(n) << b;
+                for (int k : {2, 3})
+                    for (bool b : {true, false})
+                        QTest::newRow((std::string(toString(l)) + "/" + toString(n) + "/K" + std::to_string(k) +
+                                       (b ? "/bias" : "")).c_str())
+                            << int(l) << int(n) << k << b;
     }
     void hessianTimesMatchesFiniteDifferences() {
         // Newton's objective: its value and gradient equal McfObjective's, and H v equals the
         // central difference (g(theta + h v) - g(theta - h v)) / 2h of the independent gradient.
         QFETCH(int, loss);
         QFETCH(int, noise);
+        QFETCH(int, classes);
         QFETCH(bool, bias);
         McfParams p = params(McfLoss(loss), McfNoise(noise));
         p.bias = bias;
-        const Dataset d = tiny(2);
+        const Dataset d = tiny(classes);
         const McfObjective obj(d, p);
+        const bool supported = classes == 2 || (McfLoss(loss) == McfLoss::Logistic &&
+                                                (McfNoise(noise) == McfNoise::Blankout || McfNoise(noise) == McfNoise::Poisson));
+        QCOMPARE(McfNewtonObjective::supports(obj), supported);
+        if (!supported) {
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, McfNewtonObjective{obj});
+            p.solver = McfSolver::Newton;
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitMcf(d, p));
+            return;
+        }
         McfNewtonObjective newton(obj);
         for (std::uint64_t seed : {4u, 5u, 6u}) {
             const Eigen::VectorXd theta = randomTheta(obj.dimension(), seed, 0.6);
@@ -308,7 +321,6 @@ private slots:
             if (!(err < 1e-6)) qWarning("seed %d: relative H v error %g", int(seed), err);
             QVERIFY(err < 1e-6);
         }
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, McfNewtonObjective(McfObjective(tiny(3), p)));
     }
 
     void newtonRosenbrockAndCancel() {
@@ -353,22 +365,27 @@ private slots:
     void newtonReachesLbfgsOptimum_data() {
         QTest::addColumn<int>("loss");
         QTest::addColumn<int>("noise");
+        QTest::addColumn<int>("classes");
         for (McfLoss l : {McfLoss::Exponential, McfLoss::Logistic})
             for (McfNoise n : kNoises)
-                QTest::newRow((std::string(toString(l)) + "/" + toString(n)).c_str()) << int(l) << int(n);
+                QTest::newRow((std::string(toString(l)) + "/" + toString(n)).c_str()) << int(l) << int(n) << 2;
+        for (McfNoise n : {McfNoise::Blankout, McfNoise::Poisson})
+            QTest::newRow((std::string("logistic/") + toString(n) + "/K4").c_str()) << int(McfLoss::Logistic) << int(n) << 4;
     }
     void newtonReachesLbfgsOptimum() {
+        QFETCH(int, classes);
         Rng rng(19);
         const int N = 200, D = 8;
         std::vector<std::vector<float>> X(N, std::vector<float>(D));
         std::vector<int> y(N);
         for (int i = 0; i < N; ++i) {
-            y[static_cast<std::size_t>(i)] = i % 2;
+            const int c = i % classes;
+            y[static_cast<std::size_t>(i)] = c;
             for (int j = 0; j < D; ++j)
                 X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = rng.bernoulli(0.3) ? 0.0f :
-                    static_cast<float>(std::abs(0.7 * rng.normal() + (j < 3 && i % 2 ? 0.8 : 0.2)));
+                    static_cast<float>(std::abs(0.7 * rng.normal() + (j % classes == c ? 0.8 : 0.2)));
         }
-        const Dataset d = makeData(X, y, 2);
+        const Dataset d = makeData(X, y, classes);
         QFETCH(int, loss);
         QFETCH(int, noise);
         McfParams p = params(McfLoss(loss), McfNoise(noise));
@@ -386,7 +403,7 @@ private slots:
         QVERIFY2(std::abs(nt.objective - ref.objective) <= 1e-9 * ref.objective,
                  qPrintable(QString("newton %1 lbfgs %2").arg(nt.objective, 0, 'g', 14).arg(ref.objective, 0, 'g', 14)));
         QVERIFY((nt.model.W - ref.model.W).norm() <= 1e-4 * std::max(1.0, ref.model.W.norm()));
-        // Auto picks Newton on binary data.
+        // Auto picks Newton where it is implemented.
         p.solver = McfSolver::Auto;
         QVERIFY(fitMcf(d, p).message.find("Newton") != std::string::npos);
     }
