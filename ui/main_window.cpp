@@ -495,7 +495,10 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
                 if (stop.stop_requested()) return {};
                 job->models.emplace_back(QString::fromStdString(l.id), std::move(m));
             }
+            // The curves' test attack of repetition 0 (experiment_runner.cpp), so that random
+            // threats show the draw the curves used.
             job->attack = spec.attack;
+            job->attack.seed = derivedSeed(spec, 0, 1);
             job->level = level;
             return job;
         },

@@ -184,7 +184,7 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
             }
             rc.report(static_cast<double>(i) / m, i, "attacking");
         }
-        Rng rng = base.split(static_cast<std::uint64_t>(i));
+        Rng rng = base.split(spec.firstRowStream + static_cast<std::uint64_t>(i));
         const int label = test.labels[static_cast<std::size_t>(i)];
         const std::span<const float> x = rowSpan(test, i);
         const std::span<float> out{res.attacked.X.row(i).data(), static_cast<std::size_t>(test.features())};

@@ -90,6 +90,10 @@ struct AttackSpec {
     /// GreedyDeletion: stop as soon as the instance is misclassified.
     bool stopWhenWrong = true;
     std::uint64_t seed = 1;
+    /// Row i of the attacked set draws its randomness from stream firstRowStream + i of `seed`.
+    /// Default 0. Attacking the one-row subset {i} of a set with firstRowStream = i reproduces
+    /// exactly what the attack of the whole set does to row i (the Heatmaps tab relies on it).
+    std::uint64_t firstRowStream = 0;
 
     /// Throws std::invalid_argument naming the field: negative or fractional K, N outside
     /// [0, V), probability/fraction outside [0, 1], feature out of range, bad groups.

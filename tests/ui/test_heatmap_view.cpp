@@ -10,6 +10,7 @@
 #include "core/learners/registry.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/heatmap_view.h"
+#include "ui/workers/attack_worker.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -107,6 +108,47 @@ private slots:
         // Weight map w and contribution y*w*x.
         QCOMPARE(v.currentView().a.w[0], 1.0);
         QCOMPARE(v.currentView().b.contribution[7], 0.25);
+    }
+
+    void randomThreatsShowTheCurvesDraw() {
+        // For random threats the tab shows, per instance, exactly row i of the attack of the
+        // whole test set (the draw the curves are computed from), not a sample of its own.
+        auto d = tinyImages();
+        auto models = twoModels();
+        const Scorer& s = *models[0].second.scorer;
+        for (const ThreatModel t : {ThreatModel::RandomDeletion, ThreatModel::RandomBlankout}) {
+            AttackSpec spec;
+            spec.threat = t;
+            spec.budget = 5;
+            spec.probability = 0.5;
+            spec.seed = 1234;
+            const AttackResult whole = runAttack(*d, s, spec);
+            bool someDiffer = false;
+            for (int i = 0; i < d->rows(); ++i) {
+                const AttackResult one = attackInstance(*d, i, s, spec);
+                QCOMPARE(one.deleted.at(0), whole.deleted.at(static_cast<std::size_t>(i)));
+                QVERIFY(one.attacked.X.row(0) == whole.attacked.X.row(i));
+                // Without the row's own stream the draw would be row 0's stream: not the same.
+                AttackSpec stream0 = spec;
+                const int idx[1] = {i};
+                const AttackResult naive = runAttack(d->subset(idx), s, stream0);
+                someDiffer = someDiffer || naive.deleted.at(0) != one.deleted.at(0);
+            }
+            QVERIFY(someDiffer);
+        }
+        // And the view shows that draw.
+        AttackSpec spec;
+        spec.threat = ThreatModel::RandomDeletion;
+        spec.seed = 99;
+        HeatmapView v;
+        v.resize(1100, 700);
+        v.show();
+        v.setContext(d, models, spec, 6);
+        v.setInstance(2);
+        QVERIFY(waitForView(v, 2, 6));
+        AttackSpec at6 = spec;
+        at6.budget = 6;
+        QCOMPARE(v.deletedShown(0), runAttack(*d, s, at6).deleted.at(2));
     }
 
     void jumpFindsLostByAKeptByB() {

@@ -48,7 +48,9 @@ int InstanceAnalysis::countLostByA() const {
 
 AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec) {
     const int idx[1] = {i};
-    return runAttack(test.subset(idx), model, spec);
+    AttackSpec one = spec;
+    one.firstRowStream = spec.firstRowStream + static_cast<std::uint64_t>(i);   // row i's own stream
+    return runAttack(test.subset(idx), model, one);
 }
 
 LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instance, double level) {
@@ -128,8 +130,8 @@ InstanceAnalysis analyseInstances(const HeatmapContext& ctx, int a, int b, doubl
         const int idx[1] = {i};
         const Dataset one = d.subset(idx);
         const int label = one.labels[0];
-        const AttackResult ra = runAttack(one, sa, spec);
-        const AttackResult rb = runAttack(one, sb, spec);
+        const AttackResult ra = attackInstance(d, i, sa, spec);
+        const AttackResult rb = attackInstance(d, i, sb, spec);
         res.marginA0.push_back(sa.margin(rowSpan(one, 0), label));
         res.marginA1.push_back(sa.margin(rowSpan(ra.attacked, 0), label));
         res.marginB0.push_back(sb.margin(rowSpan(one, 0), label));
@@ -150,7 +152,7 @@ QImage deletionGridImage(const HeatmapContext& ctx, int model, const std::vector
     all.attacked = sub;
     all.deleted.resize(rows.size());
     for (int k = 0; k < sub.rows(); ++k) {
-        const AttackResult r = attackInstance(sub, k, s, spec);
+        const AttackResult r = attackInstance(*ctx.test, rows[static_cast<std::size_t>(k)], s, spec);
         all.deleted[static_cast<std::size_t>(k)] = r.deleted.at(0);
         all.attacked.X.row(k) = r.attacked.X.row(0);
     }

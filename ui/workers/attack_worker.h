@@ -4,10 +4,10 @@
 // every test instance (clean and attacked margins) used to jump to the instances learner A
 // loses and learner B keeps.
 //
-// Every instance is attacked on its own, as runAttack(test.subset({i}), ...), so the view, the
-// grid and the analysis agree exactly. For the worst-case threats against linear models this
-// is the exact attack; for random threats it is a seeded sample (the stream of instance 0 of the
-// one-row subset), which is not the same draw as the curves' attack on the whole test set.
+// Every instance is attacked on its own, as runAttack(test.subset({i}), ...) with the random
+// stream of row i (AttackSpec::firstRowStream), so the view, the grid and the analysis agree
+// exactly, and with the context's attack seeded as the curves' test attack of repetition 0
+// (main_window), random threats show the very draw the curves were computed from.
 //
 // AttackRunner owns two worker threads (views and grids; the whole-test-set analysis) so that a
 // long analysis never delays the picture. A newer request makes older pending ones of the same
@@ -77,7 +77,8 @@ struct InstanceAnalysis {
     int countLostByA() const;
 };
 
-/// runAttack on the one-row subset {i} (throws what runAttack throws).
+/// runAttack on the one-row subset {i} with row i's random stream, i.e. exactly row i of
+/// runAttack(test, model, spec) (throws what runAttack throws).
 AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec);
 LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instance, double level);
 InstanceView computeInstanceView(const HeatmapContext& ctx, int a, int b, int instance, double level);
