@@ -3,6 +3,7 @@
 #include "core/data/bundled.h"
 #include "core/attacks/label_flips.h"
 #include "core/data/split.h"
+#include "core/eval/cross_validation.h"
 #include "core/eval/level_evaluation.h"
 #include "core/util/parallel.h"
 #include "core/util/rng.h"
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 namespace fdlab {
@@ -42,6 +44,28 @@ std::size_t argmin(const std::vector<double>& v) {
     for (std::size_t k = 1; k < v.size(); ++k)
         if (v[k] < v[best]) best = k;
     return best;
+}
+
+// Selection::CrossValidation narrows the grid to the candidate with the lowest k-fold CV error
+// on `train` (that error goes to *cvError); other selections keep every candidate. nullopt when
+// cancelled.
+std::optional<std::vector<json>> selectByCrossValidation(const LearnerSpec& ls, std::vector<json> cands,
+                                                         const Dataset& train, std::uint64_t seed,
+                                                         const RunControl& rc, double* cvError) {
+    if (ls.selection != LearnerSpec::Selection::CrossValidation || cands.size() < 2) return cands;
+    CrossValidationParams cp;
+    cp.folds = ls.cvFolds;
+    cp.seed = seed;
+    const CrossValidationResult cv = crossValidateCandidates(ls.learner, train, cands, cp, rc);
+    if (cv.status == Status::Cancelled) return std::nullopt;
+    *cvError = cv.errors[cv.best];
+    return std::vector<json>{cands[cv.best]};
+}
+
+// A validation split is needed only when candidates are chosen on it.
+void requireValidationFor(const LearnerSpec& ls, std::size_t candidates, const PreparedSplit& ps) {
+    if (candidates > 1 && ls.selection == LearnerSpec::Selection::Validation && ps.validation.rows() == 0)
+        throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split (or \"select\": \"cv\")");
 }
 
 }  // namespace
@@ -163,14 +187,14 @@ namespace {
 
 // Training-time threats (label flips): at each level a fraction of the training labels is
 // flipped (the same flips for every learner of a repetition), every candidate is trained on the
-// tainted set, the one with the lowest clean validation error is kept, and it is scored on the
-// untainted test set. Returns false when cancelled.
+// tainted set, the one with the lowest clean validation error is kept (or, with "select": "cv",
+// the one with the lowest CV error on the tainted set is the only one trained), and it is
+// scored on the untainted test set. Returns false when cancelled.
 bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const LearnerSpec& ls, int li, int rep,
                      const RunControl& rc, const std::function<void(CurvePoint)>& emit,
                      const std::function<void(const std::string&)>& warn) {
-    const std::vector<json> cands = gridCandidates(ls);
-    if (cands.size() > 1 && ps.validation.rows() == 0)
-        throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split");
+    const std::vector<json> grid = gridCandidates(ls);
+    requireValidationFor(ls, grid.size(), ps);
     const RunControl inner{{}, rc.stop};
     for (std::size_t l = 0; l < spec.levels.size(); ++l) {
         if (rc.cancelled()) return false;
@@ -189,8 +213,13 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
             if (r.status == Status::Cancelled) return false;
             tainted = std::move(r.tainted);
         }
-        std::size_t best = 0;
         double bestVal = kNaN;
+        // With "select": "cv" the candidate is chosen on this level's tainted training set.
+        const std::optional<std::vector<json>> chosen =
+            selectByCrossValidation(ls, grid, tainted, Rng(derivedSeed(spec, rep, 4)).split(l).next(), inner, &bestVal);
+        if (!chosen) return false;
+        const std::vector<json>& cands = *chosen;
+        std::size_t best = 0;
         std::vector<TrainedModel> models;
         std::vector<double> seconds;
         for (std::size_t c = 0; c < cands.size(); ++c) {
@@ -269,7 +298,13 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
                 return;
             }
             const RunControl learnerRc{{}, rc.stop};
-            const std::vector<json> cands = gridCandidates(ls);
+            const std::vector<json> grid = gridCandidates(ls);
+            requireValidationFor(ls, grid.size(), ps);
+            double cvError = kNaN;
+            const std::optional<std::vector<json>> chosenByCv =
+                selectByCrossValidation(ls, grid, ps.train, derivedSeed(spec, rep, 4), learnerRc, &cvError);
+            if (!chosenByCv) return;   // cancelled
+            const std::vector<json>& cands = *chosenByCv;
             std::vector<TrainedModel> models;
             std::vector<double> seconds;
             for (const json& c : cands) {
@@ -285,10 +320,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
             // Choose a candidate per level.
             const std::size_t nLevels = spec.levels.size();
             std::vector<std::size_t> chosen(nLevels, 0);
-            std::vector<double> valError(nLevels, kNaN);
-            const bool haveValidation = ps.validation.rows() > 0;
-            if (cands.size() > 1 && !haveValidation)
-                throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split");
+            std::vector<double> valError(nLevels, cvError);
             if (cands.size() > 1) {
                 std::vector<std::vector<double>> val(cands.size());   // [candidate][level]
                 for (std::size_t c = 0; c < cands.size(); ++c) {

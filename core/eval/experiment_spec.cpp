@@ -90,6 +90,12 @@ void ExperimentSpec::validate() const {
         for (std::size_t b = 0; b < a; ++b)
             if (learners[b].id == l.id) fieldError(where + ".id", "'" + l.id + "' is used twice");
         completeParams(l.learner, l.params);   // throws naming learner and parameter
+        if (l.selection == LearnerSpec::Selection::CrossValidation) {
+            if (l.cvFolds < 2) fieldError(where + ".cv_folds", "must be >= 2, got " + std::to_string(l.cvFolds));
+            if (tunePerLevel && !isTrainingTime(attack.threat))
+                fieldError(where + ".select", "\"cv\" chooses on the clean training set and cannot be combined with "
+                                              "tune_per_level (which chooses on an attacked validation set)");
+        }
         for (const auto& [name, values] : l.grid) {
             if (values.empty()) fieldError(where + ".grid." + name, "needs at least one value");
             for (double v : values) {
@@ -210,6 +216,11 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
             if (!l.at("grid").is_object()) fieldError("learners.grid", "expected an object of value lists");
             for (const auto& [k, v] : l.at("grid").items()) ls.grid[k] = getOr<std::vector<double>>(l.at("grid"), k.c_str(), "learners.grid", {});
         }
+        const std::string select = getOr<std::string>(l, "select", "learners", "validation");
+        if (select == "validation") ls.selection = LearnerSpec::Selection::Validation;
+        else if (select == "cv") ls.selection = LearnerSpec::Selection::CrossValidation;
+        else fieldError("learners.select", "expected validation or cv, got '" + select + "'");
+        ls.cvFolds = getOr<int>(l, "cv_folds", "learners", ls.cvFolds);
         s.learners.push_back(std::move(ls));
     }
 
@@ -227,7 +238,10 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         s.attack.labelFlipRepeats = getOr<int>(a, "flip_repeats", "attack", 10);
         if (a.contains("flip_svm")) {
             const json& f = a.at("flip_svm");
-            s.attack.labelFlipSvm.kernel = getOr<std::string>(f, "kernel", "attack.flip_svm", "linear") == "rbf" ? SvmKernel::Rbf : SvmKernel::Linear;
+            const std::string kernel = getOr<std::string>(f, "kernel", "attack.flip_svm", "linear");
+            if (kernel == "rbf") s.attack.labelFlipSvm.kernel = SvmKernel::Rbf;
+            else if (kernel == "linear") s.attack.labelFlipSvm.kernel = SvmKernel::Linear;
+            else fieldError("attack.flip_svm.kernel", "expected linear or rbf, got '" + kernel + "'");
             s.attack.labelFlipSvm.C = getOr<double>(f, "C", "attack.flip_svm", 1.0);
             s.attack.labelFlipSvm.gamma = getOr<double>(f, "gamma", "attack.flip_svm", 1.0);
         }
@@ -290,6 +304,10 @@ json toJson(const ExperimentSpec& s) {
     for (const auto& l : s.learners) {
         json e = {{"id", l.id}, {"learner", l.learner}, {"params", l.params}};
         if (!l.grid.empty()) e["grid"] = l.grid;
+        if (l.selection == LearnerSpec::Selection::CrossValidation) {
+            e["select"] = "cv";
+            e["cv_folds"] = l.cvFolds;
+        }
         ls.push_back(e);
     }
     j["learners"] = ls;
