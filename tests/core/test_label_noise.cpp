@@ -4,7 +4,9 @@
 
 #include "core/attacks/label_flips.h"
 #include "core/data/generators.h"
+#include "core/io/kernel_svm_file.h"
 #include "core/learners/kernel_svm.h"
+#include "core/util/errors.h"
 #include "core/util/rng.h"
 
 #include <libsvm/svm.h>
@@ -13,6 +15,7 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -87,6 +90,7 @@ private slots:
     void precomputedMatchesLibsvmKernels();
     void linearModelMatchesKernelScores();
     void jsonRoundTripGivesIdenticalScores();
+    void modelFileRoundTripAndCorruptFiles();
     void randomFlipsAreSeededAndDistinct();
     void adversarialFlipsAreReproducible();
     void adversarialFlipsHurtMoreThanRandom();
@@ -329,6 +333,66 @@ void TestLabelNoise::jsonRoundTripGivesIdenticalScores() {
     }
     QVERIFY(named);
 }
+
+void TestLabelNoise::modelFileRoundTripAndCorruptFiles() {
+    const Dataset train = biggioGaussianDataset(100, 2, 1);
+    const Dataset test = biggioGaussianDataset(300, 2, 7);
+    KernelSvmParams p;
+    p.kernel = SvmKernel::Rbf;
+    p.gamma = 0.7;
+    p.C = 3;
+    p.mu = 0.5;   // trained as 0.499: the coefficients carry the small factor (1 - 2 mu)
+    SavedKernelSvm saved;
+    saved.model = fitKernelSvm(train, p).model;
+    saved.params = {{"kernel", "rbf"}, {"C", 3.0}, {"gamma", 0.7}, {"mu", 0.5}};
+    saved.featureNames = train.featureNames;
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("svm.json").toStdString();
+    saveKernelSvm(path, saved);
+    const SavedKernelSvm back = loadKernelSvm(path);
+    QCOMPARE(back.params, saved.params);
+    QCOMPARE(back.featureNames, saved.featureNames);
+    QCOMPARE(back.model.supportVectorCount(), saved.model.supportVectorCount());
+    QVERIFY(saved.model.supportVectorCount() > 0);
+    for (int i = 0; i < test.rows(); ++i) QCOMPARE(back.model.score(test, i), saved.model.score(test, i));   // bit-identical
+    checkCompatible(back, test);
+    Dataset other = biggioGaussianDataset(10, 3, 1);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, checkCompatible(back, other));
+
+    // Damaged files: DataError naming the file and the field.
+    const nlohmann::json good = nlohmann::json::parse(kernelSvmToJson(saved));
+    auto expectError = [&](const std::string& text, const std::string& needle) {
+        const std::string bad = dir.filePath("bad.json").toStdString();
+        QFile f(QString::fromStdString(bad));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text.data(), static_cast<qint64>(text.size()));
+        f.close();
+        try {
+            (void)loadKernelSvm(bad);
+            QFAIL(("no error for " + needle).c_str());
+        } catch (const DataError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("bad.json") != std::string::npos && what.find(needle) != std::string::npos, e.what());
+        }
+    };
+    const std::string text = kernelSvmToJson(saved);
+    expectError(text.substr(0, text.size() / 2), "byte");   // truncated
+    auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
+        nlohmann::json j = good;
+        edit(j);
+        return j.dump();
+    };
+    expectError(edited([](nlohmann::json& j) { j["format"] = "fdlab-linear-model"; }), "format");
+    expectError(edited([](nlohmann::json& j) { j["schema_version"] = 2; }), "schema_version");
+    expectError(edited([](nlohmann::json& j) { j["model"]["coef"][0] = "x"; }), "coef[0]");
+    expectError(edited([](nlohmann::json& j) { j["model"]["gamma"] = -1; }), "gamma");
+    expectError(edited([](nlohmann::json& j) { j["model"]["supportVectors"][1] = {1.0}; }), "supportVectors[1]");
+    expectError(edited([](nlohmann::json& j) { j["model"]["mu"] = 0.7; }), "mu");
+    expectError(edited([](nlohmann::json& j) { j["features"] = {"a", "b", "c"}; }), "features");
+    expectError(edited([](nlohmann::json& j) { j.erase("model"); }), "model");
+    QVERIFY_THROWS_EXCEPTION(DataError, loadKernelSvm(dir.filePath("missing.json").toStdString()));
+}
+
 
 void TestLabelNoise::randomFlipsAreSeededAndDistinct() {
     const Dataset d = biggioGaussianDataset(100, 2, 1);
