@@ -396,18 +396,27 @@ private slots:
                 if (c.learner == id && c.levelIndex == level) return c.error.mean;
             return -1.0;
         };
-        ExperimentSpec toy = loadPresetOrFile("biggio-300d-random-flips");
+        // the C = 1 panel of the preset: SVM and LN-SVM mu = 0.5
+        auto only = [](ExperimentSpec s, const std::vector<std::string>& ids) {
+            std::vector<LearnerSpec> keep;
+            for (const auto& l : s.learners)
+                if (std::find(ids.begin(), ids.end(), l.id) != ids.end()) keep.push_back(l);
+            s.learners = keep;
+            return s;
+        };
+        ExperimentSpec toy = only(loadPresetOrFile("biggio-300d-random-flips"), {"SVM C=1", "LN-SVM C=1 mu=0.5"});
+        QCOMPARE(toy.learners.size(), std::size_t(2));
         toy.repetitions = 1;
         const ExperimentResult t = runExperiment(toy);
         QCOMPARE(t.status, Status::Converged);
-        QVERIFY(meanAt(t, "LN-SVM mu=0.5", 2) + 0.1 < meanAt(t, "SVM", 2));   // 20% flipped
-        QVERIFY(meanAt(t, "LN-SVM mu=0.5", 0) <= meanAt(t, "SVM", 0));         // no loss at 0%
-        ExperimentSpec adv = loadPresetOrFile("sonar-adversarial-flips");
-        adv.learners.resize(1);   // the plain SVM
+        QVERIFY(meanAt(t, "LN-SVM C=1 mu=0.5", 2) + 0.1 < meanAt(t, "SVM C=1", 2));   // 20% flipped
+        QVERIFY(meanAt(t, "LN-SVM C=1 mu=0.5", 0) <= meanAt(t, "SVM C=1", 0));         // no loss at 0%
+        ExperimentSpec adv = only(loadPresetOrFile("sonar-adversarial-flips"), {"SVM C=1"});
+        QCOMPARE(adv.learners.size(), std::size_t(1));
         adv.levels = {0.1};
         ExperimentSpec rnd = adv;
         rnd.attack.threat = ThreatModel::RandomLabelFlip;
-        const double eAdv = meanAt(runExperiment(adv), "SVM", 0), eRnd = meanAt(runExperiment(rnd), "SVM", 0);
+        const double eAdv = meanAt(runExperiment(adv), "SVM C=1", 0), eRnd = meanAt(runExperiment(rnd), "SVM C=1", 0);
         QVERIFY2(eAdv > eRnd + 0.05, qPrintable(QString("adversarial %1, random %2").arg(eAdv).arg(eRnd)));
         // label flips are training-time only: a test-time attack refuses them
         AttackSpec a;
