@@ -134,7 +134,9 @@ LabelNoiseScene computeLabelNoiseScene(const Dataset& d, const LabelNoiseScenePa
     if (stop) return cancelled();
     rc.report(1.0, 2, "LN-robust SVM trained");
     s.status = Status::Converged;
-    s.message = std::to_string(s.flipped.size()) + " " + toString(p.flipKind) + " flips of " + std::to_string(s.data.rows()) + " labels";
+    s.message = p.flipKind == FlipKind::None ? "no flips, " + std::to_string(s.data.rows()) + " labels"
+                                             : std::to_string(s.flipped.size()) + " " + toString(p.flipKind) + " flips of " +
+                                                   std::to_string(s.data.rows()) + " labels";
     s.elapsed = clock.seconds();
     return s;
 }
