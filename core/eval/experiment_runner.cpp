@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <tuple>
@@ -185,13 +186,45 @@ std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points)
 
 namespace {
 
+// Algorithm 1's tainted training sets by (repetition, level, attacked SVM): learners facing the
+// same attack share one computation (the result only depends on those and the derived seed).
+class FlipCache {
+public:
+    std::optional<Dataset> find(const std::string& key) const {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_sets.find(key);
+        if (it == m_sets.end()) return std::nullopt;
+        return it->second;
+    }
+    void store(const std::string& key, const Dataset& d) {
+        std::lock_guard lock(m_mutex);
+        m_sets.emplace(key, d);
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::map<std::string, Dataset> m_sets;
+};
+
+// The SVM Algorithm 1 attacks for learner ls: the spec's, or the learner's own plain SVM.
+KernelSvmParams attackedSvm(const AttackSpec& a, const LearnerSpec& ls) {
+    if (!a.labelFlipSvmFromLearner) return a.labelFlipSvm;
+    const json p = completeParams(ls.learner, ls.params);
+    KernelSvmParams k;
+    k.kernel = svmKernelFromString(p.at("kernel").get<std::string>());
+    k.C = p.at("C").get<double>();
+    k.gamma = p.at("gamma").get<double>();
+    k.mu = 0.0;
+    return k;
+}
+
 // Training-time threats (label flips): at each level a fraction of the training labels is
 // flipped (the same flips for every learner of a repetition), every candidate is trained on the
 // tainted set, the one with the lowest clean validation error is kept (or, with "select": "cv",
 // the one with the lowest CV error on the tainted set is the only one trained), and it is
 // scored on the untainted test set. Returns false when cancelled.
 bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const LearnerSpec& ls, int li, int rep,
-                     const RunControl& rc, const std::function<void(CurvePoint)>& emit,
+                     const RunControl& rc, FlipCache& cache, const std::function<void(CurvePoint)>& emit,
                      const std::function<void(const std::string&)>& warn) {
     const std::vector<json> grid = gridCandidates(ls);
     requireValidationFor(ls, grid.size(), ps);
@@ -207,11 +240,18 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
             AdversarialLabelFlipParams ap;
             ap.flips = flips;
             ap.repeats = spec.attack.labelFlipRepeats;
-            ap.svm = spec.attack.labelFlipSvm;
+            ap.svm = attackedSvm(spec.attack, ls);
             ap.seed = seed;
-            LabelFlipResult r = adversarialLabelFlips(ps.train, ap, inner);
-            if (r.status == Status::Cancelled) return false;
-            tainted = std::move(r.tainted);
+            const std::string key = std::to_string(rep) + "/" + std::to_string(l) + "/" + toString(ap.svm.kernel) + "/" +
+                                    json(ap.svm.C).dump() + "/" + json(ap.svm.gamma).dump();
+            if (std::optional<Dataset> hit = cache.find(key)) {
+                tainted = std::move(*hit);
+            } else {
+                LabelFlipResult r = adversarialLabelFlips(ps.train, ap, inner);
+                if (r.status == Status::Cancelled) return false;
+                tainted = std::move(r.tainted);
+                cache.store(key, tainted);
+            }
         }
         double bestVal = kNaN;
         // With "select": "cv" the candidate is chosen on this level's tainted training set.
@@ -285,6 +325,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         result.warnings.push_back(w);
     };
     bool failed = false;
+    FlipCache flipCache;
 
     // Job k = repetition-major, so that every learner's first points arrive early.
     parallelFor(reps * L, result.threads, [&](int job) {
@@ -294,7 +335,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         const std::string where = ls.id + " (repetition " + std::to_string(rep) + ")";
         try {
             if (isTrainingTime(spec.attack.threat)) {
-                labelFlipPoints(spec, ps, ls, li, rep, rc, emit, warn);
+                labelFlipPoints(spec, ps, ls, li, rep, rc, flipCache, emit, warn);
                 return;
             }
             const RunControl learnerRc{{}, rc.stop};

@@ -90,6 +90,9 @@ void ExperimentSpec::validate() const {
         for (std::size_t b = 0; b < a; ++b)
             if (learners[b].id == l.id) fieldError(where + ".id", "'" + l.id + "' is used twice");
         completeParams(l.learner, l.params);   // throws naming learner and parameter
+        if (attack.threat == ThreatModel::AdversarialLabelFlip && attack.labelFlipSvmFromLearner && l.learner != "kernel-svm")
+            fieldError("attack.flip_svm", "\"learner\" attacks each learner's own SVM, but " + where + " is " + l.learner +
+                                              " (use an explicit {kernel, C, gamma})");
         if (l.selection == LearnerSpec::Selection::CrossValidation) {
             if (l.cvFolds < 2) fieldError(where + ".cv_folds", "must be >= 2, got " + std::to_string(l.cvFolds));
             if (tunePerLevel && !isTrainingTime(attack.threat))
@@ -236,7 +239,11 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         s.attack.knapsackScale = getOr<double>(a, "knapsack_scale", "attack", 1.0);
         s.attack.stopWhenWrong = getOr<bool>(a, "stop_when_wrong", "attack", true);
         s.attack.labelFlipRepeats = getOr<int>(a, "flip_repeats", "attack", 10);
-        if (a.contains("flip_svm")) {
+        if (a.contains("flip_svm") && a.at("flip_svm").is_string()) {
+            if (a.at("flip_svm").get<std::string>() != "learner")
+                fieldError("attack.flip_svm", "expected an object {kernel, C, gamma} or \"learner\"");
+            s.attack.labelFlipSvmFromLearner = true;
+        } else if (a.contains("flip_svm")) {
             const json& f = a.at("flip_svm");
             const std::string kernel = getOr<std::string>(f, "kernel", "attack.flip_svm", "linear");
             if (kernel == "rbf") s.attack.labelFlipSvm.kernel = SvmKernel::Rbf;
@@ -318,9 +325,11 @@ json toJson(const ExperimentSpec& s) {
               {"knapsack_scale", s.attack.knapsackScale},
               {"stop_when_wrong", s.attack.stopWhenWrong},
               {"flip_repeats", s.attack.labelFlipRepeats},
-              {"flip_svm", {{"kernel", s.attack.labelFlipSvm.kernel == SvmKernel::Rbf ? "rbf" : "linear"},
-                            {"C", s.attack.labelFlipSvm.C},
-                            {"gamma", s.attack.labelFlipSvm.gamma}}}};
+              {"flip_svm", s.attack.labelFlipSvmFromLearner
+                               ? json("learner")
+                               : json{{"kernel", s.attack.labelFlipSvm.kernel == SvmKernel::Rbf ? "rbf" : "linear"},
+                                      {"C", s.attack.labelFlipSvm.C},
+                                      {"gamma", s.attack.labelFlipSvm.gamma}}}};
     if (!s.attack.groups.empty()) {
         json g = json::array();
         for (const auto& grp : s.attack.groups) g.push_back({{"name", grp.name}, {"begin", grp.begin}, {"end", grp.end}});

@@ -22,7 +22,8 @@
 //        the training set -- the tainted one under label flips -- as Biggio et al. choose gamma)
 //   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...], "groups": [...],
 //              "knapsack_scale": 1, "stop_when_wrong": true,
-//              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1}},   (label flips)
+//              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1} | "learner"},
+//              (label flips; "learner": Algorithm 1 attacks each kernel-svm learner's own plain SVM)
 //   "levels": [0, 10, 20], "repetitions": 5, "seed": 1, "threads": 0,
 //   "tune_per_level": false,
 //   "paper": {"summary": "...", "curves": {"SVM": [[level, error], ...]}}   (reference numbers)

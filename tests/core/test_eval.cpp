@@ -352,6 +352,55 @@ private slots:
         QCOMPARE(noVal.status, Status::Failed);
     }
 
+    void adversarialFlipsAgainstEachLearnersSvm() {
+        // "flip_svm": "learner": Algorithm 1 attacks each learner's own plain SVM (the paper's
+        // per-C panels); learners facing the same SVM share the flips (cached), which must not
+        // change any number.
+        ExperimentSpec s;
+        s.dataset.bundled = "sonar";
+        s.preprocessing = Scaling::MinusOneOne;
+        s.split.testFraction = 0.4;
+        s.split.validationFraction = 0.0;
+        s.learners = {{"SVM C=10", "kernel-svm", {{"kernel", "linear"}, {"C", 10.0}, {"mu", 0.0}}, {}},
+                      {"LN C=10", "kernel-svm", {{"kernel", "linear"}, {"C", 10.0}, {"mu", 0.1}}, {}},
+                      {"SVM C=0.1", "kernel-svm", {{"kernel", "linear"}, {"C", 0.1}, {"mu", 0.0}}, {}}};
+        s.attack.threat = ThreatModel::AdversarialLabelFlip;
+        s.attack.labelFlipSvmFromLearner = true;
+        s.attack.labelFlipRepeats = 3;
+        s.levels = {0.1, 0.2};
+        s.repetitions = 2;
+        s.threads = 2;
+        const ExperimentResult r = runExperiment(s);
+        QCOMPARE(r.status, Status::Converged);
+        QCOMPARE(r.points.size(), std::size_t(12));
+        const Dataset data = loadTaskData(s);
+        for (const CurvePoint& p : r.points) {
+            const PreparedSplit ps = prepareRepetition(data, s, p.repetition);
+            AdversarialLabelFlipParams ap;
+            ap.flips = static_cast<int>(std::lround(p.level * ps.train.rows()));
+            ap.repeats = 3;
+            ap.svm.kernel = SvmKernel::Linear;
+            ap.svm.C = p.params["C"].get<double>();
+            ap.seed = Rng(derivedSeed(s, p.repetition, 3)).split(static_cast<std::uint64_t>(p.levelIndex)).next();
+            const Dataset tainted = adversarialLabelFlips(ps.train, ap).tainted;
+            QCOMPARE(p.error, scoreDataset(*trainLearner("kernel-svm", tainted, p.params).scorer, ps.test).error);
+        }
+        s.threads = 1;
+        QCOMPARE(withoutTimings(resultsToJson(runExperiment(s))).dump(), withoutTimings(resultsToJson(r)).dump());
+        // the experiment file says "learner"; other learners cannot be attacked that way
+        json j = toJson(s);
+        QCOMPARE(j["attack"]["flip_svm"].get<std::string>(), std::string("learner"));
+        QVERIFY(experimentFromJson(j).attack.labelFlipSvmFromLearner);
+        j["learners"][0]["learner"] = "svm";
+        j["learners"][0]["params"] = {{"C", 1.0}};
+        try {
+            experimentFromJson(j);
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("attack.flip_svm") != std::string::npos, e.what());
+        }
+    }
+
     void cancellationKeepsFinishedPoints() {
         ExperimentSpec s = smallSpec();
         s.repetitions = 20;
