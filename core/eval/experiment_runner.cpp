@@ -219,7 +219,8 @@ KernelSvmParams attackedSvm(const AttackSpec& a, const LearnerSpec& ls) {
 }
 
 // Training-time threats (label flips): at each level a fraction of the training labels is
-// flipped (the same flips for every learner of a repetition), every candidate is trained on the
+// flipped (the same flips for every learner of a repetition that faces the same attack), every
+// candidate is trained on the
 // tainted set, the one with the lowest clean validation error is kept (or, with "select": "cv",
 // the one with the lowest CV error on the tainted set is the only one trained), and it is
 // scored on the untainted test set. Returns false when cancelled.

@@ -350,6 +350,33 @@ private slots:
         s.learners[0].selection = LearnerSpec::Selection::Validation;
         const ExperimentResult noVal = runExperiment(s);
         QCOMPARE(noVal.status, Status::Failed);
+
+        // test-time threats: one CV choice per repetition on the clean training set
+        ExperimentSpec t;
+        t.dataset.bundled = "heart_scale";
+        t.split.testFraction = 0.3;
+        t.split.validationFraction = 0.0;
+        LearnerSpec svm{"SVM", "svm", json::object(), {{"C", {0.001, 1.0}}}};
+        svm.selection = LearnerSpec::Selection::CrossValidation;
+        svm.cvFolds = 4;
+        t.learners = {svm};
+        t.attack.threat = ThreatModel::WorstCaseCount;
+        t.levels = {0, 2};
+        t.repetitions = 2;
+        const ExperimentResult tr = runExperiment(t);
+        QCOMPARE(tr.status, Status::Converged);
+        const Dataset heart = loadTaskData(t);
+        for (const CurvePoint& p : tr.points) {
+            CrossValidationParams cp;
+            cp.folds = 4;
+            cp.seed = derivedSeed(t, p.repetition, 4);
+            const CrossValidationResult cv =
+                crossValidateCandidates("svm", prepareRepetition(heart, t, p.repetition).train, gridCandidates(svm), cp);
+            QCOMPARE(p.params["C"].get<double>(), gridCandidates(svm)[cv.best]["C"].get<double>());
+            QCOMPARE(p.validationError, cv.errors[cv.best]);
+        }
+        t.tunePerLevel = true;   // chooses on an attacked validation set: not with "cv"
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.validate());
     }
 
     void adversarialFlipsAgainstEachLearnersSvm() {
