@@ -9,6 +9,8 @@
 #include "core/eval/results_io.h"
 #include "core/io/deletion_grid.h"
 #include "core/io/model_json.h"
+#include "core/io/kernel_svm_file.h"
+#include "core/io/json_file.h"
 #include "core/learners/nonlinear/model_io.h"
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
@@ -250,6 +252,9 @@ int runTrain(const std::vector<std::string>& argv) {
     if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
     if (t.linear) {
         saveModel(*a.value("output"), *t.linear, describeTraining(ps.train, learner, completeParams(learner, params), ps.preprocessor));
+    } else if (const auto* k = dynamic_cast<const KernelSvmModel*>(t.scorer.get())) {
+        SavedKernelSvm saved{*k, kKernelSvmSchemaVersion, FDLAB_VERSION, completeParams(learner, params), ps.train.featureNames};
+        saveKernelSvm(*a.value("output"), saved);   // eval reads it back
     } else if (const auto* c = dynamic_cast<const Classifier*>(t.scorer.get())) {
         saveClassifier(*a.value("output"), *c);   // trees, kNN, nets, ensembles (eval/attack take linear models)
     } else {
@@ -270,8 +275,17 @@ struct LoadedModel {
     TrainedModel trained;
 };
 
+// Linear model files and kernel SVM files (told apart by their "format"); kernel SVMs have no
+// linear view, so only the model-agnostic threats apply to them.
 LoadedModel loadForUse(const std::string& path, const Dataset& test) {
     LoadedModel m;
+    if (isKernelSvmDocument(readJsonFile(path, "the model file"))) {
+        const SavedKernelSvm k = loadKernelSvm(path);
+        checkCompatible(k, test);
+        m.trained.scorer = std::make_shared<KernelSvmModel>(k.model);
+        m.trained.fit.status = Status::Converged;
+        return m;
+    }
     m.saved = loadModel(path);
     checkCompatible(m.saved, test);
     FitResult f;
@@ -319,6 +333,8 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     AttackSpec at = attackFrom(a);
     at = attackAtLevel(at, parseNumber(a.value("budget", "0"), "budget"));
     InterruptGuard guard;
+    if (!m.trained.linear)
+        throw std::invalid_argument(*a.value("model") + ": attack takes a linear model file (this is a kernel SVM; use eval)");
     const AttackResult r = runAttack(ps.test, *m.trained.scorer, at, {{}, guard.token()}, &ps.train);
     if (r.status == Status::Cancelled) return Cancelled;
     const LinearModel& lm = *m.trained.linear;
@@ -365,7 +381,8 @@ std::vector<Command> experimentCommands() {
          runRun},
         {"train", "train a learner and save the model as JSON",
          std::string("usage: fdlab-cli train --learner NAME [--params JSON] --output MODEL.json DATA-OPTIONS\n") + kDataHelp +
-             "  learners: svm, logreg, fdrop, ds-lp, ds-perceptron, mcf (see the GUI's Help for parameters)\n"
+             "  learners: svm, logreg, fdrop, ds-lp, ds-perceptron, mcf, kernel-svm, ... (see the GUI's Help for parameters)\n"
+             "  linear learners save linear model files, kernel-svm a kernel SVM file (eval reads both)\n"
              "  e.g. --params '{\"C\": 1, \"K\": 20}'\n",
          runTrain},
         {"eval", "evaluate a saved model on attacked test data",

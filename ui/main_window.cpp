@@ -14,6 +14,7 @@
 #include "ui/panels/dataset_panel.h"
 #include "ui/panels/importance_editor.h"
 #include "ui/plots/curve_plot.h"
+#include "ui/plots/label_noise_view.h"
 #include "ui/workers/experiment_worker.h"
 #if __has_include("ui/plots/heatmap_view.h")
 #include "ui/plots/heatmap_view.h"
@@ -119,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     }
     m_dataView = new DataView(m_tabs);
     m_tabs->addTab(m_dataView, tr("Data"));
+    m_tabs->addTab(new LabelNoiseView(m_tabs), tr("Label noise"));
     setCentralWidget(m_tabs);
 
     // Docks: dataset and importance on the left, algorithms and attack on the right.
@@ -230,8 +232,8 @@ void MainWindow::buildMenus() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : m_docks) m_viewMenu->addAction(d->toggleViewAction());
     m_viewMenu->addSeparator();
-    const char* tabNames[] = {"Curves", "Heatmaps", "Data"};
-    for (int i = 0; i < 3; ++i) {
+    const char* tabNames[] = {"Curves", "Heatmaps", "Data", "Label noise"};
+    for (int i = 0; i < 4; ++i) {
         QAction* a = m_viewMenu->addAction(tr(tabNames[i]), this, [this, i] { m_tabs->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(QString("Ctrl+%1").arg(i + 1)));
     }

@@ -87,6 +87,9 @@ struct AttackSpec {
     /// R of Algorithm 1.
     KernelSvmParams labelFlipSvm;
     int labelFlipRepeats = 10;
+    /// AdversarialLabelFlip in experiments: attack each kernel-svm learner's own plain SVM (its
+    /// kernel, C and gamma, mu = 0) instead of labelFlipSvm, as Biggio et al. do per panel of C.
+    bool labelFlipSvmFromLearner = false;
     /// GreedyDeletion: stop as soon as the instance is misclassified.
     bool stopWhenWrong = true;
     std::uint64_t seed = 1;

@@ -54,6 +54,7 @@ Dataset csvWithClass(const fs::path& file, const std::string& labelColumn) {
 constexpr int kLabelCopyRows = 1000;   // Dekel & Shamir: 1000 points, split 50/50
 constexpr int kGlobersonRows = 1000;
 constexpr int kBiggio2dRows = 100;     // Biggio et al.: 2-D pictures
+constexpr int kBiggio2dEvalRows = 1100;   // the 2-D toy as a curve: 100 training + 1000 test
 constexpr int kBiggio300dRows = 1400;  // 400 training + 1000 test
 constexpr int kThresholdRows = 1000;
 constexpr int kThresholdLevels = 32;
@@ -119,6 +120,8 @@ const std::vector<Entry>& catalogue() {
                      [](const fs::path&) { return globersonToyDataset(kGlobersonRows, 1); }});
         e.push_back({{"biggio-2d", "Biggio two Gaussians in 2-D (100 x 2)", gen, own, true},
                      [](const fs::path&) { return biggioGaussianDataset(kBiggio2dRows, 2, 1); }});
+        e.push_back({{"biggio-2d-1100", "Biggio two Gaussians in 2-D (1100 = 100 train + 1000 test)", gen, own, true},
+                     [](const fs::path&) { return biggioGaussianDataset(kBiggio2dEvalRows, 2, 1); }});
         e.push_back({{"biggio-300d", "Biggio two Gaussians in 300-D (1400 = 400 train + 1000 test)", gen, own, true},
                      [](const fs::path&) { return biggioGaussianDataset(kBiggio300dRows, 300, 1); }});
         e.push_back({{"threshold", "FeatureBoost threshold function, 32 levels, 4 encodings (1000 x 73)", gen, own,

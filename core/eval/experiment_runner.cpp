@@ -3,6 +3,7 @@
 #include "core/data/bundled.h"
 #include "core/attacks/label_flips.h"
 #include "core/data/split.h"
+#include "core/eval/cross_validation.h"
 #include "core/eval/level_evaluation.h"
 #include "core/util/parallel.h"
 #include "core/util/rng.h"
@@ -10,7 +11,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 namespace fdlab {
@@ -42,6 +45,28 @@ std::size_t argmin(const std::vector<double>& v) {
     for (std::size_t k = 1; k < v.size(); ++k)
         if (v[k] < v[best]) best = k;
     return best;
+}
+
+// Selection::CrossValidation narrows the grid to the candidate with the lowest k-fold CV error
+// on `train` (that error goes to *cvError); other selections keep every candidate. nullopt when
+// cancelled.
+std::optional<std::vector<json>> selectByCrossValidation(const LearnerSpec& ls, std::vector<json> cands,
+                                                         const Dataset& train, std::uint64_t seed,
+                                                         const RunControl& rc, double* cvError) {
+    if (ls.selection != LearnerSpec::Selection::CrossValidation || cands.size() < 2) return cands;
+    CrossValidationParams cp;
+    cp.folds = ls.cvFolds;
+    cp.seed = seed;
+    const CrossValidationResult cv = crossValidateCandidates(ls.learner, train, cands, cp, rc);
+    if (cv.status == Status::Cancelled) return std::nullopt;
+    *cvError = cv.errors[cv.best];
+    return std::vector<json>{cands[cv.best]};
+}
+
+// A validation split is needed only when candidates are chosen on it.
+void requireValidationFor(const LearnerSpec& ls, std::size_t candidates, const PreparedSplit& ps) {
+    if (candidates > 1 && ls.selection == LearnerSpec::Selection::Validation && ps.validation.rows() == 0)
+        throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split (or \"select\": \"cv\")");
 }
 
 }  // namespace
@@ -161,16 +186,49 @@ std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points)
 
 namespace {
 
+// Algorithm 1's tainted training sets by (repetition, level, attacked SVM): learners facing the
+// same attack share one computation (the result only depends on those and the derived seed).
+class FlipCache {
+public:
+    std::optional<Dataset> find(const std::string& key) const {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_sets.find(key);
+        if (it == m_sets.end()) return std::nullopt;
+        return it->second;
+    }
+    void store(const std::string& key, const Dataset& d) {
+        std::lock_guard lock(m_mutex);
+        m_sets.emplace(key, d);
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::map<std::string, Dataset> m_sets;
+};
+
+// The SVM Algorithm 1 attacks for learner ls: the spec's, or the learner's own plain SVM.
+KernelSvmParams attackedSvm(const AttackSpec& a, const LearnerSpec& ls) {
+    if (!a.labelFlipSvmFromLearner) return a.labelFlipSvm;
+    const json p = completeParams(ls.learner, ls.params);
+    KernelSvmParams k;
+    k.kernel = svmKernelFromString(p.at("kernel").get<std::string>());
+    k.C = p.at("C").get<double>();
+    k.gamma = p.at("gamma").get<double>();
+    k.mu = 0.0;
+    return k;
+}
+
 // Training-time threats (label flips): at each level a fraction of the training labels is
-// flipped (the same flips for every learner of a repetition), every candidate is trained on the
-// tainted set, the one with the lowest clean validation error is kept, and it is scored on the
-// untainted test set. Returns false when cancelled.
+// flipped (the same flips for every learner of a repetition that faces the same attack), every
+// candidate is trained on the
+// tainted set, the one with the lowest clean validation error is kept (or, with "select": "cv",
+// the one with the lowest CV error on the tainted set is the only one trained), and it is
+// scored on the untainted test set. Returns false when cancelled.
 bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const LearnerSpec& ls, int li, int rep,
-                     const RunControl& rc, const std::function<void(CurvePoint)>& emit,
+                     const RunControl& rc, FlipCache& cache, const std::function<void(CurvePoint)>& emit,
                      const std::function<void(const std::string&)>& warn) {
-    const std::vector<json> cands = gridCandidates(ls);
-    if (cands.size() > 1 && ps.validation.rows() == 0)
-        throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split");
+    const std::vector<json> grid = gridCandidates(ls);
+    requireValidationFor(ls, grid.size(), ps);
     const RunControl inner{{}, rc.stop};
     for (std::size_t l = 0; l < spec.levels.size(); ++l) {
         if (rc.cancelled()) return false;
@@ -183,14 +241,26 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
             AdversarialLabelFlipParams ap;
             ap.flips = flips;
             ap.repeats = spec.attack.labelFlipRepeats;
-            ap.svm = spec.attack.labelFlipSvm;
+            ap.svm = attackedSvm(spec.attack, ls);
             ap.seed = seed;
-            LabelFlipResult r = adversarialLabelFlips(ps.train, ap, inner);
-            if (r.status == Status::Cancelled) return false;
-            tainted = std::move(r.tainted);
+            const std::string key = std::to_string(rep) + "/" + std::to_string(l) + "/" + toString(ap.svm.kernel) + "/" +
+                                    json(ap.svm.C).dump() + "/" + json(ap.svm.gamma).dump();
+            if (std::optional<Dataset> hit = cache.find(key)) {
+                tainted = std::move(*hit);
+            } else {
+                LabelFlipResult r = adversarialLabelFlips(ps.train, ap, inner);
+                if (r.status == Status::Cancelled) return false;
+                tainted = std::move(r.tainted);
+                cache.store(key, tainted);
+            }
         }
-        std::size_t best = 0;
         double bestVal = kNaN;
+        // With "select": "cv" the candidate is chosen on this level's tainted training set.
+        const std::optional<std::vector<json>> chosen =
+            selectByCrossValidation(ls, grid, tainted, Rng(derivedSeed(spec, rep, 4)).split(l).next(), inner, &bestVal);
+        if (!chosen) return false;
+        const std::vector<json>& cands = *chosen;
+        std::size_t best = 0;
         std::vector<TrainedModel> models;
         std::vector<double> seconds;
         for (std::size_t c = 0; c < cands.size(); ++c) {
@@ -256,6 +326,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         result.warnings.push_back(w);
     };
     bool failed = false;
+    FlipCache flipCache;
 
     // Job k = repetition-major, so that every learner's first points arrive early.
     parallelFor(reps * L, result.threads, [&](int job) {
@@ -265,11 +336,17 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         const std::string where = ls.id + " (repetition " + std::to_string(rep) + ")";
         try {
             if (isTrainingTime(spec.attack.threat)) {
-                labelFlipPoints(spec, ps, ls, li, rep, rc, emit, warn);
+                labelFlipPoints(spec, ps, ls, li, rep, rc, flipCache, emit, warn);
                 return;
             }
             const RunControl learnerRc{{}, rc.stop};
-            const std::vector<json> cands = gridCandidates(ls);
+            const std::vector<json> grid = gridCandidates(ls);
+            requireValidationFor(ls, grid.size(), ps);
+            double cvError = kNaN;
+            const std::optional<std::vector<json>> chosenByCv =
+                selectByCrossValidation(ls, grid, ps.train, derivedSeed(spec, rep, 4), learnerRc, &cvError);
+            if (!chosenByCv) return;   // cancelled
+            const std::vector<json>& cands = *chosenByCv;
             std::vector<TrainedModel> models;
             std::vector<double> seconds;
             for (const json& c : cands) {
@@ -285,10 +362,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
             // Choose a candidate per level.
             const std::size_t nLevels = spec.levels.size();
             std::vector<std::size_t> chosen(nLevels, 0);
-            std::vector<double> valError(nLevels, kNaN);
-            const bool haveValidation = ps.validation.rows() > 0;
-            if (cands.size() > 1 && !haveValidation)
-                throw std::invalid_argument(ls.id + ": a parameter grid needs a validation split");
+            std::vector<double> valError(nLevels, cvError);
             if (cands.size() > 1) {
                 std::vector<std::vector<double>> val(cands.size());   // [candidate][level]
                 for (std::size_t c = 0; c < cands.size(); ++c) {

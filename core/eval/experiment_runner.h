@@ -9,7 +9,9 @@
 //   3. choose the candidate: with tune_per_level, per level, by the error on the validation set
 //      attacked the same way at that level (the papers' protocol: "K chosen per level on a
 //      holdout attacked the same way"); otherwise by the clean validation error (one choice for
-//      all levels); a single candidate needs no validation;
+//      all levels); with "select": "cv" by k-fold cross-validation on the training set instead
+//      (only the chosen candidate is then trained on all of it); a single candidate needs no
+//      validation;
 //   4. attack the test set at every level and record the error and AUC.
 // Jobs (repetition x learner) run in parallel; each finished point is handed to onPoint at
 // once (from the worker thread, calls serialised). Every random draw comes from a seed derived
@@ -71,7 +73,8 @@ Dataset loadTaskData(const ExperimentSpec& spec);
 /// Number of repetitions the spec runs (folds for k-fold).
 int repetitionCount(const ExperimentSpec& spec);
 PreparedSplit prepareRepetition(const Dataset& taskData, const ExperimentSpec& spec, int repetition);
-/// Seeds derived from the spec: purpose 0 = split, 1 = test attack, 2 = validation attack.
+/// Seeds derived from the spec: purpose 0 = split, 1 = test attack, 2 = validation attack,
+/// 3 = label flips (split by level), 4 = cross-validation folds (split by level under label flips).
 std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpose);
 /// Every combination of the learner's grid values (the params alone when there is no grid).
 std::vector<nlohmann::json> gridCandidates(const LearnerSpec& l);

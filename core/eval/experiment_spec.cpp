@@ -90,6 +90,15 @@ void ExperimentSpec::validate() const {
         for (std::size_t b = 0; b < a; ++b)
             if (learners[b].id == l.id) fieldError(where + ".id", "'" + l.id + "' is used twice");
         completeParams(l.learner, l.params);   // throws naming learner and parameter
+        if (attack.threat == ThreatModel::AdversarialLabelFlip && attack.labelFlipSvmFromLearner && l.learner != "kernel-svm")
+            fieldError("attack.flip_svm", "\"learner\" attacks each learner's own SVM, but " + where + " is " + l.learner +
+                                              " (use an explicit {kernel, C, gamma})");
+        if (l.selection == LearnerSpec::Selection::CrossValidation) {
+            if (l.cvFolds < 2) fieldError(where + ".cv_folds", "must be >= 2, got " + std::to_string(l.cvFolds));
+            if (tunePerLevel && !isTrainingTime(attack.threat))
+                fieldError(where + ".select", "\"cv\" chooses on the clean training set and cannot be combined with "
+                                              "tune_per_level (which chooses on an attacked validation set)");
+        }
         for (const auto& [name, values] : l.grid) {
             if (values.empty()) fieldError(where + ".grid." + name, "needs at least one value");
             for (double v : values) {
@@ -210,6 +219,11 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
             if (!l.at("grid").is_object()) fieldError("learners.grid", "expected an object of value lists");
             for (const auto& [k, v] : l.at("grid").items()) ls.grid[k] = getOr<std::vector<double>>(l.at("grid"), k.c_str(), "learners.grid", {});
         }
+        const std::string select = getOr<std::string>(l, "select", "learners", "validation");
+        if (select == "validation") ls.selection = LearnerSpec::Selection::Validation;
+        else if (select == "cv") ls.selection = LearnerSpec::Selection::CrossValidation;
+        else fieldError("learners.select", "expected validation or cv, got '" + select + "'");
+        ls.cvFolds = getOr<int>(l, "cv_folds", "learners", ls.cvFolds);
         s.learners.push_back(std::move(ls));
     }
 
@@ -225,9 +239,16 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         s.attack.knapsackScale = getOr<double>(a, "knapsack_scale", "attack", 1.0);
         s.attack.stopWhenWrong = getOr<bool>(a, "stop_when_wrong", "attack", true);
         s.attack.labelFlipRepeats = getOr<int>(a, "flip_repeats", "attack", 10);
-        if (a.contains("flip_svm")) {
+        if (a.contains("flip_svm") && a.at("flip_svm").is_string()) {
+            if (a.at("flip_svm").get<std::string>() != "learner")
+                fieldError("attack.flip_svm", "expected an object {kernel, C, gamma} or \"learner\"");
+            s.attack.labelFlipSvmFromLearner = true;
+        } else if (a.contains("flip_svm")) {
             const json& f = a.at("flip_svm");
-            s.attack.labelFlipSvm.kernel = getOr<std::string>(f, "kernel", "attack.flip_svm", "linear") == "rbf" ? SvmKernel::Rbf : SvmKernel::Linear;
+            const std::string kernel = getOr<std::string>(f, "kernel", "attack.flip_svm", "linear");
+            if (kernel == "rbf") s.attack.labelFlipSvm.kernel = SvmKernel::Rbf;
+            else if (kernel == "linear") s.attack.labelFlipSvm.kernel = SvmKernel::Linear;
+            else fieldError("attack.flip_svm.kernel", "expected linear or rbf, got '" + kernel + "'");
             s.attack.labelFlipSvm.C = getOr<double>(f, "C", "attack.flip_svm", 1.0);
             s.attack.labelFlipSvm.gamma = getOr<double>(f, "gamma", "attack.flip_svm", 1.0);
         }
@@ -290,6 +311,10 @@ json toJson(const ExperimentSpec& s) {
     for (const auto& l : s.learners) {
         json e = {{"id", l.id}, {"learner", l.learner}, {"params", l.params}};
         if (!l.grid.empty()) e["grid"] = l.grid;
+        if (l.selection == LearnerSpec::Selection::CrossValidation) {
+            e["select"] = "cv";
+            e["cv_folds"] = l.cvFolds;
+        }
         ls.push_back(e);
     }
     j["learners"] = ls;
@@ -300,9 +325,11 @@ json toJson(const ExperimentSpec& s) {
               {"knapsack_scale", s.attack.knapsackScale},
               {"stop_when_wrong", s.attack.stopWhenWrong},
               {"flip_repeats", s.attack.labelFlipRepeats},
-              {"flip_svm", {{"kernel", s.attack.labelFlipSvm.kernel == SvmKernel::Rbf ? "rbf" : "linear"},
-                            {"C", s.attack.labelFlipSvm.C},
-                            {"gamma", s.attack.labelFlipSvm.gamma}}}};
+              {"flip_svm", s.attack.labelFlipSvmFromLearner
+                               ? json("learner")
+                               : json{{"kernel", s.attack.labelFlipSvm.kernel == SvmKernel::Rbf ? "rbf" : "linear"},
+                                      {"C", s.attack.labelFlipSvm.C},
+                                      {"gamma", s.attack.labelFlipSvm.gamma}}}};
     if (!s.attack.groups.empty()) {
         json g = json::array();
         for (const auto& grp : s.attack.groups) g.push_back({{"name", grp.name}, {"begin", grp.begin}, {"end", grp.end}});

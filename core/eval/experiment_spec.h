@@ -16,10 +16,14 @@
 //          | {"kind": "kfold", "folds": 10, "validation": 0.2},
 //   "importance": {"kind": "dataset"} | {"kind": "uniform"} | {"kind": "mutual-information", "bins": 8, "floor": 0.1}
 //               | {"kind": "csv", "path": "PATH"} | {"kind": "values", "values": [...]},
-//   "learners": [{"id": "FDROP", "learner": "fdrop", "params": {"C": 1}, "grid": {"K": [0, 10, 50]}}],
+//   "learners": [{"id": "FDROP", "learner": "fdrop", "params": {"C": 1}, "grid": {"K": [0, 10, 50]},
+//                 "select": "validation" | "cv", "cv_folds": 5}],
+//       (how a grid candidate is chosen: on the validation split, or by k-fold cross-validation on
+//        the training set -- the tainted one under label flips -- as Biggio et al. choose gamma)
 //   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...], "groups": [...],
 //              "knapsack_scale": 1, "stop_when_wrong": true,
-//              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1}},   (label flips)
+//              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1} | "learner"},
+//              (label flips; "learner": Algorithm 1 attacks each kernel-svm learner's own plain SVM)
 //   "levels": [0, 10, 20], "repetitions": 5, "seed": 1, "threads": 0,
 //   "tune_per_level": false,
 //   "paper": {"summary": "...", "curves": {"SVM": [[level, error], ...]}}   (reference numbers)
@@ -69,6 +73,13 @@ struct LearnerSpec {
     std::string learner;                             ///< registry name
     nlohmann::json params = nlohmann::json::object();
     std::map<std::string, std::vector<double>> grid; ///< candidate values; best on validation
+    /// How a grid candidate is chosen. Validation: lowest error on the validation split (per
+    /// level with tune_per_level). CrossValidation: lowest cvFolds-fold CV error on the training
+    /// set (core/eval/cross_validation.h), one choice per repetition, or per level under label
+    /// flips (on that level's tainted training set); needs no validation split.
+    enum class Selection { Validation, CrossValidation };
+    Selection selection = Selection::Validation;
+    int cvFolds = 5;   ///< CrossValidation: k, >= 2
 };
 
 struct ExperimentSpec {

@@ -379,6 +379,11 @@ KernelSvmModel KernelSvmModel::fromJson(const nlohmann::json& j, const std::stri
     m.mu = number("mu");
     m.b = number("b");
     if (m.classNames.size() != 2) throw fail("classes", "expected 2 class names");
+    if (m.kernel == SvmKernel::Rbf && !(m.gamma > 0)) throw fail("gamma", "must be > 0 for the RBF kernel");
+    if (!(m.C > 0)) throw fail("C", "must be > 0");
+    if (!(m.mu >= 0 && m.mu <= 0.5)) throw fail("mu", "must be in [0, 0.5]");
+    for (int i : m.supportIndices)
+        if (i < 0) throw fail("supportIndices", "negative index " + std::to_string(i));
     const double nf = number("features");
     if (nf < 0 || nf != std::floor(nf)) throw fail("features", "not a non-negative integer");
     const int n = static_cast<int>(nf);

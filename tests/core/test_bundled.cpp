@@ -55,7 +55,7 @@ void TestBundled::catalogue() {
     const auto all = bundledDatasets();
     const std::vector<std::string> expected = {"mnist", "spambase", "vote", "heart_scale", "sonar",
                                                "ionosphere", "pima", "breastcancer", "label-copy",
-                                               "globerson-toy", "biggio-2d", "biggio-300d", "threshold"};
+                                               "globerson-toy", "biggio-2d", "biggio-2d-1100", "biggio-300d", "threshold"};
     QCOMPARE(all.size(), expected.size());
     for (std::size_t k = 0; k < all.size(); ++k) {
         QCOMPARE(all[k].name, expected[k]);
@@ -215,6 +215,9 @@ void TestBundled::generators() {
     const Dataset b2 = loadBundled("biggio-2d");
     QCOMPARE(b2.rows(), 100);
     QCOMPARE(b2.features(), 2);
+    const Dataset b2e = loadBundled("biggio-2d-1100");
+    QCOMPARE(b2e.rows(), 1100);
+    QCOMPARE(b2e.fingerprint(), biggioGaussianDataset(1100, 2, 1).fingerprint());
     const Dataset b300 = loadBundled("biggio-300d");
     QCOMPARE(b300.rows(), 1400);
     QCOMPARE(b300.features(), 300);

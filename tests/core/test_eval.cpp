@@ -2,7 +2,10 @@
 // against pair counting, mean/SE by hand, experiment and results files, determinism across
 // thread counts, cancellation and error reporting.
 
+#include "core/attacks/label_flips.h"
 #include "core/data/bundled.h"
+#include "core/data/split.h"
+#include "core/eval/cross_validation.h"
 #include "core/eval/experiment_runner.h"
 #include "core/eval/level_evaluation.h"
 #include "core/eval/metrics.h"
@@ -14,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -60,6 +64,25 @@ ExperimentSpec smallSpec() {
     s.tunePerLevel = true;
     s.seed = 7;
     return s;
+}
+
+// Two rings around the origin (radius 1 for class 0, 2 for class 1, radial noise 0.15): an RBF
+// SVM separates them for gamma near 1; gamma = 0.01 is nearly linear (no separation) and
+// gamma = 100 fits every training point alone (held-out points get only the offset).
+Dataset rings(int perClass, std::uint64_t seed) {
+    Rng rng(seed);
+    Dataset d;
+    d.X.resize(2 * perClass, 2);
+    for (int i = 0; i < 2 * perClass; ++i) {
+        const int c = i % 2;
+        const double r = (c == 0 ? 1.0 : 2.0) + 0.15 * rng.normal(), t = rng.uniform(0, 2 * M_PI);
+        d.X(i, 0) = static_cast<float>(r * std::cos(t));
+        d.X(i, 1) = static_cast<float>(r * std::sin(t));
+        d.labels.push_back(c);
+    }
+    d.classNames = {"inner", "outer"};
+    d.fillDefaults();
+    return d;
 }
 
 json withoutTimings(json j) {
@@ -221,6 +244,190 @@ private slots:
         }
     }
 
+    void crossValidationPicksTheClearlyBestGamma() {
+        const Dataset d = rings(40, 3);
+        const std::vector<json> cands = {{{"kernel", "rbf"}, {"C", 10.0}, {"gamma", 0.01}},
+                                         {{"kernel", "rbf"}, {"C", 10.0}, {"gamma", 1.0}},
+                                         {{"kernel", "rbf"}, {"C", 10.0}, {"gamma", 100.0}}};
+        CrossValidationParams cp;
+        cp.seed = 11;
+        const CrossValidationResult r = crossValidateCandidates("kernel-svm", d, cands, cp);
+        QCOMPARE(r.status, Status::Converged);
+        QCOMPARE(r.best, std::size_t(1));
+        QCOMPARE(r.trainings, 15L);
+        QVERIFY2(r.errors[1] < 0.05, qPrintable(QString::number(r.errors[1])));
+        // the extremes are far worse (measured 0.275 and 0.29 with this seed)
+        QVERIFY2(r.errors[0] > r.errors[1] + 0.2 && r.errors[2] > r.errors[1] + 0.2,
+                 qPrintable(QString("%1 %2").arg(r.errors[0]).arg(r.errors[2])));
+        // reference: the pooled error by hand, with fitKernelSvm on the same stratified folds
+        for (std::size_t c = 0; c < cands.size(); ++c) {
+            KernelSvmParams kp;
+            kp.kernel = SvmKernel::Rbf;
+            kp.C = 10.0;
+            kp.gamma = cands[c]["gamma"].get<double>();
+            int wrong = 0;
+            for (const auto& f : stratifiedKFold(d, 5, 11)) {
+                const KernelSvmModel m = fitKernelSvm(d.subset(f.train), kp).model;
+                const Dataset held = d.subset(f.test);
+                for (int i = 0; i < held.rows(); ++i) wrong += m.score(held, i) * held.y(i) <= 0;
+            }
+            QCOMPARE(r.errors[c], static_cast<double>(wrong) / d.rows());
+        }
+        // bad input names the problem
+        cp.folds = 1;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, crossValidateCandidates("kernel-svm", d, cands, cp));
+        cp.folds = 41;   // more folds than rows of a class
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, crossValidateCandidates("kernel-svm", d, cands, cp));
+        cp.folds = 5;
+        try {
+            crossValidateCandidates("kernel-svm", d, {{{"gamma", -1.0}}}, cp);
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("parameter gamma") != std::string::npos, e.what());
+        }
+    }
+
+    void labelFlipCurvesWithGammaByCrossValidation() {
+        // The paper's protocol for RBF kernels: gamma chosen by 5-fold CV on the (tainted)
+        // training set at each flip level. The point's params must be the CV choice on exactly
+        // the tainted set the runner built, and its error that model's error on the clean test.
+        ExperimentSpec s;
+        s.dataset.bundled = "ionosphere";
+        s.preprocessing = Scaling::MinusOneOne;
+        s.split.testFraction = 0.4;
+        s.split.validationFraction = 0.0;
+        LearnerSpec l{"RBF SVM", "kernel-svm", {{"kernel", "rbf"}, {"C", 10.0}}, {{"gamma", {0.01, 0.1, 1, 10, 100}}}};
+        l.selection = LearnerSpec::Selection::CrossValidation;
+        s.learners = {l};
+        s.attack.threat = ThreatModel::RandomLabelFlip;
+        s.levels = {0.0, 0.2};
+        s.repetitions = 2;
+        s.seed = 5;
+        s.threads = 1;
+        const ExperimentResult a = runExperiment(s);
+        QCOMPARE(a.status, Status::Converged);
+        QCOMPARE(a.points.size(), std::size_t(4));
+        s.threads = 2;
+        QCOMPARE(withoutTimings(resultsToJson(runExperiment(s))).dump(), withoutTimings(resultsToJson(a)).dump());
+
+        const Dataset data = loadTaskData(s);
+        for (const CurvePoint& p : a.points) {
+            const PreparedSplit ps = prepareRepetition(data, s, p.repetition);
+            const auto lv = static_cast<std::uint64_t>(p.levelIndex);
+            const int flips = static_cast<int>(std::lround(p.level * ps.train.rows()));
+            const Dataset tainted = randomLabelFlips(ps.train, flips, Rng(derivedSeed(s, p.repetition, 3)).split(lv).next()).tainted;
+            CrossValidationParams cp;
+            cp.seed = Rng(derivedSeed(s, p.repetition, 4)).split(lv).next();
+            const CrossValidationResult cv = crossValidateCandidates("kernel-svm", tainted, gridCandidates(s.learners[0]), cp);
+            const double chosen = gridCandidates(s.learners[0])[cv.best]["gamma"].get<double>();
+            QCOMPARE(p.params["gamma"].get<double>(), chosen);
+            QCOMPARE(p.validationError, cv.errors[cv.best]);
+            const TrainedModel m = trainLearner("kernel-svm", tainted, p.params);
+            QCOMPARE(p.error, scoreDataset(*m.scorer, ps.test).error);
+        }
+        // clean data of ionosphere: a moderate width wins over the extremes
+        QVERIFY(a.points[0].params["gamma"].get<double>() >= 0.1 && a.points[0].params["gamma"].get<double>() <= 10);
+
+        // the experiment file carries the selection; mistakes are named
+        const json j = toJson(s);
+        QCOMPARE(j["learners"][0]["select"].get<std::string>(), std::string("cv"));
+        QCOMPARE(toJson(experimentFromJson(j)).dump(), j.dump());
+        auto expectError = [](json bad, const std::string& needle) {
+            try {
+                experimentFromJson(bad);
+                QFAIL(("no error for " + needle).c_str());
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).find(needle) != std::string::npos, e.what());
+            }
+        };
+        json bad = j;
+        bad["learners"][0]["select"] = "oracle";
+        expectError(bad, "learners.select");
+        bad = j;
+        bad["learners"][0]["cv_folds"] = 1;
+        expectError(bad, "learners[0].cv_folds");
+        // without "cv" a grid needs a validation split
+        s.learners[0].selection = LearnerSpec::Selection::Validation;
+        const ExperimentResult noVal = runExperiment(s);
+        QCOMPARE(noVal.status, Status::Failed);
+
+        // test-time threats: one CV choice per repetition on the clean training set
+        ExperimentSpec t;
+        t.dataset.bundled = "heart_scale";
+        t.split.testFraction = 0.3;
+        t.split.validationFraction = 0.0;
+        LearnerSpec svm{"SVM", "svm", json::object(), {{"C", {0.001, 1.0}}}};
+        svm.selection = LearnerSpec::Selection::CrossValidation;
+        svm.cvFolds = 4;
+        t.learners = {svm};
+        t.attack.threat = ThreatModel::WorstCaseCount;
+        t.levels = {0, 2};
+        t.repetitions = 2;
+        const ExperimentResult tr = runExperiment(t);
+        QCOMPARE(tr.status, Status::Converged);
+        const Dataset heart = loadTaskData(t);
+        for (const CurvePoint& p : tr.points) {
+            CrossValidationParams cp;
+            cp.folds = 4;
+            cp.seed = derivedSeed(t, p.repetition, 4);
+            const CrossValidationResult cv =
+                crossValidateCandidates("svm", prepareRepetition(heart, t, p.repetition).train, gridCandidates(svm), cp);
+            QCOMPARE(p.params["C"].get<double>(), gridCandidates(svm)[cv.best]["C"].get<double>());
+            QCOMPARE(p.validationError, cv.errors[cv.best]);
+        }
+        t.tunePerLevel = true;   // chooses on an attacked validation set: not with "cv"
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.validate());
+    }
+
+    void adversarialFlipsAgainstEachLearnersSvm() {
+        // "flip_svm": "learner": Algorithm 1 attacks each learner's own plain SVM (the paper's
+        // per-C panels); learners facing the same SVM share the flips (cached), which must not
+        // change any number.
+        ExperimentSpec s;
+        s.dataset.bundled = "sonar";
+        s.preprocessing = Scaling::MinusOneOne;
+        s.split.testFraction = 0.4;
+        s.split.validationFraction = 0.0;
+        s.learners = {{"SVM C=10", "kernel-svm", {{"kernel", "linear"}, {"C", 10.0}, {"mu", 0.0}}, {}},
+                      {"LN C=10", "kernel-svm", {{"kernel", "linear"}, {"C", 10.0}, {"mu", 0.1}}, {}},
+                      {"SVM C=0.1", "kernel-svm", {{"kernel", "linear"}, {"C", 0.1}, {"mu", 0.0}}, {}}};
+        s.attack.threat = ThreatModel::AdversarialLabelFlip;
+        s.attack.labelFlipSvmFromLearner = true;
+        s.attack.labelFlipRepeats = 3;
+        s.levels = {0.1, 0.2};
+        s.repetitions = 2;
+        s.threads = 2;
+        const ExperimentResult r = runExperiment(s);
+        QCOMPARE(r.status, Status::Converged);
+        QCOMPARE(r.points.size(), std::size_t(12));
+        const Dataset data = loadTaskData(s);
+        for (const CurvePoint& p : r.points) {
+            const PreparedSplit ps = prepareRepetition(data, s, p.repetition);
+            AdversarialLabelFlipParams ap;
+            ap.flips = static_cast<int>(std::lround(p.level * ps.train.rows()));
+            ap.repeats = 3;
+            ap.svm.kernel = SvmKernel::Linear;
+            ap.svm.C = p.params["C"].get<double>();
+            ap.seed = Rng(derivedSeed(s, p.repetition, 3)).split(static_cast<std::uint64_t>(p.levelIndex)).next();
+            const Dataset tainted = adversarialLabelFlips(ps.train, ap).tainted;
+            QCOMPARE(p.error, scoreDataset(*trainLearner("kernel-svm", tainted, p.params).scorer, ps.test).error);
+        }
+        s.threads = 1;
+        QCOMPARE(withoutTimings(resultsToJson(runExperiment(s))).dump(), withoutTimings(resultsToJson(r)).dump());
+        // the experiment file says "learner"; other learners cannot be attacked that way
+        json j = toJson(s);
+        QCOMPARE(j["attack"]["flip_svm"].get<std::string>(), std::string("learner"));
+        QVERIFY(experimentFromJson(j).attack.labelFlipSvmFromLearner);
+        j["learners"][0]["learner"] = "svm";
+        j["learners"][0]["params"] = {{"C", 1.0}};
+        try {
+            experimentFromJson(j);
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("attack.flip_svm") != std::string::npos, e.what());
+        }
+    }
+
     void cancellationKeepsFinishedPoints() {
         ExperimentSpec s = smallSpec();
         s.repetitions = 20;
@@ -265,18 +472,27 @@ private slots:
                 if (c.learner == id && c.levelIndex == level) return c.error.mean;
             return -1.0;
         };
-        ExperimentSpec toy = loadPresetOrFile("biggio-300d-random-flips");
+        // the C = 1 panel of the preset: SVM and LN-SVM mu = 0.5
+        auto only = [](ExperimentSpec s, const std::vector<std::string>& ids) {
+            std::vector<LearnerSpec> keep;
+            for (const auto& l : s.learners)
+                if (std::find(ids.begin(), ids.end(), l.id) != ids.end()) keep.push_back(l);
+            s.learners = keep;
+            return s;
+        };
+        ExperimentSpec toy = only(loadPresetOrFile("biggio-300d-random-flips"), {"SVM C=1", "LN-SVM C=1 mu=0.5"});
+        QCOMPARE(toy.learners.size(), std::size_t(2));
         toy.repetitions = 1;
         const ExperimentResult t = runExperiment(toy);
         QCOMPARE(t.status, Status::Converged);
-        QVERIFY(meanAt(t, "LN-SVM mu=0.5", 2) + 0.1 < meanAt(t, "SVM", 2));   // 20% flipped
-        QVERIFY(meanAt(t, "LN-SVM mu=0.5", 0) <= meanAt(t, "SVM", 0));         // no loss at 0%
-        ExperimentSpec adv = loadPresetOrFile("sonar-adversarial-flips");
-        adv.learners.resize(1);   // the plain SVM
+        QVERIFY(meanAt(t, "LN-SVM C=1 mu=0.5", 2) + 0.1 < meanAt(t, "SVM C=1", 2));   // 20% flipped
+        QVERIFY(meanAt(t, "LN-SVM C=1 mu=0.5", 0) <= meanAt(t, "SVM C=1", 0));         // no loss at 0%
+        ExperimentSpec adv = only(loadPresetOrFile("sonar-adversarial-flips"), {"SVM C=1"});
+        QCOMPARE(adv.learners.size(), std::size_t(1));
         adv.levels = {0.1};
         ExperimentSpec rnd = adv;
         rnd.attack.threat = ThreatModel::RandomLabelFlip;
-        const double eAdv = meanAt(runExperiment(adv), "SVM", 0), eRnd = meanAt(runExperiment(rnd), "SVM", 0);
+        const double eAdv = meanAt(runExperiment(adv), "SVM C=1", 0), eRnd = meanAt(runExperiment(rnd), "SVM C=1", 0);
         QVERIFY2(eAdv > eRnd + 0.05, qPrintable(QString("adversarial %1, random %2").arg(eAdv).arg(eRnd)));
         // label flips are training-time only: a test-time attack refuses them
         AttackSpec a;

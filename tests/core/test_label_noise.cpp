@@ -4,7 +4,13 @@
 
 #include "core/attacks/label_flips.h"
 #include "core/data/generators.h"
+#include "core/data/bundled.h"
+#include "core/data/projection.h"
+#include "core/eval/decision_surface.h"
+#include "core/eval/label_noise_scene.h"
+#include "core/io/kernel_svm_file.h"
 #include "core/learners/kernel_svm.h"
+#include "core/util/errors.h"
 #include "core/util/rng.h"
 
 #include <libsvm/svm.h>
@@ -12,7 +18,9 @@
 #include <Eigen/Eigenvalues>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -87,6 +95,10 @@ private slots:
     void precomputedMatchesLibsvmKernels();
     void linearModelMatchesKernelScores();
     void jsonRoundTripGivesIdenticalScores();
+    void modelFileRoundTripAndCorruptFiles();
+    void pcaOnAHandComputedSet();
+    void decisionSurfaceAndZeroContour();
+    void labelNoiseSceneMatchesItsParts();
     void randomFlipsAreSeededAndDistinct();
     void adversarialFlipsAreReproducible();
     void adversarialFlipsHurtMoreThanRandom();
@@ -328,6 +340,197 @@ void TestLabelNoise::jsonRoundTripGivesIdenticalScores() {
         named = std::string(e.what()) == "f.json: coef: missing";
     }
     QVERIFY(named);
+}
+
+void TestLabelNoise::modelFileRoundTripAndCorruptFiles() {
+    const Dataset train = biggioGaussianDataset(100, 2, 1);
+    const Dataset test = biggioGaussianDataset(300, 2, 7);
+    KernelSvmParams p;
+    p.kernel = SvmKernel::Rbf;
+    p.gamma = 0.7;
+    p.C = 3;
+    p.mu = 0.5;   // trained as 0.499: the coefficients carry the small factor (1 - 2 mu)
+    SavedKernelSvm saved;
+    saved.model = fitKernelSvm(train, p).model;
+    saved.params = {{"kernel", "rbf"}, {"C", 3.0}, {"gamma", 0.7}, {"mu", 0.5}};
+    saved.featureNames = train.featureNames;
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("svm.json").toStdString();
+    saveKernelSvm(path, saved);
+    const SavedKernelSvm back = loadKernelSvm(path);
+    QCOMPARE(back.params, saved.params);
+    QCOMPARE(back.featureNames, saved.featureNames);
+    QCOMPARE(back.model.supportVectorCount(), saved.model.supportVectorCount());
+    QVERIFY(saved.model.supportVectorCount() > 0);
+    for (int i = 0; i < test.rows(); ++i) QCOMPARE(back.model.score(test, i), saved.model.score(test, i));   // bit-identical
+    checkCompatible(back, test);
+    Dataset other = biggioGaussianDataset(10, 3, 1);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, checkCompatible(back, other));
+
+    // Damaged files: DataError naming the file and the field.
+    const nlohmann::json good = nlohmann::json::parse(kernelSvmToJson(saved));
+    auto expectError = [&](const std::string& text, const std::string& needle) {
+        const std::string bad = dir.filePath("bad.json").toStdString();
+        QFile f(QString::fromStdString(bad));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text.data(), static_cast<qint64>(text.size()));
+        f.close();
+        try {
+            (void)loadKernelSvm(bad);
+            QFAIL(("no error for " + needle).c_str());
+        } catch (const DataError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("bad.json") != std::string::npos && what.find(needle) != std::string::npos, e.what());
+        }
+    };
+    const std::string text = kernelSvmToJson(saved);
+    expectError(text.substr(0, text.size() / 2), "byte");   // truncated
+    auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
+        nlohmann::json j = good;
+        edit(j);
+        return j.dump();
+    };
+    expectError(edited([](nlohmann::json& j) { j["format"] = "fdlab-linear-model"; }), "format");
+    expectError(edited([](nlohmann::json& j) { j["schema_version"] = 2; }), "schema_version");
+    expectError(edited([](nlohmann::json& j) { j["model"]["coef"][0] = "x"; }), "coef[0]");
+    expectError(edited([](nlohmann::json& j) { j["model"]["gamma"] = -1; }), "gamma");
+    expectError(edited([](nlohmann::json& j) { j["model"]["supportVectors"][1] = {1.0}; }), "supportVectors[1]");
+    expectError(edited([](nlohmann::json& j) { j["model"]["mu"] = 0.7; }), "mu");
+    expectError(edited([](nlohmann::json& j) { j["features"] = {"a", "b", "c"}; }), "features");
+    expectError(edited([](nlohmann::json& j) { j.erase("model"); }), "model");
+    QVERIFY_THROWS_EXCEPTION(DataError, loadKernelSvm(dir.filePath("missing.json").toStdString()));
+}
+
+void TestLabelNoise::pcaOnAHandComputedSet() {
+    // (+-1, 0, 0) and (0, +-2, 0): mean 0, S = diag(2/3, 8/3, 0) -> PC1 = e2, PC2 = e1
+    Dataset d;
+    d.X.resize(4, 3);
+    d.X << 1, 0, 0, -1, 0, 0, 0, 2, 0, 0, -2, 0;
+    d.labels = {0, 0, 1, 1};
+    d.classNames = {"a", "b"};
+    d.fillDefaults();
+    const Projection2d p = projection2d(d);
+    QVERIFY(!p.identity);
+    QVERIFY(std::abs(p.variance(0) - 8.0 / 3) < 1e-12 && std::abs(p.variance(1) - 2.0 / 3) < 1e-12);
+    QVERIFY(std::abs(p.totalVariance - 10.0 / 3) < 1e-12);
+    QVERIFY((p.axes.col(0) - Eigen::Vector3d(0, 1, 0)).norm() < 1e-12);   // sign: largest entry positive
+    QVERIFY((p.axes.col(1) - Eigen::Vector3d(1, 0, 0)).norm() < 1e-12);
+    const Eigen::MatrixX2d pts = projectRows(d, p);
+    QVERIFY((pts.row(2) - Eigen::RowVector2d(2, 0)).norm() < 1e-12);
+    QVERIFY((p.lift(2, 0) - Eigen::Vector3d(0, 2, 0)).norm() < 1e-12);
+    QCOMPARE(p.axisTitle(0, d), std::string("PC1 (80% of the variance)"));
+    // two features: the data itself
+    const Dataset two = biggioGaussianDataset(20, 2, 3);
+    const Projection2d id = projection2d(two);
+    QVERIFY(id.identity);
+    QCOMPARE(projectRows(two, id)(5, 1), static_cast<double>(two.X(5, 1)));
+    Dataset one = two;
+    one.X.conservativeResize(20, 1);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, projection2d(one));
+}
+
+void TestLabelNoise::decisionSurfaceAndZeroContour() {
+    // a linear function: every contour point lies on u - 2 v + 0.3 = 0 and the segments add up
+    // to the length of that line inside the box [-1, 1] x [-1, 1] (v from -0.35 to 0.65)
+    LinearModel lm;
+    lm.W.resize(2, 1);
+    lm.W << 1.0, -2.0;
+    lm.b.resize(1);
+    lm.b << 0.3;
+    const LinearScorer s(lm);
+    Projection2d id;
+    id.identity = true;
+    id.origin = Eigen::VectorXd::Zero(2);
+    id.axes = Eigen::MatrixXd::Identity(2, 2);
+    const DecisionGrid g = decisionGrid(s, id, -1, 1, -1, 1, 41, 41);
+    QCOMPARE(g.values.size(), std::size_t(41 * 41));
+    QVERIFY(std::abs(g.at(40, 0) - (1.0 + 2.0 + 0.3)) < 1e-6);   // (u, v) = (1, -1)
+    double length = 0;
+    for (const auto& seg : zeroContour(g)) {
+        QVERIFY(std::abs(seg.u0 - 2 * seg.v0 + 0.3) < 1e-6 && std::abs(seg.u1 - 2 * seg.v1 + 0.3) < 1e-6);
+        length += std::hypot(seg.u1 - seg.u0, seg.v1 - seg.v0);
+    }
+    QVERIFY2(std::abs(length - std::hypot(2.0, 1.0)) < 1e-6, qPrintable(QString::number(length)));
+    // saddle f = u v on an even grid: the contour is the two axes
+    struct Saddle : Scorer {
+        int outputs() const override { return 1; }
+        int features() const override { return 2; }
+        void scores(std::span<const float> x, std::span<double> out) const override { out[0] = double(x[0]) * double(x[1]); }
+    } saddle;
+    const DecisionGrid h = decisionGrid(saddle, id, -1, 1, -1, 1, 10, 10);
+    const auto segs = zeroContour(h);
+    QVERIFY(!segs.empty());
+    for (const auto& seg : segs) QVERIFY(std::abs(seg.u0 * seg.v0) < 1e-9 && std::abs(seg.u1 * seg.v1) < 1e-9);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decisionGrid(s, id, 1, -1, -1, 1, 10, 10));
+}
+
+void TestLabelNoise::labelNoiseSceneMatchesItsParts() {
+    // Figure 1 of the paper: biggio-2d, 10 adversarial flips, linear SVM and LN-robust SVM
+    const Dataset d = loadBundled("biggio-2d");
+    LabelNoiseSceneParams p;
+    p.seed = 4;
+    const LabelNoiseScene s = computeLabelNoiseScene(d, p);
+    QCOMPARE(s.status, Status::Converged);
+    QVERIFY(s.projection.identity);
+    QCOMPARE(s.flipped.size(), std::size_t(10));
+    // the same flips as Algorithm 1 called directly with the scene's seed
+    AdversarialLabelFlipParams ap;
+    ap.flips = 10;
+    ap.repeats = 10;
+    ap.seed = Rng(4).split(1).next();
+    const LabelFlipResult ref = adversarialLabelFlips(d, ap);
+    QCOMPARE(s.flipped, ref.flipped);
+    for (int i = 0; i < d.rows(); ++i) QCOMPARE(s.y[static_cast<std::size_t>(i)], ref.tainted.y(i));
+    // the plain SVM: clean error, support vectors, boundary on its own hyperplane
+    const KernelSvmModel plain = fitKernelSvm(ref.tainted, KernelSvmParams{}).model;
+    QCOMPARE(s.svm.cleanTrainError, plain.errorRate(d));
+    std::vector<int> sv = plain.supportIndices;
+    std::sort(sv.begin(), sv.end());
+    QCOMPARE(s.svm.supportVectors, sv);
+    const LinearModel lm = plain.linearModel();
+    QVERIFY(!s.svm.boundary.empty());
+    for (const auto& seg : s.svm.boundary)
+        QVERIFY(std::abs(lm.W(0, 0) * seg.u0 + lm.W(1, 0) * seg.v0 + lm.b(0)) < 1e-5);
+    // LN-robust: mu = 0.5 shrinks the scores by (1 - 2 * 0.499) but keeps a boundary
+    QCOMPARE(s.robust.model.mu, 0.5);
+    QVERIFY(!s.robust.boundary.empty());
+    QVERIFY(s.robust.supportVectors.size() >= s.svm.supportVectors.size());   // less sparse (paper, section 5)
+
+    // many features: the PCA plane; thinning keeps both classes
+    LabelNoiseSceneParams q;
+    q.flipKind = FlipKind::Random;
+    q.flips = 20;
+    q.scaling = Scaling::MinusOneOne;
+    q.maxRows = 150;
+    q.gridSize = 30;
+    const LabelNoiseScene sonar = computeLabelNoiseScene(loadBundled("sonar"), q);
+    QCOMPARE(sonar.status, Status::Converged);
+    QVERIFY(!sonar.projection.identity);
+    QCOMPARE(sonar.points.cols(), Eigen::Index(2));
+    QVERIFY(std::abs(sonar.data.rows() - 150) <= 1);
+    QCOMPARE(sonar.flipped.size(), std::size_t(20));
+    QCOMPARE(sonar.svm.grid.values.size(), std::size_t(900));
+    // bad input names the field or the dataset
+    q.flips = 1000;
+    try {
+        computeLabelNoiseScene(loadBundled("sonar"), q);
+        QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(std::string(e.what()).find("flips") != std::string::npos, e.what());
+    }
+    q.flips = 5;
+    q.mu = 0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, computeLabelNoiseScene(d, q));
+    q.mu = 0.1;
+    Dataset three = d;
+    three.classNames.push_back("third");
+    three.labels[0] = 2;
+    try {
+        computeLabelNoiseScene(three, q);
+        QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(std::string(e.what()).find("3 classes") != std::string::npos, e.what());
+    }
 }
 
 void TestLabelNoise::randomFlipsAreSeededAndDistinct() {

@@ -72,6 +72,22 @@ private slots:
         QCOMPARE(s.dataset.bundled, std::string("mnist"));
     }
 
+    void panelsKeepCrossValidatedGrids() {
+        // the RBF label-noise preset chooses gamma by 5-fold CV: the panels must keep that
+        MainWindow w;
+        const ExperimentSpec p = loadPresetOrFile("ionosphere-rbf-random-flips");
+        w.loadSpec(p, false);
+        const ExperimentSpec s = w.buildSpec();
+        QCOMPARE(s.learners.size(), p.learners.size());
+        for (std::size_t i = 0; i < p.learners.size(); ++i) {
+            QCOMPARE(s.learners[i].grid, p.learners[i].grid);
+            QVERIFY(s.learners[i].selection == LearnerSpec::Selection::CrossValidation);
+            QCOMPARE(s.learners[i].cvFolds, 5);
+        }
+        // and the default spec keeps choosing on its validation set
+        QVERIFY(MainWindow().buildSpec().learners[1].selection == LearnerSpec::Selection::Validation);
+    }
+
     void runsATinyExperiment() {
         MainWindow w;
         w.setProperty("quietErrors", true);

@@ -172,7 +172,7 @@ void AlgorithmsPanel::addEntry(const std::string& learner, const LearnerSpec* sp
             f.grid = new QLineEdit;
             f.grid->setPlaceholderText(tr("grid"));
             f.grid->setToolTip(tr("Optional candidate values, e.g. \"0, 10, 25, 50\": core trains one model per "
-                                  "value and keeps the best on the validation set (per level with \"tune per level\")."));
+                                  "value and keeps the best (see \"grid chosen by\"; on the validation set per level with \"tune per level\")."));
             f.grid->setMaximumWidth(120);
             if (spec && spec->grid.count(p.name)) f.grid->setText(gridText(spec->grid.at(p.name)));
             auto* row = new QWidget;
@@ -187,6 +187,28 @@ void AlgorithmsPanel::addEntry(const std::string& learner, const LearnerSpec* sp
         form->addRow(label, field);
         e.fields.push_back(f);
     }
+    // How a grid's candidates are chosen: the validation split, or k-fold cross-validation on
+    // the training set (Biggio et al.'s protocol for the RBF gamma; under label flips the
+    // training set is the tainted one).
+    e.selection = new QComboBox;
+    e.selection->setObjectName(QString::fromStdString(learner + ".select"));
+    e.selection->addItem(tr("validation set"), static_cast<int>(LearnerSpec::Selection::Validation));
+    e.selection->addItem(tr("k-fold CV on the training set"), static_cast<int>(LearnerSpec::Selection::CrossValidation));
+    e.selection->setToolTip(tr("How the values of a grid are chosen: lowest error on the validation set, or lowest "
+                               "k-fold cross-validation error on the training set (needs no validation split)"));
+    e.cvFolds = new QSpinBox;
+    e.cvFolds->setRange(2, 100);
+    e.cvFolds->setValue(spec ? spec->cvFolds : 5);
+    e.cvFolds->setPrefix(tr("k = "));
+    if (spec && spec->selection == LearnerSpec::Selection::CrossValidation) e.selection->setCurrentIndex(1);
+    e.cvFolds->setEnabled(e.selection->currentIndex() == 1);
+    connect(e.selection, &QComboBox::currentIndexChanged, e.cvFolds, [folds = e.cvFolds](int i) { folds->setEnabled(i == 1); });
+    auto* selectRow = new QWidget;
+    auto* sh = new QHBoxLayout(selectRow);
+    sh->setContentsMargins(0, 0, 0, 0);
+    sh->addWidget(e.selection, 1);
+    sh->addWidget(e.cvFolds);
+    form->addRow(tr("grid chosen by"), selectRow);
     scroll->setWidget(page);
     m_forms->addWidget(scroll);
     m_entries.push_back(std::move(e));
@@ -223,6 +245,8 @@ std::vector<LearnerSpec> AlgorithmsPanel::learners() const {
                 s.params.erase(f.name);   // the grid decides
             }
         }
+        s.selection = static_cast<LearnerSpec::Selection>(e.selection->currentData().toInt());
+        s.cvFolds = e.cvFolds->value();
         out.push_back(std::move(s));
     }
     return out;

@@ -10,7 +10,9 @@
 
 #include <vector>
 
+class QComboBox;
 class QListWidget;
+class QSpinBox;
 class QStackedWidget;
 class QLineEdit;
 class QLabel;
@@ -44,6 +46,8 @@ private:
         std::string learner;
         QLineEdit* id = nullptr;
         std::vector<Field> fields;
+        QComboBox* selection = nullptr;   // how grid values are chosen (LearnerSpec::Selection)
+        QSpinBox* cvFolds = nullptr;
     };
     void addEntry(const std::string& learner, const fdlab::LearnerSpec* spec, bool checked);
     void clearEntries();
