@@ -17,7 +17,9 @@
 //   "importance": {"kind": "dataset"} | {"kind": "uniform"} | {"kind": "mutual-information", "bins": 8, "floor": 0.1}
 //               | {"kind": "csv", "path": "PATH"} | {"kind": "values", "values": [...]},
 //   "learners": [{"id": "FDROP", "learner": "fdrop", "params": {"C": 1}, "grid": {"K": [0, 10, 50]}}],
-//   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...], "groups": [...],
+//   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...],
+//              "groups": [{"name": "gray", "begin": 0, "end": 5} | {"name": "...", "features": [...]}],
+//              "regions": [7, 7]   (group-corruption on images: blocks of 7 x 7 pixels as the groups),
 //              "knapsack_scale": 1, "stop_when_wrong": true,
 //              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1}},   (label flips)
 //   "levels": [0, 10, 20], "repetitions": 5, "seed": 1, "threads": 0,
