@@ -110,3 +110,23 @@ message(STATUS "cli_smoke: experiment, model and attack commands ok")
 run_cli(0 out err train --bundled vote --learner featureboost --params "{\"rounds\": 3}" --output ${TMP}/fb.json)
 file(READ ${TMP}/fb.json fb)
 expect_match("${fb}" "fdlab-classifier" "a FeatureBoost model is saved as a classifier file")
+
+# non-linear (classifier) model files through eval and attack
+run_cli(0 out err eval --model ${TMP}/fb.json --bundled vote --threat feature-corruption --levels 0,0.3 --format csv)
+expect_match("${out}" "level,error,auc\n0,0\\.0[0-9]*,[01][0-9.]*\n0\\.3,0\\.[0-9]+," "eval of a FeatureBoost file")
+run_cli(0 out err attack --model ${TMP}/fb.json --bundled vote --threat greedy-deletion --budget 3 --format json)
+expect_match("${out}" "\"threat\": \"greedy-deletion\"" "attack of a FeatureBoost file (json)")
+expect_match("${out}" "\"margin_after\"" "attack json has margins")
+run_cli(0 out err train --bundled mnist --positive 3 --negative 5 --test-fraction 0.9 --learner tree --params "{\"depth\": 4}" --output ${TMP}/tree35.json)
+run_cli(0 out err attack --model ${TMP}/tree35.json --bundled mnist --positive 3 --negative 5 --test-fraction 0.9
+        --threat greedy-deletion --budget 5 --png ${TMP}/tree_grid.png --count 6)
+expect_match("${out}" "instance,label,margin_before,margin_after,deleted\n0,[35],-?[0-9.e-]+,-?[0-9.e-]+," "attack csv of a tree")
+# a classifier file against data of another shape or other classes: exit 3, one line
+run_cli(3 out err eval --model ${TMP}/fb.json --bundled heart_scale)
+expect_match("${err}" "model expects 32 features, dataset 'heart_scale' has 13" "feature count mismatch")
+run_cli(3 out err eval --model ${TMP}/tree35.json --bundled mnist --positive 3 --negative 8)
+expect_match("${err}" "model classes \\[5, 3\\]|model classes \\[3, 5\\]" "class mismatch")
+file(WRITE ${TMP}/broken.json "{\"format\": \"fdlab-classifier\", \"schema_version\": 1, \"model\": {\"type\": \"knn\"}}")
+run_cli(3 out err eval --model ${TMP}/broken.json --bundled vote)
+expect_match("${err}" "broken.json" "broken classifier file named")
+message(STATUS "cli_smoke: classifier files through eval and attack ok")
