@@ -10,6 +10,10 @@
 
 namespace fdlab::ui {
 
+namespace {
+constexpr int kPad = 3;   // pixels around the image
+}
+
 ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -43,8 +47,12 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
         a->setBasePen(Qt::NoPen);
     }
     m_plot->yAxis->setRangeReversed(true);   // row 0 at the top
-    m_plot->axisRect()->setAutoMargins(QCP::msNone);
-    m_plot->axisRect()->setMargins(QMargins(4, 2, 4, 4));
+    // Left and right margins are set by hand; top and bottom are "automatic" so that the margin
+    // group gives the colour scale exactly the image's height (updateAxes pads through the
+    // minimum margins).
+    m_plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
+    m_plot->axisRect()->setMargins(QMargins(kPad, kPad, kPad, kPad));
+    m_plot->axisRect()->setMinimumMargins(QMargins(kPad, kPad, kPad, kPad));
 
     m_maskItem = new QCPItemPixmap(m_plot);
     m_maskItem->setClipToAxisRect(true);
@@ -211,15 +219,33 @@ void ColorMapWidget::rebuildMask() {
 }
 
 void ColorMapWidget::updateAxes() {
-    // Square cells: fit the whole image and pad the longer side of the axis rect.
+    // Square cells: the axis rect is shrunk to the image's aspect inside its layout cell (extra
+    // width goes to the left margin, so the colour bar stays next to the image; extra height
+    // is split between top and bottom and, through the margin group, shortens the colour bar
+    // to the image's height).
     const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
-    const QRect r = m_plot->axisRect()->rect();
-    if (r.width() <= 0 || r.height() <= 0) return;
-    const double rectAspect = static_cast<double>(r.width()) / r.height();
+    const QRect outer = m_plot->axisRect()->outerRect();
+    const int availW = outer.width() - 2 * kPad, availH = outer.height() - 2 * kPad;
+    if (availW <= 0 || availH <= 0) return;
     const double imageAspect = static_cast<double>(cols) / rows;
-    if (rectAspect > imageAspect)
+    int padX = 0, padY = 0;
+    if (static_cast<double>(availW) / availH > imageAspect)
+        padX = availW - static_cast<int>(std::lround(availH * imageAspect));
+    else
+        padY = (availH - static_cast<int>(std::lround(availW / imageAspect))) / 2;
+    const QMargins want(kPad + padX, kPad + padY, kPad, kPad + padY);
+    QCPAxisRect* rect = m_plot->axisRect();
+    if (rect->minimumMargins() != want || rect->margins().left() != want.left()) {
+        rect->setMinimumMargins(want);
+        rect->setMargins(want);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);   // the new margins take effect on the next layout
+    }
+    // Exact square cells whatever rounding left over.
+    const QRect r = rect->rect();
+    if (r.width() <= 0 || r.height() <= 0) return;
+    if (static_cast<double>(r.width()) / r.height() > imageAspect)
         m_plot->xAxis->setScaleRatio(m_plot->yAxis, 1.0);
     else
         m_plot->yAxis->setScaleRatio(m_plot->xAxis, 1.0);
