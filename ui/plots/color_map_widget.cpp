@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QLabel>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 
@@ -21,16 +22,22 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     m_plot->setBackground(palette().color(QPalette::Base));
     layout->addWidget(m_plot);
 
-    // Title row above the axis rect, colour scale to its right, both aligned by a margin group.
-    m_plot->plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
-    m_plot->plotLayout()->addElement(0, 0, m_title);
+    // The title is a label above the plot, so that it spans the image and its colour scale
+    // and wraps instead of being cut off in narrow cells.
+    m_title = new QLabel(this);
+    m_title->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    m_title->setWordWrap(true);
+    QFont tf = font();
+    tf.setBold(true);
+    m_title->setFont(tf);
+    m_title->setVisible(false);
+    layout->insertWidget(0, m_title);
 
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);   // pixels stay pixels
     m_map->setTightBoundary(false);
     m_scale = new QCPColorScale(m_plot);
-    m_plot->plotLayout()->addElement(1, 1, m_scale);
+    m_plot->plotLayout()->addElement(0, 1, m_scale);
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(10);
     m_map->setColorScale(m_scale);

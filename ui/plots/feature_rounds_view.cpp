@@ -27,8 +27,8 @@ FeatureRoundsView::FeatureRoundsView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(m_title, 1);
     m_quantityBox = new QComboBox(this);
     m_quantityBox->setObjectName("roundsQuantity");
-    m_quantityBox->addItem(tr("importance I_t"));
-    m_quantityBox->addItem(tr("emphasis D_t"));
+    m_quantityBox->addItem(tr("I_t"));
+    m_quantityBox->addItem(tr("D_t"));
     m_quantityBox->setToolTip(tr("I_t(f): how much round t's member relied on feature f (sensitivity analysis, max 1 "
                                  "per round)\nD_t(f): the emphasis distribution round t was trained under"));
     controls->addWidget(m_quantityBox);
@@ -116,7 +116,7 @@ void FeatureRoundsView::redraw() {
         return;
     }
     const bool importance = m_quantity == Quantity::Importance;
-    m_title->setText(tr("<b>%1</b>: what each of its %2 rounds relied on").arg(m_learner.toHtmlEscaped()).arg(m_rounds.rounds()));
+    m_title->setText(tr("<b>%1</b>: what its %2 rounds relied on").arg(m_learner.toHtmlEscaped()).arg(m_rounds.rounds()));
     m_scale->axis()->setLabel(importance ? tr("importance I_t(f)") : tr("emphasis D_t(f)"));
     const Eigen::MatrixXd& v = values();
     if (m_imageMode)

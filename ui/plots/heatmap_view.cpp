@@ -225,6 +225,12 @@ void HeatmapView::buildUi() {
             grid->addWidget(m_maps[k][c], 2 * k + 1, 1 + c);
             grid->addWidget(m_bars[k][c], 2 * k + 1, 1 + c);
         }
+        m_note[k] = new QLabel(m_detail);
+        m_note[k]->setWordWrap(true);
+        m_note[k]->setAlignment(Qt::AlignCenter);
+        m_note[k]->setStyleSheet("color: palette(mid);");
+        m_note[k]->setVisible(false);
+        grid->addWidget(m_note[k], 2 * k + 1, 2, 1, 2);
         m_rounds[k] = new FeatureRoundsView(m_detail);
         m_rounds[k]->setObjectName(k == 0 ? "roundsA" : "roundsB");
         m_rounds[k]->setVisible(false);
@@ -379,10 +385,18 @@ void HeatmapView::updateRoundViews() {
         } else {
             m_rounds[k]->clear();
         }
+        // Weight maps only for linear models; other models get a note instead (FeatureBoost
+        // its rounds).
+        const bool linear = idx >= 0 && m_ctx->models[static_cast<std::size_t>(idx)].second.linear;
         m_rounds[k]->setVisible(rounds);
+        m_note[k]->setVisible(!rounds && !linear);
+        if (!rounds && !linear)
+            m_note[k]->setText(tr("%1 is not linear: it has no weight map w. The greedy deletion is a heuristic "
+                                  "that re-scores the model after each deletion; corruption replaces values.")
+                                   .arg(idx >= 0 ? m_ctx->models[static_cast<std::size_t>(idx)].first : QString()));
         for (int c = 1; c < 3; ++c) {
-            m_maps[k][c]->setVisible(m_imageLayout && !rounds);
-            m_bars[k][c]->setVisible(!m_imageLayout && !rounds);
+            m_maps[k][c]->setVisible(m_imageLayout && linear);
+            m_bars[k][c]->setVisible(!m_imageLayout && linear);
         }
     }
 }
@@ -658,7 +672,7 @@ void HeatmapView::drawImageView() {
         del->setImage(x, s.rows, s.cols);
         del->setRange(xmin, xmax);
         del->setMask(lv.deleted);
-        del->setTitle(tr("deleted, %1").arg(levelText(m_view.level)));   // the row header names the learner
+        del->setTitle(tr("deleted at\n%1").arg(levelText(m_view.level)));   // the row header names the learner
         if (lv.w.empty()) {
             m_maps[k][1]->clearImage();
             m_maps[k][1]->setTitle(tr("weights w: non-linear model"));

@@ -170,6 +170,7 @@ private:
     ColorMapWidget* m_maps[2][3] = {};
     FeatureBars* m_bars[2][3] = {};
     FeatureRoundsView* m_rounds[2] = {nullptr, nullptr};
+    QLabel* m_note[2] = {nullptr, nullptr};   ///< "not linear" in place of the weight maps
     QLabel* m_originalCaption = nullptr;
     bool m_imageLayout = true;
 
