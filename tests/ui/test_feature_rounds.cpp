@@ -203,6 +203,27 @@ private slots:
         QVERIFY(v->currentView().a.error.isEmpty());
         QVERIFY(v->currentView().b.error.isEmpty());
     }
+
+    // Not a check: renders the rounds on MNIST (matrix and per-round images) for a person to
+    // look at, with FDLAB_SCREENSHOT_DIR set.
+    void screenshotRounds() {
+        const QByteArray dir = qgetenv("FDLAB_SCREENSHOT_DIR");
+        if (dir.isEmpty()) QSKIP("set FDLAB_SCREENSHOT_DIR to render the FeatureBoost rounds");
+        const Mnist d = mnistPair();
+        std::vector<std::pair<QString, TrainedModel>> models;
+        models.emplace_back("AdaBoost", trainLearner("adaboost", d.train, {{"rounds", 20}, {"depth", 3}}));
+        models.emplace_back("FeatureBoost", trainLearner("featureboost", d.train, {{"rounds", 10}, {"depth", 8}}));
+        HeatmapView v;
+        v.resize(900, 760);
+        v.show();
+        v.setContext(d.test, models, greedy(), 10);
+        QVERIFY(waitForView(v, 0, 10));
+        QTest::qWait(500);
+        v.grab().save(QString::fromUtf8(dir) + "/rounds_matrix.png");
+        v.roundsView(1)->setImageMode(true);
+        QTest::qWait(500);
+        v.grab().save(QString::fromUtf8(dir) + "/rounds_images.png");
+    }
 };
 
 QTEST_MAIN(TestFeatureRounds)

@@ -4,6 +4,7 @@
 
 #include <QLabel>
 #include <QMouseEvent>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -38,14 +39,12 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     m_map->setTightBoundary(false);
     m_scale = new QCPColorScale(m_plot);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);   // the scale takes only what it needs
+    m_scale->setAutoMargins(QCP::msLeft | QCP::msRight);   // top and bottom: updateAxes
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(10);
     m_map->setColorScale(m_scale);
     m_map->setGradient(inkGradient());
-    auto* group = new QCPMarginGroup(m_plot);
-    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-
     // Images need no ticks: the axes only frame the picture.
     for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis}) {
         a->setTicks(false);
@@ -54,12 +53,8 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
         a->setBasePen(Qt::NoPen);
     }
     m_plot->yAxis->setRangeReversed(true);   // row 0 at the top
-    // Left and right margins are set by hand; top and bottom are "automatic" so that the margin
-    // group gives the colour scale exactly the image's height (updateAxes pads through the
-    // minimum margins).
-    m_plot->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
+    m_plot->axisRect()->setAutoMargins(QCP::msNone);
     m_plot->axisRect()->setMargins(QMargins(kPad, kPad, kPad, kPad));
-    m_plot->axisRect()->setMinimumMargins(QMargins(kPad, kPad, kPad, kPad));
 
     m_maskItem = new QCPItemPixmap(m_plot);
     m_maskItem->setClipToAxisRect(true);
@@ -226,36 +221,28 @@ void ColorMapWidget::rebuildMask() {
 }
 
 void ColorMapWidget::updateAxes() {
-    // Square cells: the axis rect is shrunk to the image's aspect inside its layout cell (extra
-    // width goes to the left margin, so the colour bar stays next to the image; extra height
-    // is split between top and bottom and, through the margin group, shortens the colour bar
-    // to the image's height).
+    // Square cells, the image centred in the axis rect. The colour scale gets top and bottom
+    // margins equal to the image's vertical padding, so that the bar is exactly as tall as the
+    // image (only the scale's vertical margins change: the layout stays stable).
     const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
-    const QRect outer = m_plot->axisRect()->outerRect();
-    const int availW = outer.width() - 2 * kPad, availH = outer.height() - 2 * kPad;
-    if (availW <= 0 || availH <= 0) return;
-    const double imageAspect = static_cast<double>(cols) / rows;
-    int padX = 0, padY = 0;
-    if (static_cast<double>(availW) / availH > imageAspect)
-        padX = availW - static_cast<int>(std::lround(availH * imageAspect));
-    else
-        padY = (availH - static_cast<int>(std::lround(availW / imageAspect))) / 2;
-    const QMargins want(kPad + padX, kPad + padY, kPad, kPad + padY);
-    QCPAxisRect* rect = m_plot->axisRect();
-    if (rect->minimumMargins() != want || rect->margins().left() != want.left()) {
-        rect->setMinimumMargins(want);
-        rect->setMargins(want);
-        m_plot->replot(QCustomPlot::rpQueuedReplot);   // the new margins take effect on the next layout
-    }
-    // Exact square cells whatever rounding left over.
-    const QRect r = rect->rect();
+    const QRect r = m_plot->axisRect()->rect();
     if (r.width() <= 0 || r.height() <= 0) return;
+    const double imageAspect = static_cast<double>(cols) / rows;
     if (static_cast<double>(r.width()) / r.height() > imageAspect)
         m_plot->xAxis->setScaleRatio(m_plot->yAxis, 1.0);
     else
         m_plot->yAxis->setScaleRatio(m_plot->xAxis, 1.0);
+    const int imageH = static_cast<int>(std::lround(std::min<double>(r.height(), r.width() / imageAspect)));
+    const int padY = kPad + std::max(0, (r.height() - imageH) / 2);
+    if (m_scale->margins().top() != padY || m_scale->margins().bottom() != padY) {
+        // Top and bottom are set by hand (automatic margins never shrink once grown).
+        m_scale->setMargins(QMargins(m_scale->margins().left(), padY, m_scale->margins().right(), padY));
+        // The new margins take effect on the next layout; QCustomPlot drops replot requests made
+        // while it replots, so ask from the event loop.
+        QTimer::singleShot(0, m_plot, [plot = m_plot] { plot->replot(); });
+    }
 }
 
 void ColorMapWidget::resizeEvent(QResizeEvent* e) {

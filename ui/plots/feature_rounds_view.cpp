@@ -48,6 +48,7 @@ FeatureRoundsView::FeatureRoundsView(QWidget* parent) : QWidget(parent) {
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(10);
     m_plot->plotLayout()->addElement(0, 1, m_scale);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);   // the scale takes only what it needs
     m_map->setColorScale(m_scale);
     QCPColorGradient g = ColorMapWidget::heatGradient();
     g.setNanHandling(QCPColorGradient::nhTransparent);   // the gaps between the round images
