@@ -8,9 +8,9 @@
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/deletion_grid.h"
+#include "core/io/json_file.h"
 #include "core/io/model_json.h"
 #include "core/io/kernel_svm_file.h"
-#include "core/io/json_file.h"
 #include "core/learners/nonlinear/model_io.h"
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
@@ -138,6 +138,12 @@ AttackSpec attackFrom(const Args& a) {
     at.feature = static_cast<int>(parseNumber(a.value("feature", "0"), "feature"));
     if (a.value("replacement", "zero") == "uniform-noise") at.replacement = Replacement::UniformNoise;
     for (const auto& f : splitList(a.value("features", ""))) at.features.push_back(static_cast<int>(parseNumber(f, "features")));
+    if (a.has("regions")) {
+        const std::vector<std::string> rc = splitList(*a.value("regions"), 'x');
+        if (rc.size() != 2) throw UsageError("--regions expects ROWSxCOLS pixels per region, e.g. 7x7, got '" + *a.value("regions") + "'");
+        at.regionRows = static_cast<int>(parseNumber(rc[0], "regions"));
+        at.regionCols = static_cast<int>(parseNumber(rc[1], "regions"));
+    }
     return at;
 }
 
@@ -256,7 +262,7 @@ int runTrain(const std::vector<std::string>& argv) {
         SavedKernelSvm saved{*k, kKernelSvmSchemaVersion, FDLAB_VERSION, completeParams(learner, params), ps.train.featureNames};
         saveKernelSvm(*a.value("output"), saved);   // eval reads it back
     } else if (const auto* c = dynamic_cast<const Classifier*>(t.scorer.get())) {
-        saveClassifier(*a.value("output"), *c);   // trees, kNN, nets, ensembles (eval/attack take linear models)
+        saveClassifier(*a.value("output"), *c);   // trees, kNN, nets, ensembles
     } else {
         throw std::invalid_argument("learner " + learner + ": saving this model type is not supported yet");
     }
@@ -270,44 +276,48 @@ int runTrain(const std::vector<std::string>& argv) {
 
 // ---- eval / attack ---------------------------------------------------------------------------
 
-struct LoadedModel {
-    SavedModel saved;
-    TrainedModel trained;
-};
-
-// Linear model files and kernel SVM files (told apart by their "format"); kernel SVMs have no
-// linear view, so only the model-agnostic threats apply to them.
-LoadedModel loadForUse(const std::string& path, const Dataset& test) {
-    LoadedModel m;
-    if (isKernelSvmDocument(readJsonFile(path, "the model file"))) {
+// A model file of any kind, told apart by its "format": linear ("fdlab-linear-model": weights,
+// metadata), kernel SVM ("fdlab-kernel-svm") or non-linear ("fdlab-classifier": trees, kNN,
+// nets, ensembles). Each is checked against the test data. Only linear models have the linear
+// view the worst-case threats need; the model-agnostic threats apply to all.
+TrainedModel loadForUse(const std::string& path, const Dataset& test) {
+    TrainedModel t;
+    const nlohmann::json doc = readJsonFile(path, "the model file");
+    if (isKernelSvmDocument(doc)) {
         const SavedKernelSvm k = loadKernelSvm(path);
         checkCompatible(k, test);
-        m.trained.scorer = std::make_shared<KernelSvmModel>(k.model);
-        m.trained.fit.status = Status::Converged;
-        return m;
+        t.scorer = std::make_shared<KernelSvmModel>(k.model);
+        t.fit.status = Status::Converged;
+        return t;
     }
-    m.saved = loadModel(path);
-    checkCompatible(m.saved, test);
+    if (isClassifierDocument(doc)) {
+        std::shared_ptr<const Classifier> c = loadClassifier(path);
+        checkCompatible(*c, test);
+        t.scorer = std::move(c);
+        t.fit.status = Status::Converged;
+        return t;
+    }
+    const SavedModel saved = loadModel(path);
+    checkCompatible(saved, test);
     FitResult f;
-    f.model = m.saved.model;
+    f.model = saved.model;
     f.status = Status::Converged;
-    m.trained = wrapLinear(std::move(f));
-    return m;
+    return wrapLinear(std::move(f));
 }
 
 int runEval(const std::vector<std::string>& argv) {
     std::set<std::string> valued = kDataOptions;
-    valued.insert({"model", "threat", "levels", "format", "attack-seed", "feature", "features", "replacement"});
+    valued.insert({"model", "threat", "levels", "format", "attack-seed", "feature", "features", "replacement", "regions"});
     const Args a(argv, valued, {});
     if (!a.has("model")) throw UsageError("eval needs --model MODEL.json");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     const ExperimentSpec spec = dataSpec(a);
     const PreparedSplit ps = prepare(spec);
-    const LoadedModel m = loadForUse(*a.value("model"), ps.test);
+    const TrainedModel m = loadForUse(*a.value("model"), ps.test);
     const AttackSpec at = attackFrom(a);
     const std::vector<double> levels = parseLevels(a.value("levels", "0"));
     InterruptGuard guard;
-    const auto scores = evaluateAtLevels(m.trained, ps.test, at, levels, {{}, guard.token()}, &ps.train);
+    const auto scores = evaluateAtLevels(m, ps.test, at, levels, {{}, guard.token()}, &ps.train);
     if (scores.size() < levels.size()) return Cancelled;
     json out = json::array();
     if (format == "csv") std::cout << "level,error,auc\n";
@@ -323,27 +333,26 @@ int runEval(const std::vector<std::string>& argv) {
 
 int runAttackCmd(const std::vector<std::string>& argv) {
     std::set<std::string> valued = kDataOptions;
-    valued.insert({"model", "threat", "budget", "format", "attack-seed", "feature", "features", "replacement", "png", "count"});
+    valued.insert({"model", "threat", "budget", "format", "attack-seed", "feature", "features", "replacement", "regions", "png",
+                   "count"});
     const Args a(argv, valued, {});
     if (!a.has("model")) throw UsageError("attack needs --model MODEL.json");
     const std::string format = a.choice("format", {"csv", "json"}, "csv");
     const ExperimentSpec spec = dataSpec(a);
     const PreparedSplit ps = prepare(spec);
-    const LoadedModel m = loadForUse(*a.value("model"), ps.test);
+    const TrainedModel m = loadForUse(*a.value("model"), ps.test);
     AttackSpec at = attackFrom(a);
     at = attackAtLevel(at, parseNumber(a.value("budget", "0"), "budget"));
     InterruptGuard guard;
-    if (!m.trained.linear)
-        throw std::invalid_argument(*a.value("model") + ": attack takes a linear model file (this is a kernel SVM; use eval)");
-    const AttackResult r = runAttack(ps.test, *m.trained.scorer, at, {{}, guard.token()}, &ps.train);
+    const AttackResult r = runAttack(ps.test, *m.scorer, at, {{}, guard.token()}, &ps.train);
     if (r.status == Status::Cancelled) return Cancelled;
-    const LinearModel& lm = *m.trained.linear;
+    const Scorer& model = *m.scorer;
     if (format == "json") {
         json rows = json::array();
         for (int i = 0; i < ps.test.rows(); ++i)
             rows.push_back({{"instance", i}, {"label", ps.test.classNames[static_cast<std::size_t>(ps.test.labels[static_cast<std::size_t>(i)])]},
-                            {"margin_before", LinearScorer(lm).margin(rowSpan(ps.test, i), ps.test.labels[static_cast<std::size_t>(i)])},
-                            {"margin_after", LinearScorer(lm).margin(rowSpan(r.attacked, i), ps.test.labels[static_cast<std::size_t>(i)])},
+                            {"margin_before", model.margin(rowSpan(ps.test, i), ps.test.labels[static_cast<std::size_t>(i)])},
+                            {"margin_after", model.margin(rowSpan(r.attacked, i), ps.test.labels[static_cast<std::size_t>(i)])},
                             {"deleted", r.deleted[static_cast<std::size_t>(i)]}});
         std::cout << json{{"threat", toString(at.threat)}, {"instances", rows}}.dump(2) << '\n';
     } else {
@@ -351,7 +360,7 @@ int runAttackCmd(const std::vector<std::string>& argv) {
         for (int i = 0; i < ps.test.rows(); ++i) {
             const int y = ps.test.labels[static_cast<std::size_t>(i)];
             std::cout << i << ',' << ps.test.classNames[static_cast<std::size_t>(y)] << ','
-                      << LinearScorer(lm).margin(rowSpan(ps.test, i), y) << ',' << LinearScorer(lm).margin(rowSpan(r.attacked, i), y) << ',';
+                      << model.margin(rowSpan(ps.test, i), y) << ',' << model.margin(rowSpan(r.attacked, i), y) << ',';
             std::string del;
             for (int j : r.deleted[static_cast<std::size_t>(i)]) del += (del.empty() ? "" : " ") + ps.test.featureNames[static_cast<std::size_t>(j)];
             std::cout << del << '\n';
@@ -381,13 +390,15 @@ std::vector<Command> experimentCommands() {
          runRun},
         {"train", "train a learner and save the model as JSON",
          std::string("usage: fdlab-cli train --learner NAME [--params JSON] --output MODEL.json DATA-OPTIONS\n") + kDataHelp +
-             "  learners: svm, logreg, fdrop, ds-lp, ds-perceptron, mcf, kernel-svm, ... (see the GUI's Help for parameters)\n"
-             "  linear learners save linear model files, kernel-svm a kernel SVM file (eval reads both)\n"
+             "  learners: svm, logreg, fdrop, ds-lp, ds-perceptron, mcf (linear-model files);\n"
+             "            kernel-svm (kernel SVM files); tree, knn, net, adaboost, mixture, featureboost\n"
+             "            (classifier files); eval and attack read all three (see the GUI's Help for parameters)\n"
              "  e.g. --params '{\"C\": 1, \"K\": 20}'\n",
          runTrain},
-        {"eval", "evaluate a saved model on attacked test data",
+        {"eval", "evaluate a saved model (linear or classifier file) on attacked test data",
          std::string("usage: fdlab-cli eval --model MODEL.json [--threat T] [--levels L1,L2,...] [--format text|csv|json]\n"
                      "                      [--attack-seed S] [--feature J] [--features J1,J2,..] [--replacement zero|uniform-noise]\n"
+                     "                      [--regions RxC]   (group-corruption on images: R x C pixel blocks as groups)\n"
                      "                      DATA-OPTIONS\n") +
              kDataHelp +
              "  threats: none, worst-case-count, worst-case-value-exact, worst-case-value-greedy, random-deletion,\n"

@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QDockWidget>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -25,7 +26,7 @@ int main(int argc, char** argv) {
                                  "[file]");
     QCommandLineOption screenshot("screenshot", "Save a PNG of the window once the data is shown, then quit.", "png");
     QCommandLineOption screenshotTabs(
-        "screenshot-tabs", "Run, then save curves.png, heatmaps.png and data.png of the window into DIR and quit.", "dir");
+        "screenshot-tabs", "Run, then save curves.png, heatmaps.png, data.png and importance.png of the window into DIR and quit.", "dir");
     QCommandLineOption screenshotDelay("screenshot-delay",
                                        "With --screenshot-tabs: shoot after MS milliseconds instead of after the run.", "ms");
     parser.addOption(screenshot);
@@ -58,6 +59,13 @@ int main(int argc, char** argv) {
                 window.curvePlot()->update();
                 QApplication::processEvents();
                 window.grab().save(dir + "/" + names[i] + ".png");
+            }
+            // The Importance panel shares its dock area with the Dataset panel: raise it once.
+            if (auto* dock = window.findChild<QDockWidget*>("importanceDock")) {
+                dock->raise();
+                QApplication::processEvents();
+                window.grab().save(dir + "/importance.png");
+                if (auto* data = window.findChild<QDockWidget*>("datasetDock")) data->raise();
             }
             window.tabs()->setCurrentIndex(0);
             QApplication::processEvents();

@@ -162,7 +162,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     connect(m_datasetPanel, &DatasetPanel::datasetRequested, this, [this](const QString& s) { openSource(s); });
     connect(m_datasetPanel, &DatasetPanel::openFileRequested, this, &MainWindow::openFileDialog);
-    connect(m_importance, &ImportanceEditor::importanceChanged, this, [this] { m_importanceEdited = true; });
+    connect(m_importance, &ImportanceEditor::importanceChanged, this, [this](const std::vector<double>& v) {
+        m_importanceEdited = true;
+        double V = 0.0;
+        for (double x : v) V += x;
+        m_attackPanel->setBudgetBounds(static_cast<int>(v.size()), V);   // N stays below the new V
+    });
+#ifdef FDLAB_HAVE_HEATMAP_VIEW
+    // The panel's budget drives the Heatmaps tab when both describe the same threat.
+    connect(m_attackPanel, &AttackPanel::budgetChanged, this, [this](double b) {
+        auto* view = static_cast<HeatmapView*>(m_heatmapWidget);
+        if (view->hasContext() && view->threat() == m_attackPanel->threat() && m_attackPanel->budgetFeatures() > 0)
+            view->setBudget(b);
+    });
+#endif
 
     buildMenus();
     buildToolBar();
@@ -327,6 +340,7 @@ void MainWindow::onLoaded(const QString& source, DatasetPtr data, const QString&
     m_datasetPanel->setClassNames(m_data->classNames);
     m_importance->setDataset(m_data);
     m_importanceEdited = false;
+    m_attackPanel->setBudgetBounds(m_data->features(), m_data->totalImportance());
     if (!source.startsWith("bundled:")) addRecent(source);
     statusBar()->showMessage(tr("%1: %2 instances, %3 features")
                                  .arg(QString::fromStdString(m_data->name))
@@ -467,17 +481,35 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
 #ifdef FDLAB_HAVE_HEATMAP_VIEW
     // Label flips act on the training set: there is no per-instance deletion to draw.
     if (isTrainingTime(r.spec.attack.threat)) return;
-    // Two linear learners side by side: SVM and FDROP when present, else the first two.
+    // Two learners side by side: SVM and FDROP when present; on experiments without them a
+    // baseline (AdaBoost, else the first learner) against FeatureBoost, whose row then shows
+    // what its rounds relied on. Non-linear models are attacked by the same threat (the greedy
+    // deletion or corruption), so any learner can be shown.
     std::vector<const LearnerSpec*> chosen;
-    for (const char* want : {"svm", "fdrop"})
+    auto pick = [&](const char* want) {
         for (const LearnerSpec& l : r.spec.learners)
-            if (l.learner == want && chosen.size() < 2) {
+            if (l.learner == want && chosen.size() < 2 && std::find(chosen.begin(), chosen.end(), &l) == chosen.end()) {
                 chosen.push_back(&l);
-                break;
+                return;
             }
+    };
+    pick("svm");
+    pick("fdrop");
+    const bool linearPair = !chosen.empty();
+    if (!linearPair) {
+        pick("adaboost");
+        pick("featureboost");
+    }
     for (const LearnerSpec& l : r.spec.learners)
-        if (chosen.size() < 2 && std::find(chosen.begin(), chosen.end(), &l) == chosen.end() && learnerInfo(l.learner).linear)
+        if (chosen.size() < 2 && std::find(chosen.begin(), chosen.end(), &l) == chosen.end() &&
+            (!linearPair || learnerInfo(l.learner).linear))
             chosen.push_back(&l);
+    if (chosen.size() == 2 && chosen[0]->learner == "featureboost" && chosen[1]->learner != "featureboost")
+        std::swap(chosen[0], chosen[1]);   // A is the one expected to lose
+    // Non-linear experiments are small: train the others too, so that every learner can be picked.
+    if (!linearPair)
+        for (const LearnerSpec& l : r.spec.learners)
+            if (std::find(chosen.begin(), chosen.end(), &l) == chosen.end()) chosen.push_back(&l);
     if (chosen.empty()) return;
     std::vector<std::pair<LearnerSpec, nlohmann::json>> todo;
     for (const LearnerSpec* l : chosen) todo.emplace_back(*l, paramsAtRepetition0(r, *l));
@@ -509,6 +541,7 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
             if (!job || !*job) return;
             auto* view = static_cast<HeatmapView*>(m_heatmapWidget);
             view->setContext((*job)->test, (*job)->models, (*job)->attack, (*job)->level);
+            if (m_attackPanel->threat() == (*job)->attack.threat) m_attackPanel->setBudget((*job)->level);
             // Open on a digit the first learner (SVM) loses under the attack and the second
             // (FDROP) keeps; the view performs the jump once its analysis has arrived.
             view->jumpToLostByFirstKeptBySecond();

@@ -120,18 +120,31 @@ void AttackSpec::validate(const Dataset& d) const {
         labelFlipSvm.validate();
     }
     if (threat == ThreatModel::GroupCorruption) {
-        if (groups.empty()) bad("groups", "group corruption needs at least one feature group");
+        if (regionRows < 0 || regionCols < 0 || (regionRows > 0) != (regionCols > 0))
+            bad("regions", "give both region sizes (rows and columns of pixels), got " + std::to_string(regionRows) + " x " +
+                               std::to_string(regionCols));
+        if (regionRows > 0 && !d.imageShape) bad("regions", "image regions need image data (dataset '" + d.name + "' has no image shape)");
+        const std::vector<FeatureGroup> gs = effectiveGroups(d);
+        if (gs.empty()) bad("groups", "group corruption needs at least one feature group (or image regions)");
         std::vector<char> used(static_cast<std::size_t>(d.features()), 0);
-        for (const auto& g : groups) {
-            if (g.begin < 0 || g.end > d.features() || g.begin >= g.end)
-                bad("groups", "group '" + g.name + "' has invalid range [" + std::to_string(g.begin) + ", " +
-                                  std::to_string(g.end) + ")");
-            for (int j = g.begin; j < g.end; ++j) {
+        for (const auto& g : gs) {
+            const std::vector<int> members = g.members();
+            if (members.empty())
+                bad("groups", "group '" + g.name + "' is empty (range [" + std::to_string(g.begin) + ", " + std::to_string(g.end) + "))");
+            for (int j : members) {
+                if (j < 0 || j >= d.features())
+                    bad("groups", "group '" + g.name + "' has feature " + std::to_string(j) + " outside [0, " +
+                                      std::to_string(d.features()) + ")");
                 if (used[static_cast<std::size_t>(j)]) bad("groups", "group '" + g.name + "' overlaps another group");
                 used[static_cast<std::size_t>(j)] = 1;
             }
         }
     }
+}
+
+std::vector<FeatureGroup> AttackSpec::effectiveGroups(const Dataset& d) const {
+    if (regionRows > 0 && regionCols > 0 && d.imageShape) return imageRegionGroups(*d.imageShape, regionRows, regionCols);
+    return groups;
 }
 
 AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpec& spec, const RunControl& rc,
@@ -171,6 +184,8 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         uniformSet = u.deleted;
     }
     const LinearModel* linear = worstCase ? &requireLinear(model, spec.threat).model() : nullptr;
+    const std::vector<FeatureGroup> groups =
+        spec.threat == ThreatModel::GroupCorruption ? spec.effectiveGroups(test) : std::vector<FeatureGroup>{};
 
     const Rng base(spec.seed);
     const int reportEvery = std::max(1, m / 20);
@@ -233,7 +248,7 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
             substituted = true;
             break;
         case ThreatModel::GroupCorruption:
-            del = corruptGroups(out, spec.fraction, spec.groups, donorSet, donors ? -1 : i, rng);
+            del = corruptGroups(out, spec.fraction, groups, donorSet, donors ? -1 : i, rng);
             substituted = true;
             break;
         }

@@ -79,6 +79,11 @@ struct AttackSpec {
     double fraction = 0.0;
     /// GroupCorruption: the groups (e.g. encodings, image regions); must not overlap.
     std::vector<FeatureGroup> groups;
+    /// GroupCorruption on image data: when both > 0, the groups are the image's blocks of
+    /// regionRows x regionCols pixels (imageRegionGroups) instead of `groups`, e.g. 7 x 7 on
+    /// MNIST = a 4 x 4 grid of 16 regions. Default 0 (use `groups`).
+    int regionRows = 0;
+    int regionCols = 0;
     /// What deleted features become (deletion-type threats).
     Replacement replacement = Replacement::Zero;
     /// WorstCaseValueExact: v_j * scale must be within 1e-9 of integers (scale 1 = integer values).
@@ -101,6 +106,8 @@ struct AttackSpec {
     /// Throws std::invalid_argument naming the field: negative or fractional K, N outside
     /// [0, V), probability/fraction outside [0, 1], feature out of range, bad groups.
     void validate(const Dataset& d) const;
+    /// The groups GroupCorruption acts on for data d: the image regions when set, else `groups`.
+    std::vector<FeatureGroup> effectiveGroups(const Dataset& d) const;
 };
 
 struct AttackResult {

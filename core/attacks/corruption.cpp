@@ -46,7 +46,7 @@ std::vector<int> corruptGroups(std::span<float> x, double fraction, const std::v
     for (int g : choose(G, countFor(fraction, G), rng)) {
         const FeatureGroup& grp = groups[static_cast<std::size_t>(g)];
         const int donor = donorRow(donors, self, rng);
-        for (int j = grp.begin; j < grp.end; ++j) {
+        for (int j : grp.members()) {
             x[static_cast<std::size_t>(j)] = donors.X(donor, j);
             features.push_back(j);
         }

@@ -1,5 +1,6 @@
 #include "core/data/dataset.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -117,6 +118,32 @@ std::uint64_t Dataset::fingerprint() const {
     mix(labels.data(), labels.size() * sizeof(int));
     for (const auto& f : featureNames) mix(f.data(), f.size() + 1);
     return h;
+}
+
+std::vector<int> FeatureGroup::members() const {
+    if (!features.empty()) return features;
+    std::vector<int> out;
+    for (int j = begin; j < end; ++j) out.push_back(j);
+    return out;
+}
+
+std::vector<FeatureGroup> imageRegionGroups(const ImageShape& shape, int regionRows, int regionCols) {
+    if (regionRows < 1 || regionCols < 1)
+        throw std::invalid_argument("image regions: sizes must be >= 1, got " + std::to_string(regionRows) + " x " +
+                                    std::to_string(regionCols));
+    if (shape.rows < 1 || shape.cols < 1) throw std::invalid_argument("image regions: the data has no image shape");
+    std::vector<FeatureGroup> out;
+    for (int r0 = 0; r0 < shape.rows; r0 += regionRows)
+        for (int c0 = 0; c0 < shape.cols; c0 += regionCols) {
+            const int r1 = std::min(shape.rows, r0 + regionRows), c1 = std::min(shape.cols, c0 + regionCols);
+            FeatureGroup g;
+            g.name = "rows " + std::to_string(r0) + "-" + std::to_string(r1 - 1) + ", cols " + std::to_string(c0) + "-" +
+                     std::to_string(c1 - 1);
+            for (int r = r0; r < r1; ++r)
+                for (int c = c0; c < c1; ++c) g.features.push_back(r * shape.cols + c);
+            out.push_back(std::move(g));
+        }
+    return out;
 }
 
 }  // namespace fdlab

@@ -32,13 +32,24 @@ struct ImageShape {
     bool operator==(const ImageShape&) const = default;
 };
 
-/// A named group of consecutive features [begin, end), e.g. one encoding of the threshold
-/// function or an image region; feature-set corruption acts on whole groups.
+/// A named group of features, e.g. one encoding of the threshold function or an image region;
+/// feature-set corruption acts on whole groups. Consecutive features [begin, end), or an
+/// explicit list (image regions are not consecutive in row-major order).
 struct FeatureGroup {
     std::string name;
     int begin = 0;
     int end = 0;
+    /// When non-empty, the group is exactly these features and begin/end are unused.
+    std::vector<int> features = {};
+
+    /// The group's features: `features` when given, else begin, ..., end - 1.
+    std::vector<int> members() const;
 };
+
+/// The image cut into blocks of regionRows x regionCols pixels, row-major over the blocks
+/// (blocks at the right and bottom edges are smaller when the sizes do not divide the image).
+/// Names "rows a-b, cols c-d" (0-based, inclusive). Throws std::invalid_argument for sizes < 1.
+std::vector<FeatureGroup> imageRegionGroups(const ImageShape& shape, int regionRows, int regionCols);
 
 class Dataset {
 public:

@@ -255,7 +255,15 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         if (a.contains("groups")) {
             for (const json& g : a.at("groups"))
                 s.attack.groups.push_back({getOr<std::string>(g, "name", "attack.groups", ""), getOr<int>(g, "begin", "attack.groups", 0),
-                                           getOr<int>(g, "end", "attack.groups", 0)});
+                                           getOr<int>(g, "end", "attack.groups", 0),
+                                           getOr<std::vector<int>>(g, "features", "attack.groups", {})});
+        }
+        if (a.contains("regions")) {
+            const auto r = getOr<std::vector<int>>(a, "regions", "attack", {});
+            if (r.size() != 2 || r[0] < 1 || r[1] < 1)
+                throw std::invalid_argument("attack.regions: expected [rows, cols] of pixels per region, both >= 1");
+            s.attack.regionRows = r[0];
+            s.attack.regionCols = r[1];
         }
     }
     s.levels = getOr<std::vector<double>>(j, "levels", "", {});
@@ -332,9 +340,14 @@ json toJson(const ExperimentSpec& s) {
                                       {"gamma", s.attack.labelFlipSvm.gamma}}}};
     if (!s.attack.groups.empty()) {
         json g = json::array();
-        for (const auto& grp : s.attack.groups) g.push_back({{"name", grp.name}, {"begin", grp.begin}, {"end", grp.end}});
+        for (const auto& grp : s.attack.groups) {
+            json one = {{"name", grp.name}, {"begin", grp.begin}, {"end", grp.end}};
+            if (!grp.features.empty()) one["features"] = grp.features;
+            g.push_back(one);
+        }
         a["groups"] = g;
     }
+    if (s.attack.regionRows > 0) a["regions"] = {s.attack.regionRows, s.attack.regionCols};
     j["attack"] = a;
     j["levels"] = s.levels;
     j["repetitions"] = s.repetitions;

@@ -20,7 +20,9 @@
 //                 "select": "validation" | "cv", "cv_folds": 5}],
 //       (how a grid candidate is chosen: on the validation split, or by k-fold cross-validation on
 //        the training set -- the tainted one under label flips -- as Biggio et al. choose gamma)
-//   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...], "groups": [...],
+//   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...],
+//              "groups": [{"name": "gray", "begin": 0, "end": 5} | {"name": "...", "features": [...]}],
+//              "regions": [7, 7]   (group-corruption on images: blocks of 7 x 7 pixels as the groups),
 //              "knapsack_scale": 1, "stop_when_wrong": true,
 //              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1} | "learner"},
 //              (label flips; "learner": Algorithm 1 attacks each kernel-svm learner's own plain SVM)

@@ -304,7 +304,10 @@ std::vector<LearnerInfo> buildCatalogue() {
                                   : v == "soft-scale" ? FeatureBoostVariant::SoftScale
                                                       : FeatureBoostVariant::Hard;
                      fp.seed = p.at("seed").get<std::uint64_t>();
-                     return wrapClassifier(fitFeatureBoost(d, fp, rc), true);
+                     const FeatureBoostFit f = fitFeatureBoost(d, fp, rc);
+                     TrainedModel t = wrapClassifier(f, true);
+                     t.rounds = {f.importance, f.distribution, f.alphas, f.memberErrors, f.removed};
+                     return t;
                  }});
     return c;
 }

@@ -9,6 +9,7 @@
 #include "core/learners/scorer.h"
 #include "core/util/run_control.h"
 
+#include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -30,11 +31,25 @@ struct ParamInfo {
     bool logScale = false;              ///< grids and sliders step multiplicatively
 };
 
+/// FeatureBoost's record of what each round relied on (core/learners/nonlinear/feature_boost.h),
+/// for the GUI's rounds-by-features map. Empty for every other learner.
+struct FeatureRounds {
+    Eigen::MatrixXd importance;     ///< rounds x n: I_t(f), sensitivity-analysis importance, max 1 per round
+    Eigen::MatrixXd distribution;   ///< rounds x n: D_t(f), the emphasis round t was trained under
+    std::vector<double> alphas;     ///< alpha_t: the vote weight of round t
+    std::vector<double> errors;     ///< eps_t: clean training error of round t's member
+    std::vector<int> removed;       ///< hard variant: k_t features marginalised per row (else empty)
+
+    int rounds() const { return static_cast<int>(importance.rows()); }
+    bool empty() const { return importance.size() == 0; }
+};
+
 /// A trained model as the evaluation engine sees it.
 struct TrainedModel {
     std::shared_ptr<const Scorer> scorer;        ///< always set when status is ok
     std::shared_ptr<const LinearModel> linear;   ///< set for linear learners (fast attacks, JSON)
     FitResult fit;                               ///< objective, iterations, status... (fit.model unused for non-linear)
+    FeatureRounds rounds;                        ///< FeatureBoost only
 };
 
 struct LearnerInfo {

@@ -9,6 +9,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -269,6 +270,65 @@ private slots:
         spec.fraction = 0.25;
         const AttackResult f = runAttack(d, LinearScorer(m), spec);
         for (int i = 0; i < d.rows(); ++i) QCOMPARE(static_cast<int>(f.deleted[i].size()), 3);
+    }
+
+    // Image regions as feature groups: the blocks by hand, and whole-region corruption.
+    void imageRegionsAreWholeGroups() {
+        const std::vector<FeatureGroup> g = imageRegionGroups(ImageShape{4, 6}, 2, 3);
+        QCOMPARE(g.size(), std::size_t(4));
+        QCOMPARE(g[1].members(), (std::vector<int>{3, 4, 5, 9, 10, 11}));
+        QCOMPARE(g[2].members(), (std::vector<int>{12, 13, 14, 18, 19, 20}));
+        QCOMPARE(g[1].name, std::string("rows 0-1, cols 3-5"));
+        // 28 x 28 in 8 x 8 blocks: 4 x 4 regions, the last row and column of blocks 4 pixels wide.
+        const std::vector<FeatureGroup> m = imageRegionGroups(ImageShape{28, 28}, 8, 8);
+        QCOMPARE(m.size(), std::size_t(16));
+        QCOMPARE(m[0].members().size(), std::size_t(64));
+        QCOMPARE(m[3].members().size(), std::size_t(32));
+        QCOMPARE(m[15].members().size(), std::size_t(16));
+        QCOMPARE(m[15].members().back(), 783);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, imageRegionGroups(ImageShape{4, 4}, 0, 2));
+
+        Dataset d = randomData(8, 24, 2, 5, 0.0);
+        d.imageShape = ImageShape{4, 6};
+        const LinearModel lm = randomModel(24, 1, 2);
+        AttackSpec spec;
+        spec.threat = ThreatModel::GroupCorruption;
+        spec.regionRows = 2;
+        spec.regionCols = 3;
+        spec.fraction = 0.5;
+        const AttackResult r = runAttack(d, LinearScorer(lm), spec);
+        for (int i = 0; i < d.rows(); ++i) {
+            std::vector<int> expected;
+            int hit = 0;
+            for (const FeatureGroup& grp : g) {
+                const std::vector<int> mem = grp.members();
+                const bool in = std::find(r.deleted[i].begin(), r.deleted[i].end(), mem[0]) != r.deleted[i].end();
+                if (!in) continue;
+                ++hit;
+                expected.insert(expected.end(), mem.begin(), mem.end());
+                // the whole region comes from one other row
+                bool fromOneDonor = false;
+                for (int k = 0; k < d.rows() && !fromOneDonor; ++k) {
+                    bool all = k != i;
+                    for (int j : mem) all = all && r.attacked.X(i, j) == d.X(k, j);
+                    fromOneDonor = all;
+                }
+                QVERIFY(fromOneDonor);
+            }
+            std::sort(expected.begin(), expected.end());
+            QCOMPARE(hit, 2);
+            QCOMPARE(r.deleted[i], expected);   // nothing outside the two regions
+        }
+        // Regions need image data and both sizes.
+        d.imageShape.reset();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(lm), spec));
+        d.imageShape = ImageShape{4, 6};
+        spec.regionCols = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(lm), spec));
+        // Explicit feature lists are groups too; overlaps are refused.
+        spec.regionRows = 0;
+        spec.groups = {{"x", 0, 0, {0, 7}}, {"y", 0, 0, {7, 9}}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(lm), spec));
     }
 
     void badSpecsAreRejected() {

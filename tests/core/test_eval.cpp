@@ -503,6 +503,26 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, *m.scorer, a));
     }
 
+    void regionGroupsInExperimentFiles() {
+        nlohmann::json j = {{"dataset", {{"bundled", "mnist"}}},
+                            {"learners", {{{"id", "tree"}, {"learner", "tree"}}}},
+                            {"attack", {{"threat", "group-corruption"}, {"regions", {7, 7}},
+                                        {"groups", {{{"name", "g"}, {"features", {1, 5, 9}}}}}}},
+                            {"levels", {0, 0.5}}};
+        const ExperimentSpec s = experimentFromJson(j);
+        QCOMPARE(s.attack.regionRows, 7);
+        QCOMPARE(s.attack.regionCols, 7);
+        QCOMPARE(s.attack.groups.at(0).members(), (std::vector<int>{1, 5, 9}));
+        const ExperimentSpec back = experimentFromJson(toJson(s));
+        QCOMPARE(back.attack.regionRows, 7);
+        QCOMPARE(back.attack.groups.at(0).features, (std::vector<int>{1, 5, 9}));
+        j["attack"]["regions"] = {7};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, experimentFromJson(j));
+        const ExperimentSpec preset = loadPresetOrFile("featureboost-mnist-regions");
+        QCOMPARE(preset.attack.threat, ThreatModel::GroupCorruption);
+        QCOMPARE(preset.attack.effectiveGroups(loadBundled("mnist")).size(), std::size_t(16));
+    }
+
     void everyPresetLoads() {
         const auto presets = listPresets();
         QVERIFY(presets.size() >= 2);

@@ -6,6 +6,7 @@
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/eval/level_evaluation.h"
+#include "core/learners/nonlinear/feature_boost.h"
 #include "core/learners/registry.h"
 
 #include <QTest>
@@ -32,6 +33,34 @@ private slots:
             const TrainedModel b = trainLearner(info.name, train, {});
             QCOMPARE(scoreDataset(*b.scorer, test).error, err);
         }
+    }
+
+    // The rounds-by-features record reaches the TrainedModel unchanged (the GUI draws it), and
+    // only FeatureBoost has one.
+    void featureBoostCarriesItsRoundRecord() {
+        Dataset d = loadBundled("heart_scale");
+        const TrainTest s = stratifiedSplit(d, 0.3, 5);
+        const Dataset train = d.subset(s.train);
+        const TrainedModel t = trainLearner("featureboost", train, {{"rounds", 6}, {"depth", 3}, {"seed", 7}});
+        QVERIFY(t.fit.ok());
+        FeatureBoostParams p;
+        p.base.tree.maxDepth = 3;
+        p.rounds = 6;
+        p.seed = 7;
+        const FeatureBoostFit ref = fitFeatureBoost(train, p);
+        QCOMPARE(t.rounds.rounds(), 6);
+        QCOMPARE(t.rounds.importance.cols(), Eigen::Index(13));
+        QVERIFY(t.rounds.importance == ref.importance);
+        QVERIFY(t.rounds.distribution == ref.distribution);
+        QCOMPARE(t.rounds.alphas, ref.alphas);
+        QCOMPARE(t.rounds.errors, ref.memberErrors);
+        QCOMPARE(t.rounds.removed, ref.removed);
+        QCOMPARE(t.rounds.removed.front(), 0);   // round 1 trains on the clean data
+        // Each round's importance is scaled to max 1; D_1 is uniform.
+        for (int r = 0; r < 6; ++r) QVERIFY(t.rounds.importance.row(r).maxCoeff() <= 1.0);
+        QCOMPARE(t.rounds.distribution(0, 0), 1.0 / 13.0);
+        QVERIFY(trainLearner("adaboost", train, {{"rounds", 3}}).rounds.empty());
+        QVERIFY(trainLearner("svm", train, {}).rounds.empty());
     }
 
     void unknownNamesAndBadValuesAreRefused() {

@@ -1,6 +1,7 @@
 #include "ui/panels/algorithms_panel.h"
 
 #include "core/learners/registry.h"
+#include "ui/panels/compact_spin_box.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,19 +23,6 @@
 
 namespace fdlab::ui {
 namespace {
-
-// Shows 1e-06 or 0.5 instead of "0.000001" / "0.500000".
-class CompactDoubleSpinBox : public QDoubleSpinBox {
-public:
-    using QDoubleSpinBox::QDoubleSpinBox;
-    QString textFromValue(double v) const override { return QString::number(v, 'g', 8); }
-    double valueFromText(const QString& text) const override { return locale().toDouble(text); }
-    QValidator::State validate(QString& text, int&) const override {
-        bool ok = false;
-        locale().toDouble(text, &ok);
-        return ok ? QValidator::Acceptable : QValidator::Intermediate;
-    }
-};
 
 QString gridText(const std::vector<double>& values) {
     QStringList parts;

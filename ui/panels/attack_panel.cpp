@@ -1,18 +1,23 @@
 #include "ui/panels/attack_panel.h"
 
+#include "ui/panels/compact_spin_box.h"
 #include "ui/plots/curve_plot.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QSlider>
+#include <QVBoxLayout>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 namespace fdlab::ui {
@@ -53,20 +58,36 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
     modes->addWidget(m_rangeMode);
     modes->addWidget(m_listMode);
     form->addRow(tr("Levels"), modes);
-    auto* range = new QHBoxLayout;
+    // from / to / step under small captions, on a row of their own so that the three boxes
+    // share the whole width of the dock.
+    auto* range = new QGridLayout;
+    range->setContentsMargins(0, 0, 0, 0);
+    range->setHorizontalSpacing(4);
+    range->setVerticalSpacing(0);
+    const QString captions[] = {tr("from"), tr("to"), tr("step")};
+    int column = 0;
     for (QDoubleSpinBox** sb : {&m_from, &m_to, &m_step}) {
-        *sb = new QDoubleSpinBox(this);
-        (*sb)->setDecimals(3);
+        *sb = new CompactDoubleSpinBox(this);
         (*sb)->setRange(0, 1e9);
-        range->addWidget(*sb);
+        (*sb)->setMinimumWidth(40);
+        (*sb)->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        auto* caption = new QLabel(captions[column], this);
+        caption->setStyleSheet("color: palette(mid);");
+        range->addWidget(caption, 0, column);
+        range->addWidget(*sb, 1, column);
+        range->setColumnStretch(column, 1);
+        ++column;
     }
+    m_from->setObjectName("levelsFrom");
+    m_to->setObjectName("levelsTo");
+    m_step->setObjectName("levelsStep");
     m_from->setToolTip(tr("first level"));
     m_to->setToolTip(tr("last level (included)"));
     m_step->setToolTip(tr("step between levels"));
-    m_step->setMinimum(0.001);
+    m_step->setMinimum(1e-9);
     m_to->setValue(150);
     m_step->setValue(10);
-    form->addRow(QString(), range);
+    form->addRow(range);
     m_list = new QLineEdit(this);
     m_list->setPlaceholderText(tr("e.g. 0, 1, 2, 5, 10"));
     form->addRow(QString(), m_list);
@@ -74,6 +95,19 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
     m_levelHint->setWordWrap(true);
     m_levelHint->setStyleSheet("color: palette(mid);");
     form->addRow(QString(), m_levelHint);
+
+    m_budget = new QSlider(Qt::Horizontal, this);
+    m_budget->setObjectName("attackBudget");
+    m_budget->setToolTip(tr("The adversary's budget shown in the Heatmaps tab: K deletions, or a value budget N "
+                            "below the total importance V"));
+    m_budgetLabel = new QLabel(this);
+    m_budgetLabel->setObjectName("attackBudgetLabel");
+    m_budgetLabel->setWordWrap(true);
+    auto* budgetBox = new QVBoxLayout;
+    budgetBox->setSpacing(0);
+    budgetBox->addWidget(m_budget);
+    budgetBox->addWidget(m_budgetLabel);
+    form->addRow(tr("Budget"), budgetBox);
 
     m_repetitions = new QSpinBox(this);
     m_repetitions->setRange(1, 1000);
@@ -90,7 +124,9 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
                           "(the papers' protocol); otherwise once on the clean validation set"));
     form->addRow(QString(), m_tune);
 
+    connect(m_threat, &QComboBox::currentIndexChanged, this, [this] { configureBudget(m_lastBudget); });
     connect(m_threat, &QComboBox::currentIndexChanged, this, &AttackPanel::updateEnabled);
+    connect(m_budget, &QSlider::valueChanged, this, &AttackPanel::onBudgetMoved);
     connect(m_rangeMode, &QRadioButton::toggled, this, &AttackPanel::updateEnabled);
     updateEnabled();
 }
@@ -107,6 +143,68 @@ void AttackPanel::updateEnabled() {
     m_step->setEnabled(range);
     m_list->setEnabled(!range);
     m_levelHint->setText(tr("Level = %1").arg(CurvePlot::levelLabel(t)));
+}
+
+ThreatModel AttackPanel::threat() const { return static_cast<ThreatModel>(m_threat->currentData().toInt()); }
+
+// Slider positions are multiples of the step: 1 feature (K), V/1000 (N; the last position is
+// V - step so that N < V), 0.01 (fractions and probabilities).
+double AttackPanel::budgetStep() const {
+    const ThreatModel t = threat();
+    if (usesCountBudget(t)) return 1.0;
+    if (usesValueBudget(t)) return m_totalValue > 0 ? m_totalValue / 1000.0 : 1.0;
+    return 0.01;
+}
+
+double AttackPanel::maxBudget() const { return m_budget->maximum() * budgetStep(); }
+
+void AttackPanel::configureBudget(double keep) {
+    const ThreatModel t = threat();
+    int positions = 100;
+    if (usesCountBudget(t)) positions = m_features;
+    else if (usesValueBudget(t)) positions = m_totalValue > 0 ? 999 : 0;
+    else if (t == ThreatModel::None) positions = 0;
+    {
+        const QSignalBlocker block(m_budget);   // one budgetChanged, from setBudget below
+        m_budget->setRange(0, std::max(0, positions));
+        m_budget->setPageStep(std::max(1, positions / 10));
+    }
+    m_budget->setEnabled(positions > 0);
+    setBudget(keep);
+}
+
+void AttackPanel::setBudgetBounds(int features, double totalValue) {
+    m_features = std::max(0, features);
+    m_totalValue = std::max(0.0, totalValue);
+    configureBudget(m_lastBudget);
+}
+
+double AttackPanel::budget() const { return m_budget->value() * budgetStep(); }
+
+void AttackPanel::setBudget(double b) {
+    const int pos = std::clamp(static_cast<int>(std::lround(b / budgetStep())), 0, m_budget->maximum());
+    if (pos == m_budget->value())
+        onBudgetMoved();   // same position, but the step or the bounds may have changed
+    else
+        m_budget->setValue(pos);
+    m_lastBudget = b;   // wanted, even if the bounds clamp it now (wider bounds bring it back)
+}
+
+void AttackPanel::onBudgetMoved() {
+    const ThreatModel t = threat();
+    const double b = budget();
+    m_lastBudget = b;
+    if (usesCountBudget(t))
+        m_budgetLabel->setText(tr("K = %1 of %2 features").arg(std::lround(b)).arg(m_features));
+    else if (usesValueBudget(t))
+        m_budgetLabel->setText(tr("N = %1 (below V = %2)").arg(b, 0, 'g', 6).arg(m_totalValue, 0, 'g', 6));
+    else
+        m_budgetLabel->setText(tr("%1 = %2").arg(t == ThreatModel::FeatureCorruption || t == ThreatModel::GroupCorruption ||
+                                                         isTrainingTime(t)
+                                                     ? tr("fraction")
+                                                     : tr("p"))
+                                   .arg(b, 0, 'f', 2));
+    emit budgetChanged(b);
 }
 
 void AttackPanel::setFromSpec(const ExperimentSpec& spec) {
@@ -135,6 +233,7 @@ void AttackPanel::setFromSpec(const ExperimentSpec& spec) {
     m_seed->setValue(static_cast<int>(spec.seed));
     m_tune->setChecked(spec.tunePerLevel);
     updateEnabled();
+    setBudget(lv.empty() ? 0.0 : lv[lv.size() / 2]);   // the level the Heatmaps tab opens at
 }
 
 std::vector<double> AttackPanel::levels() const {

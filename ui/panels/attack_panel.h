@@ -2,6 +2,10 @@
 // Attack panel: the threat model, the levels of the curve (from/to/step or a list), the
 // repetitions, the seed and "tune per level" (the papers' protocol). Edits a local copy;
 // applyTo() writes it into an experiment spec.
+// The budget slider picks the adversary's budget the Heatmaps tab shows: K in [0, n] for count
+// threats, N in [0, V) for value budgets (V = sum of the importance values, kept up to date by
+// setBudgetBounds whenever the importance changes), a fraction or probability in [0, 1]
+// otherwise.
 
 #include "core/eval/experiment_spec.h"
 
@@ -14,6 +18,7 @@ class QCheckBox;
 class QLineEdit;
 class QRadioButton;
 class QLabel;
+class QSlider;
 
 namespace fdlab::ui {
 
@@ -29,8 +34,27 @@ public:
     void applyTo(fdlab::ExperimentSpec& spec) const;
     std::vector<double> levels() const;
 
+    /// n features and the total importance V of the current data: the slider's bounds.
+    void setBudgetBounds(int features, double totalValue);
+    int budgetFeatures() const { return m_features; }
+    double budgetTotalValue() const { return m_totalValue; }
+    /// The budget on the slider (snapped to its steps; N always below V).
+    double budget() const;
+    void setBudget(double b);
+    /// Largest budget the slider reaches for the current threat.
+    double maxBudget() const;
+    QSlider* budgetSlider() const { return m_budget; }
+    /// The threat chosen in the panel.
+    fdlab::ThreatModel threat() const;
+
+signals:
+    void budgetChanged(double budget);
+
 private:
     void updateEnabled();
+    void configureBudget(double keep);
+    void onBudgetMoved();
+    double budgetStep() const;
 
     QComboBox* m_threat = nullptr;
     QComboBox* m_replacement = nullptr;
@@ -45,6 +69,11 @@ private:
     QSpinBox* m_seed = nullptr;
     QCheckBox* m_tune = nullptr;
     QLabel* m_levelHint = nullptr;
+    QSlider* m_budget = nullptr;
+    QLabel* m_budgetLabel = nullptr;
+    int m_features = 0;
+    double m_totalValue = 0.0;
+    double m_lastBudget = 0.0;   ///< what the user last chose; kept across threat and bound changes
 };
 
 }  // namespace fdlab::ui

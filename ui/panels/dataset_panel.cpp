@@ -1,6 +1,7 @@
 #include "ui/panels/dataset_panel.h"
 
 #include "core/data/bundled.h"
+#include "ui/panels/compact_spin_box.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -112,11 +113,11 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent) {
         auto* page = new QWidget;
         auto* f = new QFormLayout(page);
         f->setContentsMargins(0, 0, 0, 0);
-        m_testFraction = new QDoubleSpinBox;
+        m_testFraction = new CompactDoubleSpinBox;
         m_testFraction->setRange(0.01, 0.99);
         m_testFraction->setSingleStep(0.05);
         m_testFraction->setValue(0.3);
-        m_validationFraction = new QDoubleSpinBox;
+        m_validationFraction = new CompactDoubleSpinBox;
         m_validationFraction->setRange(0.0, 0.9);
         m_validationFraction->setSingleStep(0.05);
         m_validationFraction->setValue(0.2);

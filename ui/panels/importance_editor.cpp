@@ -10,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QGroupBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -122,22 +123,26 @@ void ImportanceEditor::buildUi() {
     m_total->setTextInteractionFlags(Qt::TextSelectableByMouse);
     outer->addWidget(m_total);
 
-    auto* presets = new QHBoxLayout;
+    // Two rows of buttons and the table above the canvas: the dock is narrow (~260 px).
+    auto* presets = new QGridLayout;
     m_uniform = new QPushButton(tr("Uniform"), this);
     m_uniform->setToolTip(tr("v_j = 1 for every feature"));
     m_mi = new QPushButton(tr("Mutual information"), this);
     m_mi->setToolTip(tr("v_j grows with the mutual information I(x_j; y) (8 bins), floor 0.1, sum = n"));
     m_load = new QPushButton(tr("Load CSV..."), this);
     m_save = new QPushButton(tr("Save CSV..."), this);
-    for (QPushButton* b : {m_uniform, m_mi, m_load, m_save}) presets->addWidget(b);
-    presets->addStretch();
+    int at = 0;
+    for (QPushButton* b : {m_uniform, m_mi, m_load, m_save}) {
+        presets->addWidget(b, at / 2, at % 2);
+        ++at;
+    }
     outer->addLayout(presets);
     connect(m_uniform, &QPushButton::clicked, this, &ImportanceEditor::setUniform);
     connect(m_mi, &QPushButton::clicked, this, &ImportanceEditor::startMutualInformation);
     connect(m_load, &QPushButton::clicked, this, &ImportanceEditor::loadCsvDialog);
     connect(m_save, &QPushButton::clicked, this, &ImportanceEditor::saveCsvDialog);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = new QSplitter(Qt::Vertical, this);
     outer->addWidget(split, 1);
 
     // Table with "set one value for all selected rows".
@@ -180,20 +185,19 @@ void ImportanceEditor::buildUi() {
     m_canvas->setScaleLabel(tr("importance v_j"));
     m_canvas->setToolTip(tr("Drag with the left mouse button to paint the brush value"));
     cl->addWidget(m_canvas, 1);
-    auto* brush = new QHBoxLayout;
-    brush->addWidget(new QLabel(tr("Brush value:"), m_canvasBox));
+    auto* brush = new QGridLayout;
+    brush->addWidget(new QLabel(tr("Brush value:"), m_canvasBox), 0, 0);
     m_brushValue = new QDoubleSpinBox(m_canvasBox);
     m_brushValue->setDecimals(3);
     m_brushValue->setRange(0.001, 1e9);
     m_brushValue->setValue(5.0);
-    brush->addWidget(m_brushValue);
-    brush->addWidget(new QLabel(tr("Radius:"), m_canvasBox));
+    brush->addWidget(m_brushValue, 0, 1);
+    brush->addWidget(new QLabel(tr("Radius:"), m_canvasBox), 1, 0);
     m_brushRadius = new QSpinBox(m_canvasBox);
     m_brushRadius->setRange(0, 50);
     m_brushRadius->setValue(2);
     m_brushRadius->setSuffix(tr(" px"));
-    brush->addWidget(m_brushRadius);
-    brush->addStretch();
+    brush->addWidget(m_brushRadius, 1, 1);
     cl->addLayout(brush);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);

@@ -2,13 +2,19 @@
 
 #include <qcustomplot.h>
 
+#include <QLabel>
 #include <QMouseEvent>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
 namespace fdlab::ui {
+
+namespace {
+constexpr int kPad = 3;   // pixels around the image
+}
 
 ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -17,24 +23,28 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     m_plot->setBackground(palette().color(QPalette::Base));
     layout->addWidget(m_plot);
 
-    // Title row above the axis rect, colour scale to its right, both aligned by a margin group.
-    m_plot->plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
-    m_plot->plotLayout()->addElement(0, 0, m_title);
+    // The title is a label above the plot, so that it spans the image and its colour scale
+    // and wraps instead of being cut off in narrow cells.
+    m_title = new QLabel(this);
+    m_title->setAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    m_title->setWordWrap(true);
+    QFont tf = font();
+    tf.setBold(true);
+    m_title->setFont(tf);
+    m_title->setVisible(false);
+    layout->insertWidget(0, m_title);
 
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);   // pixels stay pixels
     m_map->setTightBoundary(false);
     m_scale = new QCPColorScale(m_plot);
-    m_plot->plotLayout()->addElement(1, 1, m_scale);
+    m_plot->plotLayout()->addElement(0, 1, m_scale);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);   // the scale takes only what it needs
+    m_scale->setAutoMargins(QCP::msLeft | QCP::msRight);   // top and bottom: updateAxes
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(10);
     m_map->setColorScale(m_scale);
     m_map->setGradient(inkGradient());
-    auto* group = new QCPMarginGroup(m_plot);
-    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-
     // Images need no ticks: the axes only frame the picture.
     for (QCPAxis* a : {m_plot->xAxis, m_plot->yAxis}) {
         a->setTicks(false);
@@ -44,7 +54,7 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     }
     m_plot->yAxis->setRangeReversed(true);   // row 0 at the top
     m_plot->axisRect()->setAutoMargins(QCP::msNone);
-    m_plot->axisRect()->setMargins(QMargins(4, 2, 4, 4));
+    m_plot->axisRect()->setMargins(QMargins(kPad, kPad, kPad, kPad));
 
     m_maskItem = new QCPItemPixmap(m_plot);
     m_maskItem->setClipToAxisRect(true);
@@ -211,18 +221,28 @@ void ColorMapWidget::rebuildMask() {
 }
 
 void ColorMapWidget::updateAxes() {
-    // Square cells: fit the whole image and pad the longer side of the axis rect.
+    // Square cells, the image centred in the axis rect. The colour scale gets top and bottom
+    // margins equal to the image's vertical padding, so that the bar is exactly as tall as the
+    // image (only the scale's vertical margins change: the layout stays stable).
     const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
     const QRect r = m_plot->axisRect()->rect();
     if (r.width() <= 0 || r.height() <= 0) return;
-    const double rectAspect = static_cast<double>(r.width()) / r.height();
     const double imageAspect = static_cast<double>(cols) / rows;
-    if (rectAspect > imageAspect)
+    if (static_cast<double>(r.width()) / r.height() > imageAspect)
         m_plot->xAxis->setScaleRatio(m_plot->yAxis, 1.0);
     else
         m_plot->yAxis->setScaleRatio(m_plot->xAxis, 1.0);
+    const int imageH = static_cast<int>(std::lround(std::min<double>(r.height(), r.width() / imageAspect)));
+    const int padY = kPad + std::max(0, (r.height() - imageH) / 2);
+    if (m_scale->margins().top() != padY || m_scale->margins().bottom() != padY) {
+        // Top and bottom are set by hand (automatic margins never shrink once grown).
+        m_scale->setMargins(QMargins(m_scale->margins().left(), padY, m_scale->margins().right(), padY));
+        // The new margins take effect on the next layout; QCustomPlot drops replot requests made
+        // while it replots, so ask from the event loop.
+        QTimer::singleShot(0, m_plot, [plot = m_plot] { plot->replot(); });
+    }
 }
 
 void ColorMapWidget::resizeEvent(QResizeEvent* e) {

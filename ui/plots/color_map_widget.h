@@ -16,7 +16,7 @@ class QCPColorScale;
 class QCPColorGradient;
 class QCPItemPixmap;
 class QCPItemRect;
-class QCPTextElement;
+class QLabel;
 class QMouseEvent;
 
 namespace fdlab::ui {
@@ -90,7 +90,7 @@ private:
     QCustomPlot* m_plot = nullptr;
     QCPColorMap* m_map = nullptr;
     QCPColorScale* m_scale = nullptr;
-    QCPTextElement* m_title = nullptr;
+    QLabel* m_title = nullptr;
     QCPItemPixmap* m_maskItem = nullptr;
     QCPItemRect* m_frame = nullptr;   // the image border, so that white pixels still show their extent
     std::vector<int> m_mask;

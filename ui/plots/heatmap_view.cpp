@@ -1,6 +1,7 @@
 #include "ui/plots/heatmap_view.h"
 
 #include "ui/plots/color_map_widget.h"
+#include "ui/plots/feature_rounds_view.h"
 
 #include <qcustomplot.h>
 
@@ -127,7 +128,8 @@ HeatmapView::~HeatmapView() = default;
 void HeatmapView::buildUi() {
     auto* outer = new QVBoxLayout(this);
 
-    // Row 1: instance navigation, learners, jump, grid toggle.
+    // Row 1: instance navigation and the grid toggle; row 2: the learners and the jump. Two
+    // short rows instead of one long one, so that the tab fits between the docks at 1200 px.
     auto* nav = new QHBoxLayout;
     nav->addWidget(new QLabel(tr("Instance:"), this));
     m_prev = new QToolButton(this);
@@ -135,30 +137,36 @@ void HeatmapView::buildUi() {
     m_prev->setToolTip(tr("Previous test instance"));
     m_instance = new QSpinBox(this);
     m_instance->setObjectName("heatmapInstance");
-    m_instance->setMinimumWidth(80);
+    m_instance->setMinimumWidth(70);
     m_next = new QToolButton(this);
     m_next->setArrowType(Qt::RightArrow);
     m_next->setToolTip(tr("Next test instance"));
     nav->addWidget(m_prev);
     nav->addWidget(m_instance);
     nav->addWidget(m_next);
-    nav->addSpacing(16);
-    nav->addWidget(new QLabel(tr("Learner A:"), this));
-    m_learnerA = new QComboBox(this);
-    nav->addWidget(m_learnerA);
-    nav->addWidget(new QLabel(tr("B:"), this));
-    m_learnerB = new QComboBox(this);
-    nav->addWidget(m_learnerB);
-    m_jump = new QPushButton(tr("Next: A loses, B keeps"), this);
-    m_jump->setToolTip(tr("Jump to the next test instance that learner A classifies correctly only before the attack,\n"
-                          "while learner B classifies it correctly before and after the attack"));
-    nav->addWidget(m_jump);
     nav->addStretch();
     m_gridToggle = new QPushButton(tr("Grid view"), this);
     m_gridToggle->setCheckable(true);
     m_gridToggle->setToolTip(tr("Many instances with their deletions, originals next to attacked images"));
     nav->addWidget(m_gridToggle);
     outer->addLayout(nav);
+
+    auto* learners = new QHBoxLayout;
+    learners->addWidget(new QLabel(tr("Learner A:"), this));
+    m_learnerA = new QComboBox(this);
+    learners->addWidget(m_learnerA, 1);
+    learners->addWidget(new QLabel(tr("B:"), this));
+    m_learnerB = new QComboBox(this);
+    learners->addWidget(m_learnerB, 1);
+    for (QComboBox* c : {m_learnerA, m_learnerB}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(8);
+    }
+    m_jump = new QPushButton(tr("Next: A loses, B keeps"), this);
+    m_jump->setToolTip(tr("Jump to the next test instance that learner A classifies correctly only before the attack,\n"
+                          "while learner B classifies it correctly before and after the attack"));
+    learners->addWidget(m_jump);
+    outer->addLayout(learners);
 
     // Row 2: the budget slider and Play.
     auto* budget = new QHBoxLayout;
@@ -217,6 +225,16 @@ void HeatmapView::buildUi() {
             grid->addWidget(m_maps[k][c], 2 * k + 1, 1 + c);
             grid->addWidget(m_bars[k][c], 2 * k + 1, 1 + c);
         }
+        m_note[k] = new QLabel(m_detail);
+        m_note[k]->setWordWrap(true);
+        m_note[k]->setAlignment(Qt::AlignCenter);
+        m_note[k]->setStyleSheet("color: palette(mid);");
+        m_note[k]->setVisible(false);
+        grid->addWidget(m_note[k], 2 * k + 1, 2, 1, 2);
+        m_rounds[k] = new FeatureRoundsView(m_detail);
+        m_rounds[k]->setObjectName(k == 0 ? "roundsA" : "roundsB");
+        m_rounds[k]->setVisible(false);
+        grid->addWidget(m_rounds[k], 2 * k + 1, 2, 1, 2);
         m_maps[k][0]->setGradient(ColorMapWidget::inkGradient());
         m_maps[k][0]->setScaleLabel(tr("x_j (red: deleted)"));
         m_maps[k][1]->setGradient(ColorMapWidget::divergingGradient());
@@ -318,6 +336,7 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
 
     const bool image = m_ctx->test->imageShape.has_value();
     buildDetailMaps(image);
+    updateRoundViews();
     for (QWidget* w : std::initializer_list<QWidget*>{m_prev, m_next, m_instance, m_learnerA, m_learnerB, m_jump})
         w->setEnabled(true);
     m_gridToggle->setEnabled(image);
@@ -346,7 +365,40 @@ void HeatmapView::buildDetailMaps(bool image) {
         text += tr("w: red pushes toward class %1, blue toward class %2.<br>").arg(pos, neg);
     text += tr("y*w*x: red supports the true class, blue works against it; white is 0. "
                "The worst-case adversary deletes the largest positive y*w_j*x_j.");
+    bool boosted = false;
+    for (const auto& m : m_ctx->models) boosted = boosted || !m.second.rounds.empty();
+    if (boosted)
+        text += tr("<br>FeatureBoost rows: how much each boosting round relied on each feature (I_t), or the "
+                   "emphasis D_t it was trained under.");
     m_originalCaption->setText(text);
+}
+
+void HeatmapView::updateRoundViews() {
+    if (!m_ctx) return;
+    const Dataset& d = *m_ctx->test;
+    for (int k = 0; k < 2; ++k) {
+        const int idx = k == 0 ? learnerA() : learnerB();
+        const bool rounds = idx >= 0 && !m_ctx->models[static_cast<std::size_t>(idx)].second.rounds.empty();
+        if (rounds) {
+            const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(idx)];
+            m_rounds[k]->setRounds(name, model.rounds, d.imageShape, d.featureNames);
+        } else {
+            m_rounds[k]->clear();
+        }
+        // Weight maps only for linear models; other models get a note instead (FeatureBoost
+        // its rounds).
+        const bool linear = idx >= 0 && m_ctx->models[static_cast<std::size_t>(idx)].second.linear;
+        m_rounds[k]->setVisible(rounds);
+        m_note[k]->setVisible(!rounds && !linear);
+        if (!rounds && !linear)
+            m_note[k]->setText(tr("%1 is not linear: it has no weight map w. The greedy deletion is a heuristic "
+                                  "that re-scores the model after each deletion; corruption replaces values.")
+                                   .arg(idx >= 0 ? m_ctx->models[static_cast<std::size_t>(idx)].first : QString()));
+        for (int c = 1; c < 3; ++c) {
+            m_maps[k][c]->setVisible(m_imageLayout && linear);
+            m_bars[k][c]->setVisible(!m_imageLayout && linear);
+        }
+    }
 }
 
 void HeatmapView::configureSlider(double budget) {
@@ -416,6 +468,7 @@ int HeatmapView::learnerB() const { return m_learnerB->currentIndex(); }
 
 void HeatmapView::onLearnersChanged() {
     if (m_settingUp || !m_ctx) return;
+    updateRoundViews();
     requestView();
     if (gridMode()) requestGrid();
     m_analysisDebounce->stop();
@@ -619,7 +672,7 @@ void HeatmapView::drawImageView() {
         del->setImage(x, s.rows, s.cols);
         del->setRange(xmin, xmax);
         del->setMask(lv.deleted);
-        del->setTitle(tr("deleted, %1").arg(levelText(m_view.level)));   // the row header names the learner
+        del->setTitle(tr("deleted at\n%1").arg(levelText(m_view.level)));   // the row header names the learner
         if (lv.w.empty()) {
             m_maps[k][1]->clearImage();
             m_maps[k][1]->setTitle(tr("weights w: non-linear model"));

@@ -6,6 +6,8 @@
 // K = 50"), the weight map w (diverging scale centred at 0) and the contribution map y*w*x, with
 // the score before and after the attack and the predicted class; the clean original on the left.
 // Non-image data: the same as bar charts over the features (deleted features in red).
+// A FeatureBoost learner has no weights to draw; its row shows instead what each boosting round
+// relied on (ui/plots/feature_rounds_view.h: rounds x features, or one image per round).
 // A grid view shows many instances with their deletions (Figure 1.4 of the FDROP chapter).
 // Navigation: spin box, previous/next, and "jump to the next instance learner A loses only
 // after the attack while learner B keeps it" from an analysis of every test instance that runs
@@ -38,6 +40,7 @@ namespace fdlab::ui {
 
 class ColorMapWidget;
 class FeatureBars;
+class FeatureRoundsView;
 
 class HeatmapView : public QWidget {
     Q_OBJECT
@@ -54,6 +57,9 @@ public:
                     double budget);
     /// Shows nothing and stops any work.
     void clear();
+    bool hasContext() const { return static_cast<bool>(m_ctx); }
+    /// The threat of the current context (None without one).
+    fdlab::ThreatModel threat() const { return m_ctx ? m_ctx->attack.threat : fdlab::ThreatModel::None; }
 
     /// Learners by index into the models of setContext (A is "loses", B is "keeps").
     void setLearners(int a, int b);
@@ -93,6 +99,9 @@ public:
     /// Deleted features shown for learner 0 (A) or 1 (B).
     const std::vector<int>& deletedShown(int which) const;
 
+    /// The rounds view in learner A's (0) or B's (1) row; visible only for FeatureBoost models.
+    FeatureRoundsView* roundsView(int which) const { return m_rounds[which == 0 ? 0 : 1]; }
+
     QSlider* budgetSlider() const { return m_slider; }
     QSpinBox* instanceSpin() const { return m_instance; }
 
@@ -109,6 +118,7 @@ signals:
 private:
     void buildUi();
     void buildDetailMaps(bool image);
+    void updateRoundViews();
     void requestView();
     void requestAnalysis();
     void requestGrid();
@@ -159,6 +169,8 @@ private:
     ColorMapWidget* m_original = nullptr;
     ColorMapWidget* m_maps[2][3] = {};
     FeatureBars* m_bars[2][3] = {};
+    FeatureRoundsView* m_rounds[2] = {nullptr, nullptr};
+    QLabel* m_note[2] = {nullptr, nullptr};   ///< "not linear" in place of the weight maps
     QLabel* m_originalCaption = nullptr;
     bool m_imageLayout = true;
 

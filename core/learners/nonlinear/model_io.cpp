@@ -173,4 +173,23 @@ std::shared_ptr<const Classifier> loadClassifier(const std::string& path) {
     return classifierFromJson(ss.str(), path);
 }
 
+bool isClassifierDocument(const json& doc) {
+    return doc.is_object() && doc.contains("format") && doc.at("format") == kFormat;
+}
+
+void checkCompatible(const Classifier& model, const Dataset& d) {
+    if (model.features() != d.features())
+        throw std::invalid_argument("model expects " + std::to_string(model.features()) + " features, dataset '" + d.name +
+                                    "' has " + std::to_string(d.features()));
+    if (model.classNames() != d.classNames) {
+        auto list = [](const std::vector<std::string>& v) {
+            std::string s;
+            for (const auto& c : v) s += (s.empty() ? "" : ", ") + c;
+            return s;
+        };
+        throw std::invalid_argument("model classes [" + list(model.classNames()) + "] differ from the classes [" +
+                                    list(d.classNames) + "] of dataset '" + d.name + "' (use the training task)");
+    }
+}
+
 }  // namespace fdlab

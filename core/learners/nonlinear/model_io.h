@@ -48,4 +48,12 @@ void saveClassifier(const std::string& path, const Classifier& model);
 /// Reads and parses; DataError naming the path (also when it cannot be read).
 std::shared_ptr<const Classifier> loadClassifier(const std::string& path);
 
+/// True when the JSON document is a classifier file ("format": "fdlab-classifier"), so that
+/// callers holding either kind of model file can dispatch without parsing twice.
+bool isClassifierDocument(const nlohmann::json& doc);
+
+/// Throws std::invalid_argument when `d` does not fit the model: a different number of features,
+/// or different class names (in order). Classifier files keep no feature names.
+void checkCompatible(const Classifier& model, const Dataset& d);
+
 }  // namespace fdlab

@@ -1,0 +1,123 @@
+// Panel values (offscreen): fractions and levels loaded from an experiment come back exactly
+// (no rounding to the spin boxes' decimals), and the Attack panel's budget slider is bounded by
+// the data: K in [0, n], N in [0, V) with V the total importance, updated live when the
+// importance is edited.
+
+#include "core/eval/experiment_spec.h"
+#include "ui/main_window.h"
+#include "ui/panels/attack_panel.h"
+#include "ui/panels/dataset_panel.h"
+#include "ui/panels/importance_editor.h"
+
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+namespace {
+
+ExperimentSpec fractionSpec() {
+    ExperimentSpec s = MainWindow::defaultExperiment();
+    s.split.kind = SplitSpec::Kind::Fraction;
+    s.split.testFraction = 0.714;
+    s.split.validationFraction = 0.1234567;
+    s.levels = {0, 0.0125, 0.025, 0.0375};
+    return s;
+}
+
+}  // namespace
+
+class TestPanelValues : public QObject {
+    Q_OBJECT
+private slots:
+    void fractionsRerunExactly() {
+        DatasetPanel d;
+        d.setFromSpec(fractionSpec());
+        ExperimentSpec out;
+        d.applyTo(out);
+        QCOMPARE(out.split.testFraction, 0.714);   // exact, not 0.71
+        QCOMPARE(out.split.validationFraction, 0.1234567);
+        // The box shows the value as it is.
+        bool shown = false;
+        for (QDoubleSpinBox* sb : d.findChildren<QDoubleSpinBox*>()) shown = shown || sb->text() == "0.714";
+        QVERIFY(shown);
+
+        AttackPanel a;
+        a.setFromSpec(fractionSpec());
+        QCOMPARE(a.levels(), (std::vector<double>{0, 0.0125, 0.025, 0.0375}));
+    }
+
+    void savedExperimentReopensWithTheSameSplit() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("fractions.json");
+        saveExperimentFile(fractionSpec(), path.toStdString());
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        w.loadSpec(loadExperimentFile(path.toStdString()), false);
+        const ExperimentSpec again = w.buildSpec();
+        QCOMPARE(again.split.testFraction, 0.714);
+        QCOMPARE(again.split.validationFraction, 0.1234567);
+        QCOMPARE(again.levels, fractionSpec().levels);
+    }
+
+    void budgetSliderBounds() {
+        AttackPanel a;
+        ExperimentSpec s = MainWindow::defaultExperiment();
+        s.attack.threat = ThreatModel::WorstCaseCount;
+        s.levels = {0, 25, 50};
+        a.setFromSpec(s);
+        a.setBudgetBounds(784, 784.0);
+        QCOMPARE(a.budget(), 25.0);   // the middle level
+        QCOMPARE(a.budgetSlider()->maximum(), 784);
+        a.setBudget(1000);
+        QCOMPARE(a.budget(), 784.0);   // K <= n
+        QVERIFY(a.findChild<QLabel*>("attackBudgetLabel")->text().contains("K = 784 of 784"));
+
+        // Value budget: N in [0, V), V = 10.5.
+        s.attack.threat = ThreatModel::WorstCaseValueExact;
+        s.levels = {0, 2, 4};
+        a.setFromSpec(s);
+        a.setBudgetBounds(7, 10.5);
+        QCOMPARE(a.budget(), 190 * (10.5 / 1000));   // 2 snapped to the step V/1000: round(190.48) steps
+        a.setBudget(100);
+        QVERIFY(a.budget() < 10.5);
+        QVERIFY(a.budget() >= 10.5 * 0.998);
+        QCOMPARE(a.maxBudget(), a.budget());
+        // New importance values, smaller total: the budget follows below the new V at once.
+        QSignalSpy changed(&a, &AttackPanel::budgetChanged);
+        a.setBudgetBounds(7, 3.5);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(a.budget() < 3.5);
+        QVERIFY(a.budget() >= 3.5 * 0.998);
+        // Fractions: [0, 1].
+        s.attack.threat = ThreatModel::FeatureCorruption;
+        s.levels = {0, 0.2, 0.4};
+        a.setFromSpec(s);
+        QCOMPARE(a.budget(), 0.2);
+        QCOMPARE(a.maxBudget(), 1.0);
+    }
+
+    void importanceEditsMoveTheBound() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QSignalSpy shown(&w, &MainWindow::datasetShown);
+        w.openSource("bundled:heart_scale");
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(w.attackPanel()->budgetFeatures(), 13);
+        QCOMPARE(w.attackPanel()->budgetTotalValue(), 13.0);   // default importance 1 per feature
+        w.importanceEditor()->setImportance(std::vector<double>(13, 2.5));
+        QCOMPARE(w.attackPanel()->budgetTotalValue(), 32.5);
+        std::vector<double> v(13, 1.0);
+        v[0] = 0.5;
+        w.importanceEditor()->setImportance(v);
+        QCOMPARE(w.attackPanel()->budgetTotalValue(), 12.5);
+    }
+};
+
+QTEST_MAIN(TestPanelValues)
+#include "test_panel_values.moc"
