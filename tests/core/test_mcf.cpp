@@ -36,6 +36,23 @@ Dataset makeData(const std::vector<std::vector<float>>& rows, const std::vector<
     return d;
 }
 
+// N x D non-negative blobs: row i has class i mod classes; x_ij = 0 with probability
+// zeroFraction, else |sd * normal + mean(j, class)|.
+template <class Mean>
+Dataset blobs(std::uint64_t seed, int N, int D, int classes, double zeroFraction, double sd, Mean mean) {
+    Rng rng(seed);
+    std::vector<std::vector<float>> X(static_cast<std::size_t>(N), std::vector<float>(static_cast<std::size_t>(D)));
+    std::vector<int> y(static_cast<std::size_t>(N));
+    for (int i = 0; i < N; ++i) {
+        const int c = i % classes;
+        y[static_cast<std::size_t>(i)] = c;
+        for (int j = 0; j < D; ++j)
+            X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] =
+                zeroFraction > 0.0 && rng.bernoulli(zeroFraction) ? 0.0f : static_cast<float>(std::abs(sd * rng.normal() + mean(j, c)));
+    }
+    return makeData(X, y, classes);
+}
+
 // 6 examples x 4 features, non-negative (Poisson-compatible), with zeros.
 Dataset tiny(int classes) {
     const std::vector<std::vector<float>> X = {{1.0f, 0.0f, 0.5f, 1.5f}, {0.0f, 2.0f, 1.0f, 0.0f},
@@ -374,18 +391,8 @@ private slots:
     }
     void newtonReachesLbfgsOptimum() {
         QFETCH(int, classes);
-        Rng rng(19);
-        const int N = 200, D = 8;
-        std::vector<std::vector<float>> X(N, std::vector<float>(D));
-        std::vector<int> y(N);
-        for (int i = 0; i < N; ++i) {
-            const int c = i % classes;
-            y[static_cast<std::size_t>(i)] = c;
-            for (int j = 0; j < D; ++j)
-                X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = rng.bernoulli(0.3) ? 0.0f :
-                    static_cast<float>(std::abs(0.7 * rng.normal() + (j % classes == c ? 0.8 : 0.2)));
-        }
-        const Dataset d = makeData(X, y, classes);
+        // Sparse blobs: 30% zeros, class c brighter on the features j = c (mod classes).
+        const Dataset d = blobs(19, 200, 8, classes, 0.3, 0.7, [&](int j, int c) { return j % classes == c ? 0.8 : 0.2; });
         QFETCH(int, loss);
         QFETCH(int, noise);
         McfParams p = params(McfLoss(loss), McfNoise(noise));
@@ -593,18 +600,8 @@ private slots:
         QFETCH(int, noise);
         QFETCH(int, classes);
         // Blobs: class c has mean 1.5 on feature c, features >= 0 (Poisson needs it).
-        Rng rng(9);
-        const int N = 120, D = 5;
-        std::vector<std::vector<float>> X(N, std::vector<float>(D));
-        std::vector<int> y(N);
-        for (int i = 0; i < N; ++i) {
-            const int c = i % classes;
-            y[static_cast<std::size_t>(i)] = c;
-            for (int j = 0; j < D; ++j)
-                X[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] =
-                    static_cast<float>(std::abs(0.5 * rng.normal() + (j == c ? 1.5 : 0.0)));
-        }
-        const Dataset d = makeData(X, y, classes);
+        const int N = 120;
+        const Dataset d = blobs(9, N, 5, classes, 0.0, 0.5, [](int j, int c) { return j == c ? 1.5 : 0.0; });
         McfParams p = params(McfLoss(loss), McfNoise(noise));
         p.qPerFeature.clear();
         p.q = 0.5;

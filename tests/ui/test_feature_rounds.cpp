@@ -14,6 +14,7 @@
 #include "ui/main_window.h"
 #include "ui/plots/feature_rounds_view.h"
 #include "ui/plots/heatmap_view.h"
+#include "wait_for_view.h"
 
 #include <qcustomplot.h>
 
@@ -55,16 +56,6 @@ AttackSpec greedy() {
     return s;
 }
 
-bool waitForView(HeatmapView& v, int instance, double budget, int ms = 30000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms) {
-        const InstanceView& cur = v.currentView();
-        if (cur.instance == instance && std::abs(cur.level - budget) < 1e-9) return true;
-        QTest::qWait(10);
-    }
-    return false;
-}
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "core/learners/registry.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/heatmap_view.h"
+#include "wait_for_view.h"
 #include "ui/workers/attack_worker.h"
 
 #include <QElapsedTimer>
@@ -62,17 +63,6 @@ AttackSpec worstCaseCount() {
     return s;
 }
 
-/// Waits until the view shows `instance` at `budget`.
-bool waitForView(HeatmapView& v, int instance, double budget, int ms = 10000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms) {
-        const InstanceView& cur = v.currentView();
-        if (cur.instance == instance && std::abs(cur.level - budget) < 1e-9) return true;
-        QTest::qWait(10);
-    }
-    return false;
-}
 
 }  // namespace
 
