@@ -11,6 +11,7 @@
 #include "core/io/json_file.h"
 #include "core/io/model_json.h"
 #include "core/io/kernel_svm_file.h"
+#include "core/io/model_file.h"
 #include "core/learners/nonlinear/model_io.h"
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
@@ -256,16 +257,7 @@ int runTrain(const std::vector<std::string>& argv) {
     const TrainedModel t = trainLearner(learner, ps.train, params, {{}, guard.token()});
     if (t.fit.status == Status::Cancelled) return Cancelled;
     if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
-    if (t.linear) {
-        saveModel(*a.value("output"), *t.linear, describeTraining(ps.train, learner, completeParams(learner, params), ps.preprocessor));
-    } else if (const auto* k = dynamic_cast<const KernelSvmModel*>(t.scorer.get())) {
-        SavedKernelSvm saved{*k, kKernelSvmSchemaVersion, FDLAB_VERSION, completeParams(learner, params), ps.train.featureNames};
-        saveKernelSvm(*a.value("output"), saved);   // eval reads it back
-    } else if (const auto* c = dynamic_cast<const Classifier*>(t.scorer.get())) {
-        saveClassifier(*a.value("output"), *c);   // trees, kNN, nets, ensembles
-    } else {
-        throw std::invalid_argument("learner " + learner + ": saving this model type is not supported yet");
-    }
+    saveTrainedModel(*a.value("output"), t, ps.train, learner, completeParams(learner, params), ps.preprocessor);
     std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective
               << ", " << t.fit.iterations << " iterations, " << fmt(t.fit.elapsed, 3) << " s (" << toString(t.fit.status)
               << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error) << ", test error "

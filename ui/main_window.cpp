@@ -4,6 +4,7 @@
 
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
+#include "core/io/model_file.h"
 #include "core/io/model_json.h"
 #include "core/learners/registry.h"
 #include "ui/dialogs/algorithm_help.h"
@@ -678,10 +679,6 @@ void MainWindow::exportModel(const QString& path, const QString& learnerId) {
         showError(tr("Could not export the model"), tr("no learner \"%1\" in the experiment").arg(learnerId));
         return;
     }
-    if (!learnerInfo(chosen->learner).linear) {
-        showError(tr("Could not export the model"), tr("%1 is not a linear model; only linear models are saved").arg(learnerId));
-        return;
-    }
     const LearnerSpec l = *chosen;
     const nlohmann::json params = m_result ? paramsAtRepetition0(*m_result, l) : gridCandidates(l).front();
     statusBar()->showMessage(tr("Training %1 for export...").arg(learnerId));
@@ -692,9 +689,10 @@ void MainWindow::exportModel(const QString& path, const QString& learnerId) {
             RunControl rc;
             rc.stop = stop;
             TrainedModel m = trainLearner(l.learner, split.train, params, rc);
-            if (!m.linear) throw std::runtime_error(l.id + ": training failed: " + m.fit.message);
-            saveModel(path.toStdString(), *m.linear,
-                      describeTraining(split.train, l.learner, completeParams(l.learner, params), split.preprocessor));
+            if (!m.scorer || !m.fit.ok()) throw std::runtime_error(l.id + ": training failed: " + m.fit.message);
+            // Linear models, kernel SVMs and classifiers each in their own file format.
+            saveTrainedModel(path.toStdString(), m, split.train, l.learner, completeParams(l.learner, params),
+                             split.preprocessor);
             return path;
         },
         [this](std::any a) {
@@ -748,7 +746,7 @@ void MainWindow::exportModelDialog() {
         return;
     }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export model %1").arg(id), id + ".json",
-                                                      tr("Linear model (*.json)"));
+                                                      tr("Model file (*.json)"));
     if (!path.isEmpty()) exportModel(path, id);
 }
 

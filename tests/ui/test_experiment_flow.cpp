@@ -3,7 +3,9 @@
 // valid files, a saved experiment re-opens to the same points, a model exports as JSON.
 
 #include "core/eval/presets.h"
+#include "core/eval/experiment_runner.h"
 #include "core/io/model_json.h"
+#include "core/learners/nonlinear/model_io.h"
 #include "ui/main_window.h"
 #include "ui/panels/algorithms_panel.h"
 #include "ui/panels/attack_panel.h"
@@ -214,6 +216,32 @@ private slots:
         const SavedModel m = loadModel(path.toStdString());
         QCOMPARE(m.metadata.learner, std::string("svm"));
         QCOMPARE(static_cast<int>(m.model.W.rows()), 13);
+    }
+
+    void exportsANonLinearModel() {
+        // A tree is saved as a classifier file that predicts exactly like the same tree trained
+        // directly by core on repetition 0's training split.
+        ExperimentSpec spec = tinySpec();
+        spec.task.kind = TaskSpec::Kind::MultiClass;
+        spec.learners = {{"Tree", "tree", {{"depth", 3}}, {}}};
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        w.runSpec(spec);
+        QVERIFY(done.wait(60000));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("tree.json");
+        QSignalSpy saved(&w, &MainWindow::modelSaved);
+        w.exportModel(path, "Tree");
+        QVERIFY(saved.wait(60000));
+        const std::shared_ptr<const Classifier> loaded = loadClassifier(path.toStdString());
+        const PreparedSplit split = prepareRepetition(loadTaskData(spec), spec, 0);
+        const TrainedModel direct = trainLearner("tree", split.train, nlohmann::json{{"depth", 3}});
+        int same = 0;
+        for (int i = 0; i < split.test.rows(); ++i)
+            same += loaded->predict(rowSpan(split.test, i)) == direct.scorer->predict(rowSpan(split.test, i));
+        QCOMPARE(same, split.test.rows());
+        QVERIFY(split.test.rows() > 50);
     }
 
     void invalidSpecIsReportedNotRun() {
