@@ -56,7 +56,6 @@ AttackSpec greedy() {
     return s;
 }
 
-
 }  // namespace
 
 class TestFeatureRounds : public QObject {

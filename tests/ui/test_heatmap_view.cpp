@@ -63,7 +63,6 @@ AttackSpec worstCaseCount() {
     return s;
 }
 
-
 }  // namespace
 
 class TestHeatmapView : public QObject {

@@ -46,11 +46,20 @@ int InstanceAnalysis::countLostByA() const {
     return n;
 }
 
+namespace {
+
+/// spec for attacking row i on its own: row i's random stream of the whole-set attack.
+AttackSpec rowSpec(const AttackSpec& spec, int i) {
+    AttackSpec one = spec;
+    one.firstRowStream = spec.firstRowStream + static_cast<std::uint64_t>(i);
+    return one;
+}
+
+}  // namespace
+
 AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec) {
     const int idx[1] = {i};
-    AttackSpec one = spec;
-    one.firstRowStream = spec.firstRowStream + static_cast<std::uint64_t>(i);   // row i's own stream
-    return runAttack(test.subset(idx), model, one);
+    return runAttack(test.subset(idx), model, rowSpec(spec, i));
 }
 
 LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instance, double level) {
@@ -130,8 +139,9 @@ InstanceAnalysis analyseInstances(const HeatmapContext& ctx, int a, int b, doubl
         const int idx[1] = {i};
         const Dataset one = d.subset(idx);
         const int label = one.labels[0];
-        const AttackResult ra = attackInstance(d, i, sa, spec);
-        const AttackResult rb = attackInstance(d, i, sb, spec);
+        const AttackSpec si = rowSpec(spec, i);   // one copy of the row serves both learners
+        const AttackResult ra = runAttack(one, sa, si);
+        const AttackResult rb = runAttack(one, sb, si);
         res.marginA0.push_back(sa.margin(rowSpan(one, 0), label));
         res.marginA1.push_back(sa.margin(rowSpan(ra.attacked, 0), label));
         res.marginB0.push_back(sb.margin(rowSpan(one, 0), label));
