@@ -2,6 +2,7 @@
 
 #include "core/util/param_check.h"
 
+#include "core/learners/dekel_shamir_ipm.h"
 #include "core/solvers/glpk_lp.h"
 #include "core/solvers/knapsack.h"
 #include "core/util/rng.h"
@@ -23,6 +24,7 @@ const char* toString(DekelShamirLpMethod m) {
     case DekelShamirLpMethod::InteriorPoint: return "interior point";
     case DekelShamirLpMethod::ConstraintGeneration: return "constraint generation";
     case DekelShamirLpMethod::ActiveSet: return "active set";
+    case DekelShamirLpMethod::StructuredInteriorPoint: return "structured interior point";
     }
     return "?";
 }
@@ -51,6 +53,7 @@ void DekelShamirLpParams::validate() const {
     if (!(tolerance > 0.0) || !std::isfinite(tolerance)) bad("tolerance", "= " + num(tolerance) + " must be > 0");
     if (maxIterations < 0) bad("maxIterations", "= " + std::to_string(maxIterations) + " must be >= 0");
     if (!(timeLimit >= 0.0) || !std::isfinite(timeLimit)) bad("timeLimit", "= " + num(timeLimit) + " must be >= 0");
+    if (!(ipmTolerance > 0.0 && ipmTolerance <= 1e-2)) bad("ipmTolerance", "= " + num(ipmTolerance) + " must be in (0, 1e-2]");
     if (problem == DekelShamirLpProblem::Lp3 && method != DekelShamirLpMethod::ConstraintGeneration)
         bad("problem", "= LP (3) is only solved by method = ConstraintGeneration");
 }
@@ -608,11 +611,50 @@ SolveOut solveActiveSet(const Dataset& d, const DekelShamirAdversary& adv, const
     return out;
 }
 
+// LP (4) by the structured interior-point method (dekel_shamir_ipm.h).
+SolveOut solveIpm(const Dataset& d, const DekelShamirAdversary& adv, const DekelShamirLpParams& p,
+                  const RunControl& rc, double timeLimit) {
+    DekelShamirIpmParams ip;
+    ip.tolerance = p.ipmTolerance;
+    ip.timeLimit = timeLimit;
+    if (p.maxIterations > 0) ip.maxIterations = static_cast<int>(std::min(p.maxIterations, 100000L));
+    const DekelShamirIpmResult r = solveDekelShamirIpm(d, adv.values(), p.gamma, p.N, p.C, p.boxBias, ip, rc);
+    SolveOut out;
+    out.w = r.w;
+    out.b = r.b;
+    out.iterations = r.iterations;
+    out.status = r.status;
+    out.message = r.message;
+    // The model's own loss (exact, an upper bound on the optimum); the gap is measured against
+    // the dual value (a lower bound up to the dual infeasibility, itself below the tolerance).
+    const double upper = adv.averageLoss(out.w, out.b, DekelShamirAdversary::Oracle::Fractional);
+    out.objective = r.status == Status::Converged ? r.primal : upper;
+    out.gap = std::max(0.0, upper - r.dual);
+    return out;
+}
+
+SolveOut solveWith(const Dataset& d, const DekelShamirAdversary& adv, const DekelShamirLpParams& p,
+                   const RunControl& rc, double timeLimit) {
+    switch (p.method) {
+    case DekelShamirLpMethod::ConstraintGeneration: return solveCuts(d, adv, p, rc, timeLimit);
+    case DekelShamirLpMethod::ActiveSet: return solveActiveSet(d, adv, p, rc, timeLimit);
+    case DekelShamirLpMethod::StructuredInteriorPoint: {
+        SolveOut s = solveIpm(d, adv, p, rc, timeLimit);
+        if (s.status != Status::Failed) return s;
+        // Numerical breakdown (not seen on the bundled data): the simplex route is exact.
+        SolveOut a = solveActiveSet(d, adv, p, rc, timeLimit);
+        a.message = s.message + "; solved by the active-set simplex instead: " + a.message;
+        return a;
+    }
+    case DekelShamirLpMethod::Simplex:
+    case DekelShamirLpMethod::InteriorPoint: break;
+    }
+    return solveFull(d, adv, p, rc, timeLimit);
+}
+
 SolveOut solveOne(const Dataset& d, const DekelShamirLpParams& p, const RunControl& rc, double timeLimit) {
     const DekelShamirAdversary adv(d, p.gamma, p.N, p.useImportance);
-    if (p.method == DekelShamirLpMethod::ConstraintGeneration) return solveCuts(d, adv, p, rc, timeLimit);
-    if (p.method == DekelShamirLpMethod::ActiveSet) return solveActiveSet(d, adv, p, rc, timeLimit);
-    return solveFull(d, adv, p, rc, timeLimit);
+    return solveWith(d, adv, p, rc, timeLimit);
 }
 
 }  // namespace
@@ -679,9 +721,7 @@ FitResult fitDekelShamirLp(const Dataset& train, const DekelShamirLpParams& p, c
         }
         const DekelShamirAdversary chunkAdv(chunk, p.gamma, p.N, p.useImportance);
         const RunControl quiet{{}, rc.stop};
-        SolveOut s = p.method == DekelShamirLpMethod::ConstraintGeneration ? solveCuts(chunk, chunkAdv, p, quiet, left)
-                     : p.method == DekelShamirLpMethod::ActiveSet          ? solveActiveSet(chunk, chunkAdv, p, quiet, left)
-                                                                           : solveFull(chunk, chunkAdv, p, quiet, left);
+        SolveOut s = solveWith(chunk, chunkAdv, p, quiet, left);
         iterations += s.iterations;
         if (s.status == Status::Failed) {
             r.status = Status::Failed;

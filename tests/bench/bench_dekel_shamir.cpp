@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     double limit = 300;
     bool ip = false, verbose = false;
     int cgMax = 100;
+    int activeMax = 1000;
     for (int a = 1; a < argc; ++a) {
         const std::string s = argv[a];
         if (s == "--sizes" && a + 1 < argc) sizes = parseSizes(argv[++a]);
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
         else if (s == "--ip") ip = true;
         else if (s == "--verbose") verbose = true;
         else if (s == "--cg-max" && a + 1 < argc) cgMax = std::atoi(argv[++a]);
+        else if (s == "--active-max" && a + 1 < argc) activeMax = std::atoi(argv[++a]);
         else {
             std::fprintf(stderr, "unknown argument %s\n", s.c_str());
             return 2;
@@ -87,9 +89,17 @@ int main(int argc, char** argv) {
                 rc.onProgress = [&](const Progress& pr) {
                     std::fprintf(stderr, "  [%7.2f s] %s\n", clock.seconds(), pr.message.c_str());
                 };
+            p.method = DekelShamirLpMethod::StructuredInteriorPoint;
+            const FitResult ipm = fitDekelShamirLp(train, p, rc);
+            row(m, "LP (4) structured IPM", ipm, test, ipm.message);
+            if (m > activeMax) continue;
+            clock = Stopwatch();
             p.method = DekelShamirLpMethod::ActiveSet;
             const FitResult as = fitDekelShamirLp(train, p, rc);
-            row(m, "LP (4) active set", as, test, as.message);
+            char asNote[240];
+            std::snprintf(asNote, sizeof asNote, "|diff to IPM| %.2e; %s", std::abs(as.objective - ipm.objective),
+                          as.message.c_str());
+            row(m, "LP (4) active set", as, test, asNote);
 
             if (m <= cgMax) {
                 clock = Stopwatch();

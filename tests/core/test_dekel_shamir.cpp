@@ -3,6 +3,9 @@
 // sets by enumeration (Theorem 1), the loss by brute force over all deletion sets, a hand-solved
 // LP, and a hand-worked Perceptron sequence. Fixed seeds throughout.
 
+#include "core/data/bundled.h"
+#include "core/data/split.h"
+#include "core/data/task.h"
 #include "core/learners/dekel_shamir_lp.h"
 #include "core/learners/dekel_shamir_perceptron.h"
 #include "core/solvers/glpk_lp.h"
@@ -232,6 +235,8 @@ private slots:
                 QVERIFY(std::abs(cg3 - lp3) < 1e-6);
                 const double as4 = fitObjective(d, lpParams(N, DekelShamirLpMethod::ActiveSet));
                 QVERIFY(std::abs(as4 - lp3) < 1e-6);
+                const double ip4 = fitObjective(d, lpParams(N, DekelShamirLpMethod::StructuredInteriorPoint));
+                QVERIFY2(std::abs(ip4 - lp3) < 1e-6, qPrintable(QString("N=%1: IPM %2 LP3 %3").arg(N).arg(ip4).arg(lp3)));
             }
         }
     }
@@ -251,6 +256,7 @@ private slots:
             QVERIFY(lp4 >= lp3 - 1e-9);
             QVERIFY(std::abs(cg4 - lp4) < 1e-6);
             QVERIFY(std::abs(fitObjective(d, lpParams(N, DekelShamirLpMethod::ActiveSet)) - lp4) < 1e-6);
+            QVERIFY(std::abs(fitObjective(d, lpParams(N, DekelShamirLpMethod::StructuredInteriorPoint)) - lp4) < 1e-6);
             qInfo("v in {1,2,3}, N = %g: LP(3) %.9f, LP(4) %.9f, gamma/P %.4f", N, lp3, lp4, 1.0 / (12.0 - N));
         }
     }
@@ -269,6 +275,8 @@ private slots:
                 QVERIFY(lp4 >= lp3 - 1e-9);
                 QVERIFY(std::abs(cg4 - lp4) < 1e-6);
                 QVERIFY(std::abs(fitObjective(d, lpParams(N, DekelShamirLpMethod::ActiveSet)) - lp4) < 1e-6);
+                QVERIFY(std::abs(fitObjective(d, lpParams(N, DekelShamirLpMethod::StructuredInteriorPoint)) - lp4) <
+                        1e-6);
                 qInfo("general v, seed %d, N = %g: LP(3) %.9f, LP(4) %.9f, diff %.3g, gamma/P %.4f",
                       int(seed), N, lp3, lp4, lp4 - lp3, 1.0 / (V - N));
                 // Lemma 1(c): LP (4)'s inner minimiser has at most one fractional coordinate k;
@@ -326,8 +334,53 @@ private slots:
         QVERIFY(std::abs(as.objective - ref) < 1e-6);
         QVERIFY(as.gap >= 0 && as.gap < 1e-6);  // the model's own loss meets the LP value
         q.boxBias = true;  // boxed bias: active set against the explicit LP (3)
-        QVERIFY(std::abs(fitObjective(d, q) - explicitLp3(d, std::vector<double>(8, 1.0), 0.5, 2.0, 2.0, true)) <
-                1e-6);
+        const double boxed = explicitLp3(d, std::vector<double>(8, 1.0), 0.5, 2.0, 2.0, true);
+        QVERIFY(std::abs(fitObjective(d, q) - boxed) < 1e-6);
+        q.method = DekelShamirLpMethod::StructuredInteriorPoint;
+        QVERIFY(std::abs(fitObjective(d, q) - boxed) < 1e-6);
+        q.boxBias = false;
+        const FitResult ip = fitDekelShamirLp(d, q);
+        QCOMPARE(ip.status, Status::Converged);
+        QVERIFY(std::abs(ip.objective - ref) < 1e-7);
+        QVERIFY(ip.gap >= 0 && ip.gap < 1e-6);  // the model's own loss against the dual bound
+    }
+
+    void structuredInteriorPointOnDigits() {
+        // Real, highly degenerate data (tied pixel values): 120 MNIST 3s and 5s, N = 20. The
+        // interior point must reach the active-set simplex optimum and certify it by its dual.
+        const Dataset all = binaryView(loadBundled("mnist"), {"3"}, {"5"});
+        const TrainValTest split = splitByCounts(all, 60, 0, -1, 1);
+        const Dataset d = all.subset(split.train);
+        DekelShamirLpParams p;
+        p.N = 20;
+        p.useImportance = false;
+        p.method = DekelShamirLpMethod::ActiveSet;
+        const double ref = fitObjective(d, p);
+        p.method = DekelShamirLpMethod::StructuredInteriorPoint;
+        long reports = 0;
+        RunControl rc;
+        rc.onProgress = [&](const Progress&) { ++reports; };
+        const FitResult r = fitDekelShamirLp(d, p, rc);
+        QCOMPARE(r.status, Status::Converged);
+        QVERIFY2(std::abs(r.objective - ref) < 1e-6 * std::max(1.0, ref),
+                 qPrintable(QString("IPM %1 vs active set %2").arg(r.objective, 0, 'g', 12).arg(ref, 0, 'g', 12)));
+        QVERIFY(r.gap >= 0 && r.gap < 1e-6);
+        QCOMPARE(reports, r.iterations);  // one report per Newton step
+        qInfo("120 digits: LP (4) %.9f, interior point in %ld iterations, gap %.2g", ref, r.iterations, r.gap);
+
+        // Cancelled before the first step: the starting point, status Cancelled.
+        std::stop_source stop;
+        stop.request_stop();
+        rc.stop = stop.get_token();
+        QCOMPARE(fitDekelShamirLp(d, p, rc).status, Status::Cancelled);
+        // Iteration limit: MaxIterations, objective = the loss of the returned model >= optimum.
+        p.maxIterations = 3;
+        const FitResult lim = fitDekelShamirLp(d, p);
+        QCOMPARE(lim.status, Status::MaxIterations);
+        QVERIFY(lim.objective >= ref - 1e-9 && lim.gap >= 0);
+        // Bad tolerance names the field.
+        p.ipmTolerance = 0.5;
+        QVERIFY(thrownMessage([&] { fitDekelShamirLp(d, p); }).find("ipmTolerance") != std::string::npos);
     }
 
     void activeSetInStages() {
@@ -362,6 +415,8 @@ private slots:
         QVERIFY2(std::abs(reduced - full) < 1e-9, qPrintable(QString("%1 vs %2").arg(reduced).arg(full)));
         p.method = DekelShamirLpMethod::ActiveSet;  // the top-N form generated lazily
         QVERIFY(std::abs(fitObjective(d, p) - full) < 1e-7);
+        p.method = DekelShamirLpMethod::StructuredInteriorPoint;  // the top-N form in full
+        QVERIFY(std::abs(fitObjective(d, p) - full) < 1e-7);
         QVERIFY(reduced > 0.05);
     }
 
@@ -382,6 +437,8 @@ private slots:
         QVERIFY(three.objective >= full.objective - 1e-9);  // the full LP is optimal for this loss
         // Same seed, other solver: the same chunks, so the same averaged LP values.
         p.method = DekelShamirLpMethod::ConstraintGeneration;
+        QVERIFY(std::abs(fitDekelShamirLp(d, p).objective - three.objective) < 1e-5);
+        p.method = DekelShamirLpMethod::StructuredInteriorPoint;
         QVERIFY(std::abs(fitDekelShamirLp(d, p).objective - three.objective) < 1e-5);
     }
 
