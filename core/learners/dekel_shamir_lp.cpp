@@ -612,6 +612,8 @@ SolveOut solveActiveSet(const Dataset& d, const DekelShamirAdversary& adv, const
 }
 
 // LP (4) by the structured interior-point method (dekel_shamir_ipm.h).
+constexpr int kIpmMaxFeatures = 3000;
+
 SolveOut solveIpm(const Dataset& d, const DekelShamirAdversary& adv, const DekelShamirLpParams& p,
                   const RunControl& rc, double timeLimit) {
     DekelShamirIpmParams ip;
@@ -639,6 +641,14 @@ SolveOut solveWith(const Dataset& d, const DekelShamirAdversary& adv, const Deke
     case DekelShamirLpMethod::ConstraintGeneration: return solveCuts(d, adv, p, rc, timeLimit);
     case DekelShamirLpMethod::ActiveSet: return solveActiveSet(d, adv, p, rc, timeLimit);
     case DekelShamirLpMethod::StructuredInteriorPoint: {
+        if (d.features() > kIpmMaxFeatures) {
+            // The dense (n+1) x (n+1) system would cost O(n^3) per iteration (and n^2 memory).
+            SolveOut a = solveActiveSet(d, adv, p, rc, timeLimit);
+            a.message = std::to_string(d.features()) + " features is more than the structured interior point's " +
+                        std::to_string(kIpmMaxFeatures) + " (dense n x n system); solved by the active set: " +
+                        a.message;
+            return a;
+        }
         SolveOut s = solveIpm(d, adv, p, rc, timeLimit);
         if (s.status != Status::Failed) return s;
         // Numerical breakdown (not seen on the bundled data): the simplex route is exact.

@@ -35,7 +35,8 @@
 //    the same top-N form as ActiveSet below, with every hinge term, solved by FDLab's own
 //    primal-dual interior point that eliminates the per-example blocks and factors only a
 //    dense (n+1) x (n+1) system (dekel_shamir_ipm.h). Optimal to a relative gap and
-//    infeasibility of ipmTolerance, not a vertex. If it breaks down numerically it falls back
+//    infeasibility of ipmTolerance, not a vertex. If it breaks down numerically, or the data has
+//    more than 3000 features (the dense system would cost O(n^3) per iteration), it hands over
 //    to ActiveSet and says so in the message.
 //  - ActiveSet (the fastest GLPK route measured):
 //    LP (4) with alpha_ij = lambda_i v_j - q_ij + beta_ij substituted, i.e. the "sum of the
