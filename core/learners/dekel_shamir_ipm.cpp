@@ -244,33 +244,35 @@ private:
         return d;
     }
 
+    /// f(primal, dPrimal, dual, dDual) for every complementarity pair once (d = nullptr: zero
+    /// direction). The upper bound of w is the pair (C - w, z_u), whose direction is -dw.
     template <class F>
-    void forEachPair(const Point& x, const Point* d, double ap, double ad, F&& f) const {
-        // f(primal, dual, dPrimal, dDual): every complementarity pair once.
-        auto dp = [&](const Vec Point::*mem, std::size_t k) { return d ? ap * (d->*mem)[k] : 0.0; };
-        auto dd = [&](const Vec Point::*mem, std::size_t k) { return d ? ad * (d->*mem)[k] : 0.0; };
+    void forEachPair(const Point& x, const Point* d, F&& f) const {
+        auto pair = [&](const Vec Point::*p, const Vec Point::*u, std::size_t k) {
+            f((x.*p)[k], d ? (d->*p)[k] : 0.0, (x.*u)[k], d ? (d->*u)[k] : 0.0);
+        };
         for (std::size_t i = 0; i < static_cast<std::size_t>(m_m); ++i) {
-            f(x.sR[i] + dp(&Point::sR, i), x.yR[i] + dd(&Point::yR, i));
-            f(x.xi[i] + dp(&Point::xi, i), x.zxi[i] + dd(&Point::zxi, i));
-            if (m_adv) f(x.lam[i] + dp(&Point::lam, i), x.zlam[i] + dd(&Point::zlam, i));
+            pair(&Point::sR, &Point::yR, i);
+            pair(&Point::xi, &Point::zxi, i);
+            if (m_adv) pair(&Point::lam, &Point::zlam, i);
         }
         for (std::size_t k = 0; k < static_cast<std::size_t>(m_nnz); ++k) {
-            f(x.sH[k] + dp(&Point::sH, k), x.yH[k] + dd(&Point::yH, k));
-            f(x.beta[k] + dp(&Point::beta, k), x.zbeta[k] + dd(&Point::zbeta, k));
+            pair(&Point::sH, &Point::yH, k);
+            pair(&Point::beta, &Point::zbeta, k);
         }
         for (int j = 0; j < m_ng; ++j) {
             if (!lower(j)) continue;
-            const double dg = d ? ap * d->g(j) : 0.0;
-            f(tl(x, j) + dg, x.zl(j) + (d ? ad * d->zl(j) : 0.0));
-            f(tu(x, j) - dg, x.zu(j) + (d ? ad * d->zu(j) : 0.0));
+            const double dg = d ? d->g(j) : 0.0;
+            f(tl(x, j), dg, x.zl(j), d ? d->zl(j) : 0.0);
+            f(tu(x, j), -dg, x.zu(j), d ? d->zu(j) : 0.0);
         }
     }
 
     double complementarity(const Point& x) {
         double s = 0.0;
         long count = 0;
-        forEachPair(x, nullptr, 0.0, 0.0, [&](double a, double b) {
-            s += a * b;
+        forEachPair(x, nullptr, [&](double p, double, double u, double) {
+            s += p * u;
             ++count;
         });
         m_pairs = count;
@@ -279,7 +281,7 @@ private:
 
     double complementarityAfter(const Point& x, const Point& d, double ap, double ad) const {
         double s = 0.0;
-        forEachPair(x, &d, ap, ad, [&](double a, double b) { s += a * b; });
+        forEachPair(x, &d, [&](double p, double dp, double u, double du) { s += (p + ap * dp) * (u + ad * du); });
         return s / static_cast<double>(m_pairs);
     }
 
@@ -312,7 +314,6 @@ private:
         m_p.resize(static_cast<std::size_t>(m_nnz));
         m_Tinv.resize(static_cast<std::size_t>(m_m));
         m_Hxi.resize(static_cast<std::size_t>(m_m));
-        m_Hlam.resize(static_cast<std::size_t>(m_m));
         m_Hg = Eigen::VectorXd::Zero(m_ng);
         for (int j = 0; j < m_ng; ++j)
             if (lower(j)) m_Hg(j) = x.zl(j) / tl(x, j) + x.zu(j) / tu(x, j);
@@ -323,8 +324,8 @@ private:
         for (int i = 0; i < m_m; ++i) {
             const auto s = static_cast<std::size_t>(i);
             m_Hxi[s] = x.zxi[s] / x.xi[s];
-            m_Hlam[s] = m_adv ? x.zlam[s] / x.lam[s] : 0.0;
-            double kll = -m_Hlam[s], kly = -m_N, kyy = x.sR[s] / x.yR[s] + 1.0 / m_Hxi[s];
+            const double hlam = m_adv ? x.zlam[s] / x.lam[s] : 0.0;
+            double kll = -hlam, kly = -m_N, kyy = x.sR[s] / x.yR[s] + 1.0 / m_Hxi[s];
             // Coupling of (lambda_i, y_i) to (w, b): w part from the row R_i and from the hinges.
             idx.clear();
             cl.clear();
@@ -472,40 +473,10 @@ private:
     /// The largest step in (0, 1] keeping the primal (or the dual) values positive.
     double maxStep(const Point& x, const Point& d, bool primal) const {
         double a = 1.0;
-        auto ratio = [&a](double v, double dv) {
+        forEachPair(x, &d, [&](double p, double dp, double u, double du) {
+            const double v = primal ? p : u, dv = primal ? dp : du;
             if (dv < 0.0) a = std::min(a, -v / dv);
-        };
-        if (primal) {
-            for (std::size_t i = 0; i < static_cast<std::size_t>(m_m); ++i) {
-                ratio(x.sR[i], d.sR[i]);
-                ratio(x.xi[i], d.xi[i]);
-                if (m_adv) ratio(x.lam[i], d.lam[i]);
-            }
-            for (std::size_t k = 0; k < static_cast<std::size_t>(m_nnz); ++k) {
-                ratio(x.sH[k], d.sH[k]);
-                ratio(x.beta[k], d.beta[k]);
-            }
-            for (int j = 0; j < m_ng; ++j)
-                if (lower(j)) {
-                    ratio(tl(x, j), d.g(j));
-                    ratio(tu(x, j), -d.g(j));
-                }
-        } else {
-            for (std::size_t i = 0; i < static_cast<std::size_t>(m_m); ++i) {
-                ratio(x.yR[i], d.yR[i]);
-                ratio(x.zxi[i], d.zxi[i]);
-                if (m_adv) ratio(x.zlam[i], d.zlam[i]);
-            }
-            for (std::size_t k = 0; k < static_cast<std::size_t>(m_nnz); ++k) {
-                ratio(x.yH[k], d.yH[k]);
-                ratio(x.zbeta[k], d.zbeta[k]);
-            }
-            for (int j = 0; j < m_ng; ++j)
-                if (lower(j)) {
-                    ratio(x.zl(j), d.zl(j));
-                    ratio(x.zu(j), d.zu(j));
-                }
-        }
+        });
         return a;
     }
     double primalStep(const Point& x, const Point& d) const { return maxStep(x, d, true); }
@@ -538,7 +509,7 @@ private:
     double m_pInf = 0.0, m_dInf = 0.0;
     std::array<double, 3> m_bestInf{};  // gap, primal and dual infeasibility of the best iterate
     // Factorisation.
-    Vec m_d, m_p, m_Hxi, m_Hlam;
+    Vec m_d, m_p, m_Hxi;
     std::vector<std::array<double, 3>> m_Tinv;
     Eigen::VectorXd m_Hg;
     Eigen::MatrixXd m_G;
