@@ -33,15 +33,32 @@ public:
     DualState(const WorstCaseHingeOracle& o, double C)
         : m_o(o), m_C(C), m_alpha(static_cast<std::size_t>(o.rows()), 0.0),
           m_beta(static_cast<std::size_t>(o.rowEnd(o.rows() - 1)), 0.0), m_w(Eigen::VectorXd::Zero(o.dimension())),
-          m_nu(static_cast<std::size_t>(o.rows()), 0.0) {}
+          m_nu(static_cast<std::size_t>(o.rows()), 0.0) {
+        const auto nnz = m_beta.size();
+        m_invX.resize(nnz);
+        m_cInvX2.resize(nnz);
+        m_cost.resize(nnz);
+        for (std::size_t k = 0; k < nnz; ++k) {
+            const double x = o.values()[k], c = o.cost(o.columns()[k]);
+            m_cost[k] = c;
+            m_invX[k] = x != 0.0 ? 1.0 / x : 0.0;
+            m_cInvX2[k] = x != 0.0 ? c / (x * x) : 0.0;
+        }
+    }
 
     const Eigen::VectorXd& w() const { return m_w; }
 
     /// One block step on row i; true when the row ends inactive (alpha_i = 0 and its worst-case
     /// margin above 1, so its hinge is zero at the current w).
     bool visit(int i) {
-        updateBeta(i);
-        return updateAlpha(i);
+        double f = 0.0, q = 0.0;
+        if (m_alpha[static_cast<std::size_t>(i)] == 0.0) {
+            bestResponse(i);
+            marginTerms(i, f, q);
+        } else {
+            updateBeta(i, f, q);
+        }
+        return updateAlpha(i, f, q);
     }
 
     /// Recomputes w from (alpha, beta) and returns D(alpha, beta).
@@ -63,6 +80,19 @@ public:
     }
 
     const std::vector<double>& alpha() const { return m_alpha; }
+
+    /// J_beta(w) = 1/2 ||w||^2 + C sum_i [1 - y_i w.x~_i]_+ with x~_i = x_i o (1 - beta_i): a
+    /// lower bound on J(w), since beta_i is a feasible (not necessarily the worst) deletion.
+    double objectiveWithOwnDeletions() const {
+        double risk = 0.0;
+        for (int i = 0; i < m_o.rows(); ++i) {
+            double f = 0.0, q = 0.0;
+            marginTerms(i, f, q);
+            if (m_o.hasBias()) f += m_w(m_o.features());
+            risk += std::max(0.0, 1.0 - m_o.label(i) * f);
+        }
+        return 0.5 * m_w.squaredNorm() + m_C * risk;
+    }
 
     /// Extrapolation of the last epoch's alpha step with beta fixed: alpha(t) = clip(prev + t
     /// (alpha - prev), 0, C) for t = 2, 4, 8, ... while D increases (every such point is
@@ -107,66 +137,80 @@ public:
     }
 
 private:
-    /// Exact maximisation of D over beta_i (alpha_i fixed), or the best response when alpha_i = 0.
-    void updateBeta(int i) {
+    /// When alpha_i = 0, beta_i does not enter D: it is set to the adversary's best response at w,
+    /// so that the alpha step sees the worst-case hinge.
+    void bestResponse(int i) {
         const long k0 = m_o.rowBegin(i), k1 = m_o.rowEnd(i);
-        if (k0 == k1) return;
+        std::fill(m_beta.begin() + k0, m_beta.begin() + k1, 0.0);
+        m_deleted.clear();
+        m_o.damage(i, m_w, &m_deleted);
+        for (const auto& [k, f] : m_deleted) m_beta[static_cast<std::size_t>(k)] = f;
+    }
+
+    /// f = w.x~_i and q = ||x~_i||^2 for x~_i = x_i o (1 - beta_i), without the bias.
+    void marginTerms(int i, double& f, double& q) const {
         const int* col = m_o.columns();
         const double* val = m_o.values();
+        for (long k = m_o.rowBegin(i); k < m_o.rowEnd(i); ++k) {
+            const double xt = val[k] * (1.0 - m_beta[static_cast<std::size_t>(k)]);
+            f += m_w(col[k]) * xt;
+            q += xt * xt;
+        }
+    }
+
+    /// Exact maximisation of D over beta_i with alpha_i > 0 fixed. Updates w, and returns the
+    /// alpha step's f and q (as marginTerms) at the new beta_i from the same pass. With
+    /// r_k = alpha_i y_i x_k the step is beta_k(nu) = clip(beta_k + (r_k w_j - nu c_k) / r_k^2, 0, 1)
+    /// = clip(p_k - nu q_k, 0, 1), p_k = beta_k + y_i w_j / (alpha_i x_k), q_k = c_k / (alpha_i x_k)^2
+    /// (a stored zero x_k has q_k = 0 and p_k = beta_k: its beta does not matter and stays).
+    void updateBeta(int i, double& fOut, double& qOut) {
+        const long k0 = m_o.rowBegin(i), k1 = m_o.rowEnd(i);
+        const auto len = static_cast<std::size_t>(k1 - k0);
+        const int* col = m_o.columns() + k0;
+        const double* val = m_o.values() + k0;
         const double y = m_o.label(i);
         const double a = m_alpha[static_cast<std::size_t>(i)];
-        if (a == 0.0) {
-            std::fill(m_beta.begin() + k0, m_beta.begin() + k1, 0.0);
-            m_deleted.clear();
-            m_o.damage(i, m_w, &m_deleted);
-            for (const auto& [k, f] : m_deleted) m_beta[static_cast<std::size_t>(k)] = f;
-            return;
+        const double ya = y / a, ia2 = 1.0 / (a * a);
+        double* beta = m_beta.data() + k0;
+        const double* invX = m_invX.data() + k0;
+        const double* cost = m_cost.data() + k0;
+        if (m_pAll.size() < len) {
+            for (auto* v : {&m_pAll, &m_p, &m_q, &m_cq, &m_c, &m_nb}) v->resize(len);
         }
-        // beta_k(nu) = clip(beta_k + (g_k - nu c_k) / h_k, 0, 1), g_k = r_k w_j, h_k = r_k^2.
-        const auto len = static_cast<std::size_t>(k1 - k0);
-        m_g.resize(len);
-        m_ih.resize(len);
-        m_c.resize(len);
+        // p of every item, and the items with p_k > 0 packed into (m_p, m_q, m_c, m_cq = c_k q_k)
+        // by a conditional advance: the others have beta_k(nu) = 0 for every nu >= 0.
+        std::size_t n = 0;
         for (std::size_t t = 0; t < len; ++t) {
-            const long k = k0 + static_cast<long>(t);
-            const double r = a * y * val[k];
-            m_g[t] = r * m_w(col[k]);
-            m_ih[t] = r != 0.0 ? 1.0 / (r * r) : 0.0;
-            m_c[t] = m_o.cost(col[k]);
+            const double pk = beta[t] + ya * m_w(col[t]) * invX[t];
+            m_pAll[t] = pk;
+            m_p[n] = pk;
+            m_q[n] = ia2 * m_cInvX2[static_cast<std::size_t>(k0) + t];
+            m_c[n] = cost[t];
+            n += pk > 0.0 ? 1 : 0;
         }
-        const double B = m_o.capacity();
-        const double* oldBeta = m_beta.data() + k0;
-        auto betaAt = [&](std::size_t t, double nu) {
-            if (m_ih[t] == 0.0) return oldBeta[t];
-            return std::clamp(oldBeta[t] + (m_g[t] - nu * m_c[t]) * m_ih[t], 0.0, 1.0);
-        };
         // used(nu) = sum_k c_k beta_k(nu): piecewise linear, non-increasing; its slope is
-        // -sum c_k^2 / h_k over the items strictly inside (0, 1).
+        // -sum c_k q_k over the items strictly inside (0, 1). Evaluated with Eigen's array
+        // min/max and 0/1 masks: branch-free (which items are inside is unpredictable) and
+        // vectorised.
+        const auto cnt = static_cast<Eigen::Index>(n);
+        const Eigen::Map<const Eigen::ArrayXd> P(m_p.data(), cnt), Q(m_q.data(), cnt), Cst(m_c.data(), cnt);
+        Eigen::Map<Eigen::ArrayXd> CQ(m_cq.data(), cnt);
+        CQ = Cst * Q;
         auto usedAt = [&](double nu, double* slope) {
-            double u = 0.0, sl = 0.0;
-            for (std::size_t t = 0; t < len; ++t) {
-                if (m_ih[t] == 0.0) {
-                    u += m_c[t] * oldBeta[t];
-                    continue;
-                }
-                const double raw = oldBeta[t] + (m_g[t] - nu * m_c[t]) * m_ih[t];
-                if (raw >= 1.0) u += m_c[t];
-                else if (raw > 0.0) {
-                    u += m_c[t] * raw;
-                    sl -= m_c[t] * m_c[t] * m_ih[t];
-                }
-            }
-            if (slope) *slope = sl;
-            return u;
+            const auto raw = P - nu * Q;
+            if (slope) *slope = -(CQ * (raw > 0.0).cast<double>() * (raw < 1.0).cast<double>()).sum();
+            return (Cst * raw.max(0.0).min(1.0)).sum();
         };
+        const double B = m_o.capacity();
         double nu = 0.0;
         if (usedAt(0.0, nullptr) > B) {
             // Root of used(nu) = B: safeguarded Newton from the row's previous multiplier (a
             // warm start that is usually within one or two linear pieces of the root), keeping a
             // bracket [lo, hi] and bisecting when a Newton step leaves it; exact once the
             // iterate is on the root's linear piece.
+            double& rowNu = m_nu[static_cast<std::size_t>(i)];
             double lo = 0.0, hi = std::numeric_limits<double>::infinity();
-            double x = m_nu[static_cast<std::size_t>(i)] > 0.0 ? m_nu[static_cast<std::size_t>(i)] : 0.0;
+            double x = rowNu;
             const double tol = 1e-12 * std::max(1.0, B);
             bool found = false;
             for (int it = 0; it < 60; ++it) {
@@ -186,30 +230,39 @@ private:
                 }
                 x = next;
             }
-            nu = x;
-            if (!found) nu = rootBySorting(oldBeta, len, B, usedAt);
-            m_nu[static_cast<std::size_t>(i)] = nu;
+            nu = found ? x : rootBySorting(n, B, usedAt);
+            rowNu = nu;
         }
+        const auto all = static_cast<Eigen::Index>(len);
+        Eigen::Map<Eigen::ArrayXd>(m_nb.data(), all) =
+            (Eigen::Map<const Eigen::ArrayXd>(m_pAll.data(), all) -
+             (nu * ia2) * Eigen::Map<const Eigen::ArrayXd>(m_cInvX2.data() + k0, all))
+                .max(0.0)
+                .min(1.0);
+        const double ay = a * y;
+        double f = 0.0, q = 0.0;
         for (std::size_t t = 0; t < len; ++t) {
-            const long k = k0 + static_cast<long>(t);
-            double& b = m_beta[static_cast<std::size_t>(k)];
-            const double nb = betaAt(t, nu);
-            m_w(col[k]) -= a * y * val[k] * (nb - b);
-            b = nb;
+            const double nb = m_nb[t];
+            double& wj = m_w(col[t]);
+            wj -= ay * val[t] * (nb - beta[t]);
+            beta[t] = nb;
+            const double xt = val[t] * (1.0 - nb);
+            f += wj * xt;
+            q += xt * xt;
         }
+        fOut = f;
+        qOut = q;
     }
 
     /// The exact root of used(nu) = B over the sorted breakpoints (where a beta leaves 1 or
     /// reaches 0), then interpolation on the linear piece: the fallback of the Newton search.
     template <class UsedAt>
-    double rootBySorting(const double* oldBeta, std::size_t len, double B, const UsedAt& usedAt) {
+    double rootBySorting(std::size_t n, double B, const UsedAt& usedAt) {
         m_bp.clear();
-        for (std::size_t t = 0; t < len; ++t) {
-            if (m_ih[t] == 0.0) continue;
-            const double old = oldBeta[t];
-            const double h = 1.0 / m_ih[t];
-            const double leave1 = (m_g[t] - h * (1.0 - old)) / m_c[t];
-            const double reach0 = (m_g[t] + h * old) / m_c[t];
+        for (std::size_t t = 0; t < n; ++t) {
+            if (m_q[t] == 0.0) continue;
+            const double leave1 = (m_p[t] - 1.0) / m_q[t];
+            const double reach0 = m_p[t] / m_q[t];
             if (leave1 > 0.0) m_bp.push_back(leave1);
             if (reach0 > 0.0) m_bp.push_back(reach0);
         }
@@ -227,25 +280,20 @@ private:
         return sl > sr ? left + (sl - B) * (right - left) / (sl - sr) : right;
     }
 
-    /// liblinear's clipped Newton step on alpha_i with x~_i = x_i o (1 - beta_i). Returns true
-    /// when alpha_i stays 0 with a negative gradient (inactive row).
-    bool updateAlpha(int i) {
+    /// liblinear's clipped Newton step on alpha_i with x~_i = x_i o (1 - beta_i), given the row's
+    /// f = w.x~_i and q = ||x~_i||^2 without the bias. Returns true when alpha_i stays 0 with a
+    /// negative gradient (inactive row).
+    bool updateAlpha(int i, double f, double q) {
         const int* col = m_o.columns();
         const double* val = m_o.values();
         const double y = m_o.label(i);
-        double f = 0.0, q = 0.0;
-        for (long k = m_o.rowBegin(i); k < m_o.rowEnd(i); ++k) {
-            const double xt = val[k] * (1.0 - m_beta[static_cast<std::size_t>(k)]);
-            f += m_w(col[k]) * xt;
-            q += xt * xt;
-        }
         if (m_o.hasBias()) {
             f += m_w(m_o.features());
             q += 1.0;
         }
         double& a = m_alpha[static_cast<std::size_t>(i)];
         const double G = 1.0 - y * f;
-        const double na = q > 0.0 ? std::clamp(a + G / q, 0.0, m_C) : (G > 0.0 ? m_C : 0.0);
+                const double na = q > 0.0 ? std::clamp(a + G / q, 0.0, m_C) : (G > 0.0 ? m_C : 0.0);
         const double d = (na - a) * y;
         if (d == 0.0) return na == 0.0 && G < 0.0;
         for (long k = m_o.rowBegin(i); k < m_o.rowEnd(i); ++k)
@@ -260,7 +308,10 @@ private:
     std::vector<double> m_alpha, m_beta;
     Eigen::VectorXd m_w;
     // Scratch.
-    std::vector<double> m_g, m_ih, m_c, m_bp;
+    std::vector<double> m_pAll, m_p, m_q, m_cq, m_c, m_nb, m_bp;   // row scratch (see updateBeta)
+    // Per stored non-zero k (CSR order), fixed: 1 / x_k and c_k / x_k^2 (0 for a stored zero),
+    // and c_k, the cost of its feature.
+    std::vector<double> m_invX, m_cInvX2, m_cost;
     std::vector<double> m_nu;        // per row: the budget multiplier of its last beta step
     std::vector<std::pair<int, double>> m_deleted;
     std::vector<double> m_tryAlpha = std::vector<double>(m_alpha.size()), m_bestAlpha;
@@ -277,6 +328,20 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
     res.dualObjective = -std::numeric_limits<double>::infinity();
     if (oracle.rows() == 0) throw std::invalid_argument("solveFdropDual: no rows");
 
+    // The first primal candidate: the best constant classifier (w = 0 with the bias b* minimising
+    // b^2/2 + C sum_i [1 - y_i b]_+, i.e. clip(C (n+ - n-), -1, 1); b = 0 without a bias). The
+    // adversary cannot damage it. When the budget is so large that no use of the features beats
+    // it (MNIST 3 vs 5 with K = 50), it is the optimum and only the dual has to catch up.
+    {
+        Eigen::VectorXd w0 = Eigen::VectorXd::Zero(oracle.dimension());
+        if (oracle.hasBias()) {
+            double balance = 0.0;
+            for (int i = 0; i < oracle.rows(); ++i) balance += oracle.label(i);
+            w0(oracle.features()) = std::clamp(p.C * balance, -1.0, 1.0);
+        }
+        res.objective = 0.5 * w0.squaredNorm() + p.C * oracle.risk(w0);
+        res.w = w0;
+    }
     DualState state(oracle, p.C);
     std::vector<int> order(static_cast<std::size_t>(oracle.rows()));
     std::iota(order.begin(), order.end(), 0);
@@ -309,9 +374,12 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
         // every 4th epoch unless the gap of the best w so far is within 2 tol: in the long
         // tails the primal is settled and the gap closes by the dual, which is cheap to track.
         // Any dual value certifies the best w seen, so skipping J never weakens the result.
+        // Before the adversary runs, a cheaper bound decides whether w can beat the best J:
+        // J(w) >= J_beta(w), the objective with the dual's own (feasible, not worst) deletions.
         const double tolNow = p.relativeEpsilon ? p.epsilon * std::abs(res.objective) : p.epsilon;
         const bool nearly = res.objective - res.dualObjective < 2.0 * tolNow;
-        if (epoch <= 10 || epoch % 4 == 0 || nearly || epoch == p.maxEpochs || rc.cancelled()) {
+        if ((epoch <= 10 || epoch % 4 == 0 || nearly || epoch == p.maxEpochs || rc.cancelled()) &&
+            state.objectiveWithOwnDeletions() < res.objective) {
             const Eigen::VectorXd& w = state.w();
             const double J = 0.5 * w.squaredNorm() + p.C * oracle.risk(w);
             if (J < res.objective) {

@@ -29,9 +29,14 @@
 //  2. alpha_i with beta_i fixed: liblinear's clipped Newton step on x~_i = x_i o (1 - beta_i).
 // Block ascent on (alpha, beta) reaches the optimum of the concave problem in (alpha, lambda):
 // for alpha_i > 0 the map is a local diffeomorphism and the two blocks' directions span every
-// feasible direction of row i. Every `checkEvery` epochs w is recomputed from (alpha, beta) (no
-// drift), the primal J(w) is evaluated exactly by the oracle and the run stops when
-// J - D < epsilon (relative to J by default). Each epoch costs O(nnz log(row nnz)). Rows that
+// feasible direction of row i. After each epoch the alpha step of the whole epoch is
+// extrapolated (alpha(t) = clip(alpha_prev + t (alpha - alpha_prev), 0, C), t = 2, 4, ... while D
+// grows), w is recomputed from (alpha, beta) (no drift), and the primal J(w) is evaluated exactly
+// by the oracle on a schedule (skipped when a cheap lower bound on J(w) shows it cannot beat the
+// best J so far). The first primal candidate is the best constant classifier (w = 0, bias
+// b* = clip(C (n+ - n-), -1, 1)), which the adversary cannot damage: with a large budget it is the
+// optimum, and only the dual has to catch up. The run stops when J - D < epsilon (relative to J by
+// default). Each epoch costs O(nnz log(row nnz)). Rows that
 // stay inactive (alpha_i = 0, worst-case margin above 1) are skipped for a few epochs, like
 // liblinear's shrinking; the gap is still computed over all rows, so the certificate holds.
 

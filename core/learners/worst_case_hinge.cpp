@@ -50,12 +50,16 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
     if (m_valueBudget && m_N <= 0.0) return 0.0;
     const double y = m_y[static_cast<std::size_t>(i)];
     auto& buf = m_buf;
-    buf.clear();
-    for (long k = m_rowStart[static_cast<std::size_t>(i)]; k < m_rowStart[static_cast<std::size_t>(i) + 1]; ++k) {
-        const int j = m_col[static_cast<std::size_t>(k)];
-        const double p = y * w(j) * m_val[static_cast<std::size_t>(k)];
-        if (p > 0.0) buf.emplace_back(p, static_cast<int>(k));   // CSR position: x and j both follow
+    const long k0 = m_rowStart[static_cast<std::size_t>(i)], k1 = m_rowStart[static_cast<std::size_t>(i) + 1];
+    if (buf.size() < static_cast<std::size_t>(k1 - k0)) buf.resize(static_cast<std::size_t>(k1 - k0));
+    // The positive profits, collected without a branch (each is written, and kept by advancing).
+    std::size_t count = 0;
+    for (long k = k0; k < k1; ++k) {
+        const double p = y * w(m_col[static_cast<std::size_t>(k)]) * m_val[static_cast<std::size_t>(k)];
+        buf[count] = {p, static_cast<int>(k)};   // CSR position: x and j both follow
+        count += p > 0.0 ? 1 : 0;
     }
+    buf.resize(count);
     double s = 0.0;
     if (!m_valueBudget) {
         // Count budget: the K largest positive profits.
