@@ -184,7 +184,8 @@ void ImportanceEditor::buildUi() {
     m_canvas->setGradient(ColorMapWidget::heatGradient());
     m_canvas->setScaleLabel(tr("importance v_j"));
     m_canvas->setToolTip(tr("Drag with the left mouse button to paint the brush value"));
-    cl->addWidget(m_canvas, 1);
+    m_canvas->setFitHeightToWidth(true);   // the image right under its title, the brush below
+    cl->addWidget(m_canvas);
     auto* brush = new QGridLayout;
     brush->addWidget(new QLabel(tr("Brush value:"), m_canvasBox), 0, 0);
     m_brushValue = new QDoubleSpinBox(m_canvasBox);
@@ -199,6 +200,7 @@ void ImportanceEditor::buildUi() {
     m_brushRadius->setSuffix(tr(" px"));
     brush->addWidget(m_brushRadius, 1, 1);
     cl->addLayout(brush);
+    cl->addStretch(1);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
 

@@ -5,7 +5,6 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QTimer>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -13,15 +12,15 @@
 namespace fdlab::ui {
 
 namespace {
-constexpr int kPad = 3;   // pixels around the image
+constexpr int kPad = 3;        // pixels around the image
+constexpr int kTitleGap = 4;   // pixels between the title and the plot
 }
 
 ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    // No layout: resizeEvent places the title and the plot, so that heightForWidth below is the
+    // widget's own (a layout's would take precedence in QWidgetItem).
     m_plot = new QCustomPlot(this);
     m_plot->setBackground(palette().color(QPalette::Base));
-    layout->addWidget(m_plot);
 
     // The title is a label above the plot, so that it spans the image and its colour scale
     // and wraps instead of being cut off in narrow cells.
@@ -32,7 +31,6 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     tf.setBold(true);
     m_title->setFont(tf);
     m_title->setVisible(false);
-    layout->insertWidget(0, m_title);
 
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);   // pixels stay pixels
@@ -78,6 +76,8 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
 void ColorMapWidget::setTitle(const QString& title) {
     m_title->setText(title);
     m_title->setVisible(!title.isEmpty());
+    placeChildren();
+    updateGeometry();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -137,6 +137,7 @@ void ColorMapWidget::setImage(const std::vector<double>& values, int rows, int c
     if (reshaped) {
         data->setSize(cols, rows);
         data->setRange(QCPRange(0, cols - 1), QCPRange(0, rows - 1));
+        if (m_fitHeight) updateGeometry();   // the aspect ratio changed
     }
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) data->setCell(c, r, values[static_cast<std::size_t>(r * cols + c)]);
@@ -245,8 +246,35 @@ void ColorMapWidget::updateAxes() {
     }
 }
 
+void ColorMapWidget::setFitHeightToWidth(bool on) {
+    m_fitHeight = on;
+    QSizePolicy sp = sizePolicy();
+    sp.setHeightForWidth(on);
+    setSizePolicy(sp);
+    updateGeometry();
+}
+
+int ColorMapWidget::heightForWidth(int width) const {
+    // The colour scale's width as laid out (bar, ticks and label); before the first layout, an
+    // estimate from the font.
+    const int scaleWidth =
+        m_scale->outerRect().width() > 0 ? m_scale->outerRect().width() : 4 * fontMetrics().height() + 10;
+    const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
+    const int imageWidth = std::max(1, width - scaleWidth - 2 * kPad);
+    int h = imageWidth * rows / cols + 2 * kPad + 2;
+    if (m_title->isVisibleTo(this)) h += m_title->heightForWidth(width) + kTitleGap;
+    return std::max(h, minimumSizeHint().height());
+}
+
+void ColorMapWidget::placeChildren() {
+    const int titleHeight = m_title->isVisibleTo(this) ? m_title->heightForWidth(width()) + kTitleGap : 0;
+    m_title->setGeometry(0, 0, width(), std::max(0, titleHeight - kTitleGap));
+    m_plot->setGeometry(0, titleHeight, width(), std::max(0, height() - titleHeight));
+}
+
 void ColorMapWidget::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
+    placeChildren();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -69,6 +69,13 @@ public:
     QCPColorMap* colorMap() const { return m_map; }
     QCPColorScale* colorScale() const { return m_scale; }
 
+    /// Opt-in: report the height that fits the image at a given width (title, square cells,
+    /// colour scale), so that a layout gives the map no more height than it can use and the
+    /// title stays on the image. Off by default (the map fills whatever it is given).
+    void setFitHeightToWidth(bool on);
+    bool hasHeightForWidth() const override { return m_fitHeight; }
+    int heightForWidth(int width) const override;
+
     QSize sizeHint() const override { return {260, 240}; }
     QSize minimumSizeHint() const override { return {140, 120}; }
 
@@ -86,6 +93,8 @@ private:
     void onMove(QMouseEvent* e);
     void updateAxes();
     void rebuildMask();
+    /// Title on top (its word-wrapped height), the plot below it.
+    void placeChildren();
 
     QCustomPlot* m_plot = nullptr;
     QCPColorMap* m_map = nullptr;
@@ -96,6 +105,7 @@ private:
     std::vector<int> m_mask;
     QColor m_maskColor;
     int m_rows = 0, m_cols = 0;
+    bool m_fitHeight = false;
 };
 
 }  // namespace fdlab::ui

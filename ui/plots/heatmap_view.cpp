@@ -245,8 +245,12 @@ void HeatmapView::buildUi() {
         m_bars[k][1]->setValueLabel(tr("w_j"));
         m_bars[k][2]->setValueLabel(tr("y w_j x_j"));
     }
-    grid->setRowStretch(1, 1);
-    grid->setRowStretch(3, 1);
+    // The maps take the height their width calls for (square pixels under their titles); what
+    // is left goes below the second learner's row instead of opening gaps between the rows.
+    m_original->setFitHeightToWidth(true);
+    for (auto& row : m_maps)
+        for (ColorMapWidget* map : row) map->setFitHeightToWidth(true);
+    grid->setRowStretch(4, 1);
     for (int c = 0; c < 4; ++c) grid->setColumnStretch(c, 1);
     m_stack->addWidget(m_detail);
 
