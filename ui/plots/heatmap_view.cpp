@@ -363,12 +363,15 @@ void HeatmapView::buildDetailMaps(bool image) {
     const Dataset& d = *m_ctx->test;
     const QString pos = d.isBinary() ? className(d, 1).toHtmlEscaped() : QString();
     const QString neg = d.isBinary() ? className(d, 0).toHtmlEscaped() : QString();
-    QString text = image ? tr("<b>How to read</b><br>Red pixels: deleted by the adversary (set to 0).<br>")
-                         : tr("<b>How to read</b><br>Red bars: features deleted by the adversary (set to 0).<br>");
-    if (d.isBinary())
-        text += tr("w: red pushes toward class %1, blue toward class %2.<br>").arg(pos, neg);
-    text += tr("y*w*x: red supports the true class, blue works against it; white is 0. "
-               "The worst-case adversary deletes the largest positive y*w_j*x_j.");
+    QString text = image ? tr("<b>How to read</b><br>Red pixels: %1 by the attack (%2).<br>").arg(attackVerb(), attackHow())
+                         : tr("<b>How to read</b><br>Red bars: features %1 by the attack (%2).<br>").arg(attackVerb(), attackHow());
+    bool linear = false;
+    for (const auto& m : m_ctx->models) linear = linear || m.second.linear;
+    if (linear) {
+        if (d.isBinary()) text += tr("w: red pushes toward class %1, blue toward class %2.<br>").arg(pos, neg);
+        text += tr("y*w*x: red supports the true class, blue works against it; white is 0. "
+                   "The worst-case adversary deletes the largest positive y*w_j*x_j.");
+    }
     bool boosted = false;
     for (const auto& m : m_ctx->models) boosted = boosted || !m.second.rounds.empty();
     if (boosted)
@@ -623,6 +626,21 @@ void HeatmapView::stepPlay() {
     m_slider->setValue(m_slider->value() + 1);
 }
 
+QString HeatmapView::attackVerb() const {
+    const ThreatModel t = threat();
+    if (t == ThreatModel::FeatureCorruption || t == ThreatModel::GroupCorruption) return tr("corrupted");
+    if (m_ctx && m_ctx->attack.replacement == Replacement::UniformNoise) return tr("replaced");
+    return tr("deleted");
+}
+
+QString HeatmapView::attackHow() const {
+    const ThreatModel t = threat();
+    if (t == ThreatModel::FeatureCorruption) return tr("each takes the value of another test instance");
+    if (t == ThreatModel::GroupCorruption) return tr("whole groups take the values of another test instance");
+    if (m_ctx && m_ctx->attack.replacement == Replacement::UniformNoise) return tr("by U[-1, 1] noise");
+    return tr("set to 0");
+}
+
 const std::vector<int>& HeatmapView::deletedShown(int which) const {
     if (m_view.instance < 0) return kNoFeatures;
     return which == 0 ? m_view.a.deleted : m_view.b.deleted;
@@ -645,14 +663,14 @@ void HeatmapView::onView(const InstanceView& v) {
                                 : lost            ? tr("<span style='color:#b00'><b>lost by the attack</b></span>")
                                                   : tr("<span style='color:#b00'>wrong before the attack</span>");
         m_header[k]->setText(tr("<b>%1</b> &nbsp; %2 %3 &rarr; %4 &nbsp;&middot;&nbsp; predicted %5 &rarr; %6 "
-                                "(true %7) &nbsp;&middot;&nbsp; %8 deleted &nbsp;&middot;&nbsp; %9")
+                                "(true %7) &nbsp;&middot;&nbsp; %8 %9 &nbsp;&middot;&nbsp; %10")
                                  .arg(lv.learner.toHtmlEscaped(), binary ? tr("score s(x)") : tr("margin"))
                                  .arg(lv.scoreBefore, 0, 'f', 3)
                                  .arg(lv.scoreAfter, 0, 'f', 3)
                                  .arg(className(d, lv.predictedBefore).toHtmlEscaped(),
                                       className(d, lv.predictedAfter).toHtmlEscaped(), className(d, v.label).toHtmlEscaped())
                                  .arg(lv.deleted.size())
-                                 .arg(verdict));
+                                 .arg(attackVerb(), verdict));
     }
     if (m_imageLayout)
         drawImageView();
@@ -676,7 +694,8 @@ void HeatmapView::drawImageView() {
         del->setImage(x, s.rows, s.cols);
         del->setRange(xmin, xmax);
         del->setMask(lv.deleted);
-        del->setTitle(tr("deleted at\n%1").arg(levelText(m_view.level)));   // the row header names the learner
+        del->setScaleLabel(tr("x_j (red: %1)").arg(attackVerb()));
+        del->setTitle(tr("%1 at\n%2").arg(attackVerb(), levelText(m_view.level)));   // the row header names the learner
         if (lv.w.empty()) {
             m_maps[k][1]->clearImage();
             m_maps[k][1]->setTitle(tr("weights w: non-linear model"));
@@ -728,7 +747,7 @@ void HeatmapView::drawBarView() {
         std::vector<char> marked(static_cast<std::size_t>(n), 0);
         for (int j : lv.deleted) marked[static_cast<std::size_t>(j)] = 1;
         m_bars[k][0]->setData(shown, m_view.x, marked, d.featureNames);
-        m_bars[k][0]->setTitle(tr("%1: deleted at %2").arg(lv.learner, levelText(m_view.level)));
+        m_bars[k][0]->setTitle(tr("%1: %2 at %3").arg(lv.learner, attackVerb(), levelText(m_view.level)));
         if (lv.w.empty()) {
             m_bars[k][1]->clearData(tr("weights w: non-linear model"));
             m_bars[k][2]->clearData(tr("y * w * x: non-linear model"));
@@ -746,8 +765,8 @@ void HeatmapView::onGrid(const QImage& a, const QImage& b) {
     const QString names[2] = {m_learnerA->currentText(), m_learnerB->currentText()};
     const QImage imgs[2] = {a, b};
     for (int k = 0; k < 2; ++k) {
-        m_gridTitle[k]->setText(tr("<b>%1</b> at %2: originals | attacked, <span style='color:#c00'>deleted pixels in red</span>")
-                                    .arg(names[k].toHtmlEscaped(), levelText(budget())));
+        m_gridTitle[k]->setText(tr("<b>%1</b> at %2: originals | attacked, <span style='color:#c00'>%3 pixels in red</span>")
+                                    .arg(names[k].toHtmlEscaped(), levelText(budget()), attackVerb()));
         m_gridImage[k]->setPixmap(QPixmap::fromImage(imgs[k]));
     }
     emit gridUpdated();

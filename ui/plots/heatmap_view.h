@@ -134,6 +134,10 @@ private:
     void drawBarView();
     void updateStatus();
     QString levelText(double level) const;
+    /// What the attack did to the marked features: "deleted", "corrupted" or "replaced", and
+    /// how ("set to 0", ...), for titles and the legend.
+    QString attackVerb() const;
+    QString attackHow() const;
     double levelOf(int position) const;
     void configureSlider(double budget);
 
