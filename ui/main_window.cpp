@@ -121,7 +121,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     }
     m_dataView = new DataView(m_tabs);
     m_tabs->addTab(m_dataView, tr("Data"));
-    m_tabs->addTab(new LabelNoiseView(m_tabs), tr("Label noise"));
+    m_labelNoise = new LabelNoiseView(m_tabs);
+    m_tabs->addTab(m_labelNoise, tr("Label noise"));
+    // The loaded data's two-class task is offered there; the task may have changed since.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (m_tabs->widget(index) == m_labelNoise) updateLabelNoiseData();
+    });
     setCentralWidget(m_tabs);
 
     // Docks: dataset and importance on the left, algorithms and attack on the right.
@@ -342,12 +347,29 @@ void MainWindow::onLoaded(const QString& source, DatasetPtr data, const QString&
     m_importance->setDataset(m_data);
     m_importanceEdited = false;
     m_attackPanel->setBudgetBounds(m_data->features(), m_data->totalImportance());
+    updateLabelNoiseData();
     if (!source.startsWith("bundled:")) addRecent(source);
     statusBar()->showMessage(tr("%1: %2 instances, %3 features")
                                  .arg(QString::fromStdString(m_data->name))
                                  .arg(m_data->rows())
                                  .arg(m_data->features()));
     emit datasetShown(source);
+}
+
+void MainWindow::updateLabelNoiseData() {
+    if (!m_data) return;
+    ExperimentSpec spec;
+    m_datasetPanel->applyTo(spec);
+    const std::string task = spec.task.describe();
+    if (m_labelNoiseKey.first == m_data.get() && m_labelNoiseKey.second == task) return;
+    m_labelNoiseKey = {m_data.get(), task};
+    try {
+        auto d = std::make_shared<Dataset>(applyTask(*m_data, spec.task));
+        if (spec.task.kind != TaskSpec::Kind::MultiClass) d->name += " (" + task + ")";
+        m_labelNoise->setLoadedData(std::move(d));
+    } catch (const std::exception&) {
+        m_labelNoise->setLoadedData(nullptr);   // e.g. a class pair the data does not have
+    }
 }
 
 void MainWindow::onFailed(const QString& source, const QString& message) {

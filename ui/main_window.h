@@ -29,6 +29,7 @@ class CurvePlot;
 class ExperimentWorker;
 class TaskRunner;
 class ImportanceEditor;
+class LabelNoiseView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -107,6 +108,9 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void onLoaded(const QString& source, DatasetPtr data, const QString& format);
+    /// Hands the loaded data, as the Dataset panel's task makes it, to the Label noise tab
+    /// (which offers it when it has two classes). Only when the data or the task changed.
+    void updateLabelNoiseData();
     void onFailed(const QString& source, const QString& message);
     void onPoint(const fdlab::CurvePoint& p);
     void onProgress(double fraction, const QString& message);
@@ -125,6 +129,7 @@ private:
     ImportanceEditor* m_importance = nullptr;
     QTabWidget* m_tabs = nullptr;
     DataView* m_dataView = nullptr;
+    LabelNoiseView* m_labelNoise = nullptr;
     CurvePlot* m_curves = nullptr;
     QWidget* m_heatmapWidget = nullptr;
     QProgressBar* m_progress = nullptr;
@@ -136,6 +141,7 @@ private:
     std::vector<QDockWidget*> m_docks;
 
     DatasetPtr m_data;
+    std::pair<const fdlab::Dataset*, std::string> m_labelNoiseKey;   // data and task last handed over
     QString m_loadedSource;
     fdlab::LoadOptions m_loadOptions;   ///< how the current file source is read (import dialog)
     fdlab::ExperimentSpec m_spec;                 // the template the panels edit on top of

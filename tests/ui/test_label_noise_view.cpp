@@ -1,9 +1,11 @@
 // The Label noise tab (offscreen): what it draws equals the scene core computes for the same
 // settings (flipped points, support vectors, decision values, boundary), changing the flip kind
-// recomputes, and a bad setting shows core's error. With FDLAB_SCREENSHOT_DIR set, also grabs
-// the tab (biggio-2d adversarial and Sonar random) to PNGs for a look.
+// recomputes, a bad setting shows core's error, and the loaded data is offered when it has two
+// classes. With FDLAB_SCREENSHOT_DIR set, also grabs the tab (biggio-2d adversarial, Sonar random,
+// loaded MNIST 3 vs 5 adversarial) to PNGs for a look.
 
 #include "core/data/bundled.h"
+#include "core/data/task.h"
 #include "core/eval/label_noise_scene.h"
 #include "ui/plots/label_noise_view.h"
 
@@ -85,6 +87,36 @@ private slots:
         QVERIFY2(view.statusText().contains("flips"), qPrintable(view.statusText()));
     }
 
+    /// The loaded data (two classes, e.g. a task's class pair) is offered first as
+    /// "loaded: NAME" and computed from the data given, not from a bundled name; data without
+    /// exactly two classes removes the entry and the tab falls back to a bundled set.
+    void offersTheLoadedData() {
+        LabelNoiseView view;
+        view.resize(1100, 600);
+        view.show();
+        auto* box = view.findChild<QComboBox*>("labelNoiseDataset");
+        const int bundled = box->count();
+        Dataset pair = binaryView(loadBundled("mnist"), {"3"}, {"5"});
+        pair.name = "mnist (3 vs 5)";
+        const int rows = pair.rows();
+        view.setLoadedData(std::make_shared<Dataset>(std::move(pair)));
+        QCOMPARE(box->count(), bundled + 1);
+        QCOMPARE(box->itemText(0), QString("loaded: mnist (3 vs 5)"));
+        LabelNoiseSceneParams p;
+        p.flipKind = FlipKind::Random;
+        p.flips = 20;
+        view.setSettings("loaded: mnist (3 vs 5)", p);
+        QTRY_VERIFY_WITH_TIMEOUT(view.scene() && view.scene()->data.features() == 784, 60000);
+        QVERIFY(rows > 400);
+        QCOMPARE(view.scene()->data.rows(), 400);   // thinned to maxRows
+        QCOMPARE(static_cast<int>(view.scene()->flipped.size()), 20);
+        // three classes: the entry goes, and a bundled set is shown instead
+        view.setLoadedData(std::make_shared<Dataset>(loadBundled("mnist")));
+        QCOMPARE(box->count(), bundled);
+        QVERIFY(!view.hasLoadedData());
+        QTRY_VERIFY_WITH_TIMEOUT(view.scene() && view.scene()->data.features() != 784, 60000);
+    }
+
     void screenshots() {
         const QByteArray dir = qgetenv("FDLAB_SCREENSHOT_DIR");
         if (dir.isEmpty()) QSKIP("set FDLAB_SCREENSHOT_DIR to write PNGs");
@@ -105,6 +137,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view.scene() && view.statusText().contains("random") && view.scene()->data.features() == 60, 60000);
         QTest::qWait(200);
         QVERIFY(view.grab().save(QString::fromUtf8(dir) + "/label_noise_sonar.png"));
+        Dataset pair = binaryView(loadBundled("mnist"), {"3"}, {"5"});
+        pair.name = "mnist (3 vs 5)";
+        view.setLoadedData(std::make_shared<Dataset>(std::move(pair)));
+        p = LabelNoiseSceneParams{};
+        p.flips = 40;
+        view.setSettings("loaded: mnist (3 vs 5)", p);
+        QTRY_VERIFY_WITH_TIMEOUT(view.scene() && view.scene()->data.features() == 784 && view.statusText().contains("adversarial"), 120000);
+        QTest::qWait(200);
+        QVERIFY(view.grab().save(QString::fromUtf8(dir) + "/label_noise_mnist.png"));
     }
 };
 

@@ -51,8 +51,10 @@ LabelNoiseView::LabelNoiseView(QWidget* parent) : QWidget(parent) {
     m_dataset = new QComboBox(this);
     m_dataset->setObjectName("labelNoiseDataset");
     m_dataset->addItems(datasets());
-    m_dataset->setToolTip(tr("Two-class bundled data; UCI sets are scaled to [-1, 1]. With more than two "
-                             "features the picture is the plane of the first two principal components."));
+    m_dataset->setSizeAdjustPolicy(QComboBox::AdjustToContents);   // "loaded: NAME" can be long
+    m_dataset->setToolTip(tr("Two-class bundled data, or the loaded data when its task has two classes; all "
+                             "but biggio-2d are scaled to [-1, 1]. With more than two features the picture is "
+                             "the plane of the first two principal components."));
     m_flipKind = new QComboBox(this);
     m_flipKind->setObjectName("labelNoiseFlipKind");
     m_flipKind->addItem(tr("adversarial (Algorithm 1)"), static_cast<int>(FlipKind::Adversarial));
@@ -182,6 +184,25 @@ void LabelNoiseView::setSettings(const QString& dataset, const LabelNoiseScenePa
 
 QString LabelNoiseView::dataset() const { return m_dataset->currentText(); }
 
+bool LabelNoiseView::loadedShown() const { return m_loaded && m_dataset->currentData().toString() == "loaded"; }
+
+void LabelNoiseView::setLoadedData(std::shared_ptr<const Dataset> data) {
+    const bool wasShown = loadedShown();
+    const int at = m_dataset->findData(QStringLiteral("loaded"));
+    if (!data || data->numClasses() != 2 || data->rows() == 0) {
+        m_loaded.reset();
+        if (at >= 0) m_dataset->removeItem(at);   // moves the selection off it, which recomputes
+        return;
+    }
+    m_loaded = std::move(data);
+    const QString label = tr("loaded: %1").arg(QString::fromStdString(m_loaded->name));
+    m_updating = true;
+    if (at >= 0) m_dataset->setItemText(at, label);
+    else m_dataset->insertItem(0, label, QStringLiteral("loaded"));
+    m_updating = false;
+    if (wasShown) recompute();
+}
+
 LabelNoiseSceneParams LabelNoiseView::params() const {
     LabelNoiseSceneParams p;
     p.flipKind = static_cast<FlipKind>(m_flipKind->currentData().toInt());
@@ -190,7 +211,7 @@ LabelNoiseSceneParams LabelNoiseView::params() const {
     p.svm.C = m_C->value();
     p.svm.gamma = m_gamma->value();
     p.mu = m_mu->value();
-    p.scaling = dataset() == "biggio-2d" ? Scaling::None : Scaling::MinusOneOne;
+    p.scaling = dataset() == "biggio-2d" ? Scaling::None : Scaling::MinusOneOne;   // loaded data too
     return p;
 }
 
@@ -198,7 +219,7 @@ QString LabelNoiseView::statusText() const { return m_status->text(); }
 
 void LabelNoiseView::recompute() {
     m_status->setText(tr("computing..."));
-    m_runner->request(dataset(), params());
+    m_runner->request(dataset(), loadedShown() ? m_loaded : nullptr, params());
 }
 
 void LabelNoiseView::drawPanel(Panel& p, const SvmPanelResult& r, const QString& title) {

@@ -32,6 +32,12 @@ public:
     /// The two-class bundled datasets offered (biggio-2d first: the paper's picture).
     static QStringList datasets();
 
+    /// The data loaded in the main window, as its task makes it (e.g. MNIST 3 vs 5): offered
+    /// first in the Data box as "loaded: NAME" when it has exactly two classes, removed
+    /// otherwise (null clears it). Recomputes if that entry is the one shown.
+    void setLoadedData(std::shared_ptr<const fdlab::Dataset> data);
+    bool hasLoadedData() const { return static_cast<bool>(m_loaded); }
+
     /// Sets the controls (and recomputes once).
     void setSettings(const QString& dataset, const fdlab::LabelNoiseSceneParams& params);
     QString dataset() const;
@@ -76,6 +82,8 @@ private:
     Panel m_panels[2];
     LabelNoiseRunner* m_runner = nullptr;
     LabelNoiseScenePtr m_scene;
+    std::shared_ptr<const fdlab::Dataset> m_loaded;   // see setLoadedData
+    bool loadedShown() const;
     bool m_updating = false;   // setSettings: one recompute at the end, not one per control
 };
 

@@ -7,7 +7,8 @@ namespace fdlab::ui {
 void LabelNoiseWorker::run(const LabelNoiseRequest& r) {
     if (r.generation != m_latest->load() || r.stop.stop_requested()) return;   // obsolete
     try {
-        const Dataset d = loadBundled(r.dataset.toStdString());
+        const Dataset bundled = r.data ? Dataset{} : loadBundled(r.dataset.toStdString());
+        const Dataset& d = r.data ? *r.data : bundled;
         auto scene = std::make_shared<LabelNoiseScene>(computeLabelNoiseScene(d, r.params, RunControl{{}, r.stop}));
         if (scene->status == Status::Cancelled) return;
         emit sceneReady(r.generation, scene);
@@ -43,12 +44,14 @@ LabelNoiseRunner::~LabelNoiseRunner() {
     m_thread.wait();
 }
 
-void LabelNoiseRunner::request(const QString& dataset, const LabelNoiseSceneParams& params) {
+void LabelNoiseRunner::request(const QString& dataset, const std::shared_ptr<const Dataset>& data,
+                               const LabelNoiseSceneParams& params) {
     m_stop.request_stop();   // a running computation of an older request stops early
     m_stop = std::stop_source();
     LabelNoiseRequest r;
     r.generation = ++m_latest;
     r.dataset = dataset;
+    r.data = data;
     r.params = params;
     r.stop = m_stop.get_token();
     m_pending = true;

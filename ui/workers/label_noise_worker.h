@@ -1,6 +1,7 @@
 #pragma once
 // Computes the Label noise tab's scene (core/eval/label_noise_scene.h) off the GUI thread: a
-// worker object on its own QThread loads the bundled dataset and calls computeLabelNoiseScene.
+// worker object on its own QThread loads the bundled dataset (or takes the data it is given) and
+// calls computeLabelNoiseScene.
 // A newer request makes older ones obsolete: pending ones are skipped and a running one is
 // stopped through its stop token (Algorithm 1 checks it between repetitions), so dragging a
 // spin box never queues up stale pictures.
@@ -21,7 +22,8 @@ using LabelNoiseScenePtr = std::shared_ptr<const fdlab::LabelNoiseScene>;
 
 struct LabelNoiseRequest {
     quint64 generation = 0;
-    QString dataset;                      ///< a bundled dataset name
+    QString dataset;                      ///< a bundled dataset name (when data is null)
+    std::shared_ptr<const fdlab::Dataset> data;   ///< else: this two-class data (e.g. the loaded file)
     fdlab::LabelNoiseSceneParams params;
     std::stop_token stop;
 };
@@ -52,8 +54,10 @@ public:
     explicit LabelNoiseRunner(QObject* parent = nullptr);
     ~LabelNoiseRunner() override;
 
-    /// Computes the scene of `dataset` (bundled name) with `params`; older requests are dropped.
-    void request(const QString& dataset, const fdlab::LabelNoiseSceneParams& params);
+    /// Computes the scene of `data` if set, else of the bundled dataset `dataset`, with `params`;
+    /// older requests are dropped.
+    void request(const QString& dataset, const std::shared_ptr<const fdlab::Dataset>& data,
+                 const fdlab::LabelNoiseSceneParams& params);
     bool busy() const { return m_pending; }
 
 signals:
