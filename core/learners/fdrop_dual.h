@@ -33,10 +33,10 @@
 // extrapolated (alpha(t) = clip(alpha_prev + t (alpha - alpha_prev), 0, C), t = 2, 4, ... while D
 // grows), w is recomputed from (alpha, beta) (no drift), and the primal J(w) is evaluated exactly
 // by the oracle on a schedule (skipped when a cheap lower bound on J(w) shows it cannot beat the
-// best J so far). The first primal candidate is the best constant classifier (w = 0, bias
-// b* = clip(C (n+ - n-), -1, 1)), which the adversary cannot damage: with a large budget it is the
-// optimum, and only the dual has to catch up. The run stops when J - D < epsilon (relative to J by
-// default). Each epoch costs O(nnz log(row nnz)). Rows that
+// best J so far). The run stops when J - D < epsilon (relative to J by default). (The best
+// constant classifier is deliberately not a primal candidate: on imbalanced data it is often
+// within a loose epsilon of the optimum without being the optimum, and a certified but useless
+// constant answer is worse than a few more epochs.) Each epoch costs O(nnz log(row nnz)). Rows that
 // stay inactive (alpha_i = 0, worst-case margin above 1) are skipped for a few epochs, like
 // liblinear's shrinking; the gap is still computed over all rows, so the certificate holds.
 

@@ -116,7 +116,9 @@ std::vector<LearnerInfo> buildCatalogue() {
                   real("epsilon", 1e-4, 1e-12, 1.0, "relative duality-gap tolerance", true),
                   choice("solver", "auto", {"auto", "dual-cd", "bundle"},
                          "solver: auto (bundle method for K = 0, dual coordinate ascent for K > 0), "
-                         "dual coordinate ascent, or the bundle method (BMRM)")},
+                         "dual coordinate ascent, or the bundle method (BMRM)"),
+                  integer("maxIterations", 10000, 1, 10000000,
+                          "iteration limit: epochs of dual coordinate ascent, or bundle iterations")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      FdropParams fp;
                      fp.solver = fdropSolverFromString(p.at("solver"));
@@ -125,6 +127,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                      fp.useImportance = p.at("useImportance");
                      fp.N = p.at("N");
                      fp.epsilon = p.at("epsilon");
+                     fp.maxIterations = p.at("maxIterations");
                      return linearFit(d, rc, [fp](const Dataset& t, const RunControl& r) { return fitFdrop(t, fp, r); });
                  }});
 
