@@ -363,8 +363,11 @@ void HeatmapView::buildDetailMaps(bool image) {
     const Dataset& d = *m_ctx->test;
     const QString pos = d.isBinary() ? className(d, 1).toHtmlEscaped() : QString();
     const QString neg = d.isBinary() ? className(d, 0).toHtmlEscaped() : QString();
-    QString text = image ? tr("<b>How to read</b><br>Red pixels: %1 by the attack (%2).<br>").arg(attackVerb(), attackHow())
-                         : tr("<b>How to read</b><br>Red bars: features %1 by the attack (%2).<br>").arg(attackVerb(), attackHow());
+    const bool deletion = attackVerb() == tr("deleted");
+    QString text = !image    ? tr("<b>How to read</b><br>Red bars: features %1 by the attack (%2).<br>").arg(attackVerb(), attackHow())
+                   : deletion ? tr("<b>How to read</b><br>Red pixels: %1 by the attack (%2).<br>").arg(attackVerb(), attackHow())
+                              : tr("<b>How to read</b><br>Red-tinted pixels: %1 by the attack (%2); the map shows "
+                                   "the attacked image.<br>").arg(attackVerb(), attackHow());
     bool linear = false;
     for (const auto& m : m_ctx->models) linear = linear || m.second.linear;
     if (linear) {
@@ -691,10 +694,22 @@ void HeatmapView::drawImageView() {
     for (int k = 0; k < 2; ++k) {
         const LearnerView& lv = k == 0 ? m_view.a : m_view.b;
         ColorMapWidget* del = m_maps[k][0];
-        del->setImage(x, s.rows, s.cols);
-        del->setRange(xmin, xmax);
-        del->setMask(lv.deleted);
-        del->setScaleLabel(tr("x_j (red: %1)").arg(attackVerb()));
+        // Deletion: the original with the deleted pixels in solid red (their new value is 0).
+        // Corruption or noise: the attacked image under a translucent red, so that the values
+        // the attack put there stay visible.
+        const bool replaced = attackVerb() != tr("deleted") && lv.attackedX.size() == x.size();
+        if (replaced) {
+            const auto [lo, hi] = std::minmax_element(lv.attackedX.begin(), lv.attackedX.end());
+            del->setImage(lv.attackedX, s.rows, s.cols);
+            del->setRange(std::min(xmin, *lo), std::max(xmax, *hi));
+            del->setMask(lv.deleted, QColor(220, 30, 30, 110));
+            del->setScaleLabel(tr("attacked x_j"));   // the legend says what red means
+        } else {
+            del->setImage(x, s.rows, s.cols);
+            del->setRange(xmin, xmax);
+            del->setMask(lv.deleted);
+            del->setScaleLabel(tr("x_j (red: %1)").arg(attackVerb()));
+        }
         del->setTitle(tr("%1 at\n%2").arg(attackVerb(), levelText(m_view.level)));   // the row header names the learner
         if (lv.w.empty()) {
             m_maps[k][1]->clearImage();
