@@ -335,6 +335,8 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
     if (oracle.rows() == 0) throw std::invalid_argument("solveFdropDual: no rows");
 
     DualState state(oracle, p.C);
+    double largest = 0.0;   // max |x_ij|, for the hint when the epochs run out
+    for (long k = 0; k < oracle.rowEnd(oracle.rows() - 1); ++k) largest = std::max(largest, std::abs(oracle.values()[k]));
     std::vector<int> order(static_cast<std::size_t>(oracle.rows()));
     std::iota(order.begin(), order.end(), 0);
     Rng rng(p.seed);
@@ -420,6 +422,9 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
         }
         res.status = Status::MaxIterations;
         res.message = fmt("stopped at maxEpochs %.0f, gap %.3g (tol %.3g)", static_cast<double>(epoch), res.gap, tol);
+        if (largest > 10.0)   // the usual reason: coordinate ascent crawls on unscaled features
+            res.message += fmt("; features reach |x| = %.4g: scaling them (e.g. to [-1, 1]) usually makes this "
+                               "converge", largest, 0.0, 0.0);
     }
     return res;
 }

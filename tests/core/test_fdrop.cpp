@@ -459,6 +459,13 @@ private slots:
         QCOMPARE(r.status, Status::MaxIterations);
         QCOMPARE(r.iterations, 5L);
         QVERIFY(r.gap > 0);
+        QVERIFY2(!QString::fromStdString(r.message).contains("scaling"), r.message.c_str());
+        // Unscaled features (|x| up to 1000): the message says what usually helps.
+        Dataset big = d;
+        big.X *= 1000.0f;
+        const FitResult rb = fitFdrop(big, fp);
+        QCOMPARE(rb.status, Status::MaxIterations);
+        QVERIFY2(QString::fromStdString(rb.message).contains("scaling them (e.g. to [-1, 1])"), rb.message.c_str());
 
         std::stop_source src;
         RunControl rc;
