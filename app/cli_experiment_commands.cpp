@@ -263,6 +263,8 @@ int runTrain(const std::vector<std::string>& argv) {
               << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error) << ", test error "
               << fmt(scoreDataset(*t.scorer, ps.test).error) << " (" << ps.test.rows() << " instances)\nsaved "
               << *a.value("output") << '\n';
+    if (t.fit.status == Status::MaxIterations)   // why it stopped, and what may help
+        std::cerr << "warning: " << learner << ": " << t.fit.message << '\n';
     return Ok;
 }
 

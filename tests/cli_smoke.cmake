@@ -87,6 +87,10 @@ expect_match("${err}" "neither an experiment file nor a preset" "unknown preset"
 
 run_cli(0 out err train --bundled heart_scale --scale minus-one-one --learner fdrop --params "{\"K\": 2}" --output ${TMP}/heart.json)
 expect_match("${out}" "trained fdrop" "train prints a summary")
+# stopped at the iteration limit on unscaled data: a warning on stderr with the fit's reason
+run_cli(0 out err train --bundled spambase --learner fdrop --params "{\"K\": 10, \"maxIterations\": 3}" --output ${TMP}/spam.json)
+expect_match("${out}" "max-iterations" "train reports the iteration limit")
+expect_match("${err}" "warning: fdrop: stopped at maxEpochs 3.*scaling them" "train explains the iteration limit")
 run_cli(0 out err eval --model ${TMP}/heart.json --bundled heart_scale --scale minus-one-one --threat worst-case-count --levels 0,2,4 --format csv)
 expect_match("${out}" "level,error,auc\n0," "eval csv")
 # kernel SVMs: train saves a kernel SVM file, eval and attack read it (model-agnostic threats only)
