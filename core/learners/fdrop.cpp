@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -50,11 +51,20 @@ FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl&
     Stopwatch clock;
 
     std::unique_ptr<WorstCaseHingeOracle> oracle;
+    // Budgets the adversary cannot use up, as for the attacks (core/attacks/attack.h) and the
+    // Dekel-Shamir LP: with N >= V or K > n every feature could be deleted.
     if (p.useImportance) {
         std::vector<double> v = train.importance;
         if (v.empty()) v.assign(static_cast<std::size_t>(train.features()), 1.0);
+        const double V = std::accumulate(v.begin(), v.end(), 0.0);
+        if (!(p.N < V))
+            throw std::invalid_argument("FdropParams.N = " + std::to_string(p.N) + " must be below the total feature value V = " +
+                                        std::to_string(V) + " of '" + train.name + "'");
         oracle = std::make_unique<WorstCaseHingeOracle>(train, std::move(v), p.N, p.bias);
     } else {
+        if (p.K > train.features())
+            throw std::invalid_argument("FdropParams.K = " + std::to_string(p.K) + " exceeds the " +
+                                        std::to_string(train.features()) + " features of '" + train.name + "'");
         oracle = std::make_unique<WorstCaseHingeOracle>(train, p.K, p.bias);
     }
 

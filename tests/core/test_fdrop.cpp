@@ -494,6 +494,11 @@ private slots:
         QVERIFY(bad([](FdropParams& p) { p.K = -1; }));
         QVERIFY(bad([](FdropParams& p) { p.epsilon = 0; }));
         QVERIFY(bad([](FdropParams& p) { p.maxIterations = 0; }));
+        // Budgets that could delete every feature (10 features, unit values): K > n, N >= V.
+        QVERIFY(bad([](FdropParams& p) { p.K = 11; }));
+        QVERIFY(!bad([](FdropParams& p) { p.K = 10; p.maxIterations = 3; }));
+        QVERIFY(bad([](FdropParams& p) { p.useImportance = true; p.N = 10.0; }));
+        QVERIFY(!bad([](FdropParams& p) { p.useImportance = true; p.N = 9.5; p.maxIterations = 3; }));
         QVERIFY(bad([](FdropParams& p) { p.useImportance = true; p.N = -1; }));
         Dataset three = d;
         three.classNames.push_back("third");
