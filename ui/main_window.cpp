@@ -485,6 +485,7 @@ void MainWindow::onRunFailed(const QString& message) {
 namespace {
 struct HeatmapJob {
     std::shared_ptr<const Dataset> test;
+    std::shared_ptr<const Dataset> train;   // corruption's donors, as in the curves
     std::vector<std::pair<QString, TrainedModel>> models;
     AttackSpec attack;
     double level = 0.0;
@@ -552,6 +553,7 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
                 if (stop.stop_requested()) return {};
                 job->models.emplace_back(QString::fromStdString(l.id), std::move(m));
             }
+            job->train = std::make_shared<const Dataset>(std::move(split.train));
             // The curves' test attack of repetition 0 (experiment_runner.cpp), so that random
             // threats show the draw the curves used.
             job->attack = spec.attack;
@@ -563,7 +565,7 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
             auto* job = std::any_cast<std::shared_ptr<HeatmapJob>>(&a);
             if (!job || !*job) return;
             auto* view = static_cast<HeatmapView*>(m_heatmapWidget);
-            view->setContext((*job)->test, (*job)->models, (*job)->attack, (*job)->level);
+            view->setContext((*job)->test, (*job)->models, (*job)->attack, (*job)->level, (*job)->train);
             if (m_attackPanel->threat() == (*job)->attack.threat) m_attackPanel->setBudget((*job)->level);
             // Open on a digit the first learner (SVM) loses under the attack and the second
             // (FDROP) keeps; the view performs the jump once its analysis has arrived.

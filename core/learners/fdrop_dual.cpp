@@ -43,8 +43,12 @@ public:
             m_cost[k] = c;
             m_invX[k] = x != 0.0 ? 1.0 / x : 0.0;
             m_cInvX2[k] = x != 0.0 ? c / (x * x) : 0.0;
+            m_largest = std::max(m_largest, std::abs(x));
         }
     }
+
+    /// max |x_ij| over the stored values.
+    double largestValue() const { return m_largest; }
 
     const Eigen::VectorXd& w() const { return m_w; }
 
@@ -193,8 +197,8 @@ private:
         }
         // used(nu) = sum_k c_k beta_k(nu): piecewise linear, non-increasing; its slope is
         // -sum c_k q_k over the items strictly inside (0, 1). Evaluated with Eigen's array
-        // min/max and 0/1 masks: branch-free (which items are inside is unpredictable) and
-        // vectorised.
+        // min/max and an arithmetic inside-mask: branch-free (which items are inside is
+        // unpredictable) and vectorised.
         const auto cnt = static_cast<Eigen::Index>(n);
         const Eigen::Map<const Eigen::ArrayXd> P(m_p.data(), cnt), Q(m_q.data(), cnt), Cst(m_c.data(), cnt);
         Eigen::Map<Eigen::ArrayXd> CQ(m_cq.data(), cnt);
@@ -299,7 +303,7 @@ private:
         }
         double& a = m_alpha[static_cast<std::size_t>(i)];
         const double G = 1.0 - y * f;
-                const double na = q > 0.0 ? std::clamp(a + G / q, 0.0, m_C) : (G > 0.0 ? m_C : 0.0);
+        const double na = q > 0.0 ? std::clamp(a + G / q, 0.0, m_C) : (G > 0.0 ? m_C : 0.0);
         const double d = (na - a) * y;
         if (d == 0.0) return na == 0.0 && G < 0.0;
         for (long k = m_o.rowBegin(i); k < m_o.rowEnd(i); ++k)
@@ -318,6 +322,7 @@ private:
     // Per stored non-zero k (CSR order), fixed: 1 / x_k and c_k / x_k^2 (0 for a stored zero),
     // and c_k, the cost of its feature.
     std::vector<double> m_invX, m_cInvX2, m_cost;
+    double m_largest = 0.0;
     std::vector<double> m_nu;        // per row: the budget multiplier of its last beta step
     std::vector<std::pair<int, double>> m_deleted;
     std::vector<double> m_tryAlpha = std::vector<double>(m_alpha.size()), m_bestAlpha;
@@ -335,8 +340,6 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
     if (oracle.rows() == 0) throw std::invalid_argument("solveFdropDual: no rows");
 
     DualState state(oracle, p.C);
-    double largest = 0.0;   // max |x_ij|, for the hint when the epochs run out
-    for (long k = 0; k < oracle.rowEnd(oracle.rows() - 1); ++k) largest = std::max(largest, std::abs(oracle.values()[k]));
     std::vector<int> order(static_cast<std::size_t>(oracle.rows()));
     std::iota(order.begin(), order.end(), 0);
     Rng rng(p.seed);
@@ -422,9 +425,9 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
         }
         res.status = Status::MaxIterations;
         res.message = fmt("stopped at maxEpochs %.0f, gap %.3g (tol %.3g)", static_cast<double>(epoch), res.gap, tol);
-        if (largest > 10.0)   // the usual reason: coordinate ascent crawls on unscaled features
+        if (state.largestValue() > 10.0)   // the usual reason: coordinate ascent crawls on unscaled features
             res.message += fmt("; features reach |x| = %.4g: scaling them (e.g. to [-1, 1]) usually makes this "
-                               "converge", largest, 0.0, 0.0);
+                               "converge", state.largestValue(), 0.0, 0.0);
     }
     return res;
 }

@@ -31,9 +31,10 @@
 // for alpha_i > 0 the map is a local diffeomorphism and the two blocks' directions span every
 // feasible direction of row i. After each epoch the alpha step of the whole epoch is
 // extrapolated (alpha(t) = clip(alpha_prev + t (alpha - alpha_prev), 0, C), t = 2, 4, ... while D
-// grows), w is recomputed from (alpha, beta) (no drift), and the primal J(w) is evaluated exactly
-// by the oracle on a schedule (skipped when a cheap lower bound on J(w) shows it cannot beat the
-// best J so far). The run stops when J - D < epsilon (relative to J by default). (The best
+// grows). The primal J(w) is evaluated exactly by the oracle at the coordinate-ascent iterate
+// (before the extrapolation) on a schedule, skipped when a cheap lower bound on J(w) shows it
+// cannot beat the best J so far. Only D values with w recomputed from (alpha, beta) (no rounding
+// drift; every 8th epoch and before a stop) enter the certificate. The run stops when J - D < epsilon (relative to J by default). (The best
 // constant classifier is deliberately not a primal candidate: on imbalanced data it is often
 // within a loose epsilon of the optimum without being the optimum, and a certified but useless
 // constant answer is worse than a few more epochs.) Each epoch costs O(nnz log(row nnz)). Rows that

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -52,25 +50,6 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
     if (m_valueBudget && m_N <= 0.0) return 0.0;
     const double y = m_y[static_cast<std::size_t>(i)];
     const long k0 = m_rowStart[static_cast<std::size_t>(i)], k1 = m_rowStart[static_cast<std::size_t>(i) + 1];
-    if (!m_valueBudget && !deleted) {
-        // The value only (the primal objective): the K largest positive profits as plain
-        // doubles, which select faster than (profit, position) pairs.
-        auto& profits = m_profits;
-        if (profits.size() < static_cast<std::size_t>(k1 - k0)) profits.resize(static_cast<std::size_t>(k1 - k0));
-        std::size_t count = 0;
-        double total = 0.0;
-        for (long k = k0; k < k1; ++k) {
-            const double p = y * w(m_col[static_cast<std::size_t>(k)]) * m_val[static_cast<std::size_t>(k)];
-            profits[count] = p;
-            count += p > 0.0 ? 1 : 0;
-            total += p > 0.0 ? p : 0.0;
-        }
-        const auto K = static_cast<std::size_t>(m_K);
-        if (count <= K) return total;
-        const auto end = profits.begin() + static_cast<long>(count);
-        std::nth_element(profits.begin(), profits.begin() + static_cast<long>(K), end, std::greater<>());
-        return std::accumulate(profits.begin(), profits.begin() + static_cast<long>(K), 0.0);
-    }
     auto& buf = m_buf;
     if (buf.size() < static_cast<std::size_t>(k1 - k0)) buf.resize(static_cast<std::size_t>(k1 - k0));
     // The positive profits, collected without a branch (each is written, and kept by advancing).

@@ -97,7 +97,6 @@ private:
     bool m_hasLine = false;
     // Selection scratch (profit or ratio, CSR position); the oracle is single-threaded.
     mutable std::vector<std::pair<double, int>> m_buf;
-    mutable std::vector<double> m_profits;
 };
 
 }  // namespace fdlab

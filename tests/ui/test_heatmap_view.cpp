@@ -14,6 +14,7 @@
 #include "ui/workers/attack_worker.h"
 
 #include <QElapsedTimer>
+#include <map>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -97,6 +98,51 @@ private slots:
         // Weight map w and contribution y*w*x.
         QCOMPARE(v.currentView().a.w[0], 1.0);
         QCOMPARE(v.currentView().b.contribution[7], 0.25);
+    }
+
+    /// Corruption replaces values instead of deleting them: the view says "corrupted", and the
+    /// first map of each row shows the attacked instance (not the original) with the corrupted
+    /// cells as its mask -- row i of the whole-set attack with the donors the curves use (the
+    /// training set). Each map is no taller than its grid row needs (no gap under a title).
+    void corruptionShowsTheAttackedImage() {
+        auto d = tinyImages();
+        auto models = twoModels();
+        auto donors = std::make_shared<Dataset>(*d);   // values 2 everywhere: any replacement shows
+        donors->X.setConstant(2.0f);
+        AttackSpec spec;
+        spec.threat = ThreatModel::FeatureCorruption;
+        spec.seed = 5;
+        HeatmapView v;
+        v.resize(1100, 700);
+        v.show();
+        v.setContext(d, models, spec, 0.5, donors);
+        v.setInstance(2);
+        QVERIFY(waitForView(v, 2, 0.5));
+        AttackSpec at = spec;
+        at.fraction = 0.5;
+        const AttackResult whole = runAttack(*d, *models[0].second.scorer, at, {}, donors.get());
+        const std::vector<int>& corrupted = whole.deleted.at(2);
+        QCOMPARE(v.deletedShown(0), corrupted);
+        QCOMPARE(static_cast<int>(corrupted.size()), 8);   // half of the 16 pixels
+        // Without donors the instance's own value could come back; with these, every corrupted
+        // pixel reads 2.
+        for (int j : corrupted) QCOMPARE(whole.attacked.X(2, j), 2.0f);
+        // Maps in one grid row share its height: the tallest need of the row.
+        std::map<int, int> rowNeed;
+        const auto maps = v.findChildren<ColorMapWidget*>();
+        for (ColorMapWidget* m : maps)
+            if (m->isVisible()) rowNeed[m->y()] = std::max(rowNeed[m->y()], m->heightForWidth(m->width()));
+        QCOMPARE(rowNeed.size(), std::size_t(2));   // two rows of maps
+        bool found = false;
+        for (ColorMapWidget* m : maps) {
+            if (m->isVisible())
+                QVERIFY2(m->height() <= rowNeed[m->y()] + 1,
+                         qPrintable(QString("%1: %2 > %3").arg(m->title()).arg(m->height()).arg(rowNeed[m->y()])));
+            if (!m->title().startsWith("corrupted at") || m->mask() != corrupted) continue;
+            found = true;
+            for (int j = 0; j < 16; ++j) QCOMPARE(m->value(j / 4, j % 4), static_cast<double>(whole.attacked.X(2, j)));
+        }
+        QVERIFY(found);
     }
 
     void randomThreatsShowTheCurvesDraw() {

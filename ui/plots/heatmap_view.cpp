@@ -317,13 +317,14 @@ void HeatmapView::clear() {
 }
 
 void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<std::pair<QString, TrainedModel>> models,
-                             AttackSpec attack, double budget) {
+                             AttackSpec attack, double budget, std::shared_ptr<const Dataset> donors) {
     clear();
     if (!test || test->rows() == 0 || models.empty()) return;
     auto ctx = std::make_shared<HeatmapContext>();
     ctx->test = std::move(test);
     ctx->models = std::move(models);
     ctx->attack = std::move(attack);
+    ctx->donors = std::move(donors);
     m_ctx = ctx;
 
     m_settingUp = true;
@@ -638,8 +639,9 @@ QString HeatmapView::attackVerb() const {
 
 QString HeatmapView::attackHow() const {
     const ThreatModel t = threat();
-    if (t == ThreatModel::FeatureCorruption) return tr("each takes the value of another test instance");
-    if (t == ThreatModel::GroupCorruption) return tr("whole groups take the values of another test instance");
+    const QString donor = m_ctx && m_ctx->donors ? tr("a training instance") : tr("another test instance");
+    if (t == ThreatModel::FeatureCorruption) return tr("each takes the value of %1").arg(donor);
+    if (t == ThreatModel::GroupCorruption) return tr("whole groups take the values of %1").arg(donor);
     if (m_ctx && m_ctx->attack.replacement == Replacement::UniformNoise) return tr("by U[-1, 1] noise");
     return tr("set to 0");
 }

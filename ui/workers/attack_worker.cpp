@@ -57,9 +57,10 @@ AttackSpec rowSpec(const AttackSpec& spec, int i) {
 
 }  // namespace
 
-AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec) {
+AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec,
+                            const Dataset* donors) {
     const int idx[1] = {i};
-    return runAttack(test.subset(idx), model, rowSpec(spec, i));
+    return runAttack(test.subset(idx), model, rowSpec(spec, i), {}, donors ? donors : &test);
 }
 
 LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instance, double level) {
@@ -71,7 +72,7 @@ LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instanc
         const TrainedModel& m = modelAt(ctx, model);
         const Scorer& s = *m.scorer;
         const std::span<const float> x = rowSpan(d, instance);
-        const AttackResult r = attackInstance(d, instance, s, attackAtLevel(ctx.attack, level));
+        const AttackResult r = attackInstance(d, instance, s, attackAtLevel(ctx.attack, level), ctx.donors.get());
         v.deleted = r.deleted.at(0);
         const std::span<const float> xa = rowSpan(r.attacked, 0);
         v.attackedX.assign(xa.begin(), xa.end());
@@ -140,8 +141,9 @@ InstanceAnalysis analyseInstances(const HeatmapContext& ctx, int a, int b, doubl
         const Dataset one = d.subset(idx);
         const int label = one.labels[0];
         const AttackSpec si = rowSpec(spec, i);   // one copy of the row serves both learners
-        const AttackResult ra = runAttack(one, sa, si);
-        const AttackResult rb = runAttack(one, sb, si);
+        const Dataset* donors = ctx.donors ? ctx.donors.get() : &d;   // as attackInstance
+        const AttackResult ra = runAttack(one, sa, si, {}, donors);
+        const AttackResult rb = runAttack(one, sb, si, {}, donors);
         res.marginA0.push_back(sa.margin(rowSpan(one, 0), label));
         res.marginA1.push_back(sa.margin(rowSpan(ra.attacked, 0), label));
         res.marginB0.push_back(sb.margin(rowSpan(one, 0), label));
@@ -162,7 +164,7 @@ QImage deletionGridImage(const HeatmapContext& ctx, int model, const std::vector
     all.attacked = sub;
     all.deleted.resize(rows.size());
     for (int k = 0; k < sub.rows(); ++k) {
-        const AttackResult r = attackInstance(*ctx.test, rows[static_cast<std::size_t>(k)], s, spec);
+        const AttackResult r = attackInstance(*ctx.test, rows[static_cast<std::size_t>(k)], s, spec, ctx.donors.get());
         all.deleted[static_cast<std::size_t>(k)] = r.deleted.at(0);
         all.attacked.X.row(k) = r.attacked.X.row(0);
     }

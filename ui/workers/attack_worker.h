@@ -35,6 +35,9 @@ struct HeatmapContext {
     std::shared_ptr<const Dataset> test;
     std::vector<std::pair<QString, TrainedModel>> models;
     AttackSpec attack;
+    /// Where corruption threats take their values from: the training set, as the curves do
+    /// (experiment_runner); null: the test set itself (the instance may then be its own donor).
+    std::shared_ptr<const Dataset> donors;
 };
 using HeatmapContextPtr = std::shared_ptr<const HeatmapContext>;
 
@@ -78,8 +81,11 @@ struct InstanceAnalysis {
 };
 
 /// runAttack on the one-row subset {i} with row i's random stream, i.e. exactly row i of
-/// runAttack(test, model, spec) (throws what runAttack throws).
-AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec);
+/// runAttack(test, model, spec, {}, donors) (throws what runAttack throws). Corruption needs
+/// other rows to take values from: without donors they come from `test` (where, unlike in the
+/// whole-set attack, row i itself may be drawn).
+AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec,
+                            const Dataset* donors = nullptr);
 LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instance, double level);
 InstanceView computeInstanceView(const HeatmapContext& ctx, int a, int b, int instance, double level);
 /// Cancelled runs return complete = false.
