@@ -1,0 +1,83 @@
+#pragma once
+// A raw RFC 822 / MIME e-mail message -> its display text: the decoded Subject (optional) and
+// the plain-text body a reader would see.
+//
+// - Headers end at the first empty line; "\r\n" and "\n" line ends are both accepted. Folded
+//   lines (starting with a space or tab) are unfolded (the line break removed, the whitespace
+//   kept); names are case-insensitive; lines that are neither a field "name: value" nor a
+//   continuation (e.g. an mbox "From " line) are skipped.
+// - The Subject: RFC 2047 encoded-words =?charset?Q?...?= / =?charset?B?...?= decoded
+//   (whitespace between two adjacent encoded-words dropped), the rest read as an unknown
+//   charset (charset.h), whitespace runs collapsed to one space, trimmed.
+// - The body: Content-Type (default text/plain; message/rfc822 inside multipart/digest) and
+//   Content-Transfer-Encoding (quoted-printable, base64; anything else is taken as is). text/plain
+//   is decoded from its charset to UTF-8 (charset.h); text/html also, then htmlToText()
+//   (html_text.h). multipart/alternative takes its first text/plain part, else its first
+//   text/html part, else the first part that yields text; other multiparts join the text of all
+//   their parts (recursively) with a blank line. message/rfc822 parts contribute their body.
+//   Other types, other text subtypes and parts with "Content-Disposition: attachment"
+//   contribute nothing. Line ends become "\n"; trailing whitespace of each text part is dropped.
+// - A message with no body, or none of the above, has an empty body (not an error here).
+// The result is always valid UTF-8.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace fdlab {
+
+/// Header fields in message order: name lower-cased, value unfolded (raw bytes, trimmed).
+struct MimeHeaders {
+    std::vector<std::pair<std::string, std::string>> fields;
+
+    /// The value of the first field called `name` (any case), or "" when absent.
+    std::string_view get(std::string_view name) const;
+};
+
+/// An entity (a message or a MIME part) split into its header fields and body.
+struct MimeEntity {
+    MimeHeaders headers;
+    std::string_view body;   ///< the bytes after the empty line (empty when there is none)
+};
+
+/// Splits raw at its first empty line (see above). The body views `raw`.
+MimeEntity splitEntity(std::string_view raw);
+
+/// A Content-Type value: type and subtype lower-cased ("text", "plain" when the value is empty or
+/// unparsable), parameters with lower-cased names and unquoted values.
+struct ContentType {
+    std::string type = "text";
+    std::string subtype = "plain";
+    std::vector<std::pair<std::string, std::string>> params;
+
+    /// The parameter's value, or "" when absent.
+    std::string param(std::string_view name) const;
+};
+
+ContentType parseContentType(std::string_view value);
+
+/// Quoted-printable: "=XX" (either case) -> the byte, "=" at a line end (optionally after
+/// spaces/tabs) -> nothing (soft line break); any other "=" is kept.
+std::string decodeQuotedPrintable(std::string_view s);
+
+/// Base64: characters outside the alphabet (line breaks, spaces) are skipped; decoding stops
+/// at the first "="; a trailing group of 2 or 3 characters gives 1 or 2 bytes.
+std::string decodeBase64(std::string_view s);
+
+/// An unfolded header value with RFC 2047 encoded-words, as UTF-8 (see above).
+std::string decodeHeaderText(std::string_view value);
+
+/// The display text of a message (see TextDocument in text_documents.h).
+struct MessageText {
+    std::string text;            ///< subject + "\n\n" + body, or just the body
+    std::size_t bodyOffset = 0;  ///< where the body starts in text
+    std::string subject;         ///< the decoded Subject (also when not kept)
+};
+
+/// Parses raw (any bytes) into its display text; keepSubject puts the Subject in front of the
+/// body when it is non-empty.
+MessageText messageText(std::string_view raw, bool keepSubject);
+
+}  // namespace fdlab

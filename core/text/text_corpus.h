@@ -1,0 +1,133 @@
+#pragma once
+// Bag-of-words features for a text corpus: a vocabulary fitted on training documents, and
+// documents turned into a sparse (CSR) Dataset with that vocabulary.
+//
+// Vocabulary: the words (tokenizer.h, case-folded) occurring in at least minDocumentFrequency
+// training documents; with maxFeatures > 0 only that many, highest document frequency first
+// (ties: alphabetical); then sorted bytewise, which gives the feature order. Only the training
+// documents are counted, so a word frequent only in a test set is absent.
+//
+// Values of feature j (word w) in document d, with c = occurrences of w in d:
+//   Binary         1 if c > 0
+//   TermFrequency  c
+//   TfIdf          c * idf(w), idf(w) = ln((1 + N) / (1 + df(w))) + 1 (N training documents,
+//                  df(w) of them containing w: scikit-learn's smoothed idf), then the row is
+//                  scaled to unit L2 norm. Only TfIdf normalises rows.
+// Words not in the vocabulary (unseen in training, or cut by the frequency limits) are dropped
+// and counted in VectorizeReport. Documents without any vocabulary word -- empty messages,
+// messages whose words are all unseen -- are kept as all-zero rows and counted there too.
+
+#include "core/data/dataset.h"
+#include "core/text/text_documents.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace fdlab {
+
+enum class TermWeighting { Binary, TermFrequency, TfIdf };
+
+/// "binary", "tf", "tfidf".
+const char* toString(TermWeighting w);
+
+struct TextCorpusOptions {
+    /// E-mail messages: put the decoded Subject in front of the body (so its words count).
+    /// Default true.
+    bool keepSubject = true;
+    /// Feature values (see above). Default Binary.
+    TermWeighting weighting = TermWeighting::Binary;
+    /// A word enters the vocabulary when it occurs in at least this many training documents.
+    /// >= 1; default 2.
+    int minDocumentFrequency = 2;
+    /// At most this many words (most frequent first); 0 = no limit. >= 0; default 0.
+    int maxFeatures = 0;
+
+    /// Throws std::invalid_argument naming the field.
+    void validate() const;
+};
+
+/// A corpus before vectorising: documents (tokens with vocabIndex -1), labels and ids.
+struct TextCorpus {
+    TextDocuments documents;
+    std::vector<int> labels;               ///< class index per document
+    std::vector<std::string> classNames;   ///< sorted
+    std::vector<std::string> ids;          ///< per document, e.g. "spam/0001.eml"
+    std::string source;                    ///< file or folder, named in errors and provenance
+
+    int size() const { return static_cast<int>(documents.docs.size()); }
+};
+
+/// Documents idx of a corpus, in that order (same classes and source).
+TextCorpus subsetCorpus(const TextCorpus& corpus, std::span<const int> idx);
+
+/// A document of display text, tokenised (vocabIndex -1).
+TextDocument makeDocument(std::string text, std::uint32_t bodyOffset = 0);
+/// A raw e-mail message parsed (mime_message.h) and tokenised.
+TextDocument messageDocument(std::string_view raw, bool keepSubject);
+
+struct Vocabulary {
+    std::vector<std::string> words;          ///< sorted bytewise; index = feature column
+    std::vector<int> documentFrequency;      ///< training documents containing each word
+    std::vector<double> idf;                 ///< ln((1 + N) / (1 + df)) + 1
+    int trainingDocuments = 0;               ///< N
+
+    /// The word's index, or -1.
+    int indexOf(std::string_view word) const;
+    int size() const { return static_cast<int>(words.size()); }
+
+    /// Builds the lookup table of indexOf() (fitVocabulary calls it).
+    void buildIndex();
+
+private:
+    std::unordered_map<std::string, int> m_index;
+};
+
+/// The vocabulary of the training documents (see above). Throws DataError naming `where` when
+/// there are no documents or no word reaches minDocumentFrequency; std::invalid_argument for
+/// invalid options.
+Vocabulary fitVocabulary(const TextDocuments& train, const TextCorpusOptions& options, const std::string& where);
+
+/// What vectorize() dropped or could not represent.
+struct VectorizeReport {
+    int documents = 0;
+    int documentsWithoutTokens = 0;       ///< empty text or no kept token: all-zero rows
+    int documentsWithoutKnownWords = 0;   ///< all-zero rows in all (includes the above)
+    std::int64_t tokens = 0;              ///< token occurrences
+    std::int64_t unseenTokens = 0;        ///< occurrences of words not in the vocabulary (dropped)
+    int unseenWords = 0;                  ///< distinct such words
+
+    /// One line, e.g. "1814 documents, 3 without tokens, 5 all-zero; 41200 of 512345 token
+    /// occurrences (9876 distinct words) not in the vocabulary, dropped".
+    std::string summary() const;
+};
+
+/// A vectorised corpus.
+struct TextDataset {
+    Dataset data;
+    VectorizeReport report;
+};
+
+/// The corpus as a CSR Dataset over `vocabulary` (features = vocabulary words, values as
+/// options.weighting). The documents move into data.documents, each token's vocabIndex set;
+/// ids into data.sourceIds. Throws DataError naming corpus.source for an empty corpus.
+TextDataset vectorize(TextCorpus corpus, const Vocabulary& vocabulary, const TextCorpusOptions& options,
+                      const std::string& name);
+
+/// A training corpus and a test corpus vectorised with the training vocabulary.
+struct TextSplit {
+    TextDataset train;
+    TextDataset test;
+    Vocabulary vocabulary;
+};
+
+/// fitVocabulary(train) + vectorize both. Names the datasets name and name + "-test".
+TextSplit vectorizeSplit(TextCorpus train, TextCorpus test, const TextCorpusOptions& options, const std::string& name);
+
+/// fitVocabulary + vectorize on one corpus (every document is training data).
+TextDataset vectorizeAll(TextCorpus corpus, const TextCorpusOptions& options, const std::string& name);
+
+}  // namespace fdlab

@@ -1,0 +1,626 @@
+// The text pipeline (core/text/): tokenizer rule, MIME parsing and decoding (RFC 2047 subjects,
+// multipart, HTML, quoted-printable, base64, charsets), exact token byte positions, the
+// vocabulary fitted on training documents only, binary / tf / tf-idf values computed by hand,
+// unseen-word reports, the folder and CSV loaders with every bad-input case
+// (tests/data/text/), the message bundle format, and the bundled SpamAssassin corpus.
+
+#include "core/data/bundled.h"
+#include "core/text/charset.h"
+#include "core/text/html_text.h"
+#include "core/text/message_bundle.h"
+#include "core/text/mime_message.h"
+#include "core/text/spamassassin.h"
+#include "core/text/text_corpus.h"
+#include "core/text/text_loaders.h"
+#include "core/text/tokenizer.h"
+#include "core/util/errors.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace fdlab;
+
+namespace {
+
+const std::string kData = FDLAB_TEST_DATA;
+
+std::string textData(const std::string& name) { return kData + "/text/" + name; }
+
+using Strings = std::vector<std::string>;
+
+/// The tokens of text as written.
+Strings tokenTexts(std::string_view text) {
+    Strings out;
+    for (const TokenSpan& s : tokenize(text)) out.emplace_back(text.substr(s.offset, s.length));
+    return out;
+}
+
+/// The vocabulary words (case-folded tokens) of a document.
+Strings words(const TextDocument& d) {
+    Strings out;
+    for (const TextToken& t : d.tokens) out.push_back(foldCase(d.tokenText(t)));
+    return out;
+}
+
+Strings messageWords(const std::string& raw, bool keepSubject = true) { return words(messageDocument(raw, keepSubject)); }
+
+/// Runs f, which must throw DataError; returns its message ("" if it did not throw).
+template <class F>
+std::string dataErrorOf(F&& f) {
+    try {
+        f();
+    } catch (const DataError& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        return std::string("WRONG EXCEPTION TYPE: ") + e.what();
+    }
+    return "";
+}
+
+template <class F>
+std::string invalidArgumentOf(F&& f) {
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        return std::string("WRONG EXCEPTION TYPE: ") + e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+#define QVERIFY_CONTAINS(s, part) QVERIFY2(contains((s), (part)), qPrintable(QString::fromStdString(std::string("'") + (s) + "' lacks '" + (part) + "'")))
+
+/// A corpus of plain-text documents with labels 0/1 and ids "d0", "d1", ...
+TextCorpus corpusOf(const Strings& texts, const std::vector<int>& labels) {
+    TextCorpus c;
+    c.classNames = {"ham", "spam"};
+    c.source = "memory";
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+        c.documents.docs.push_back(makeDocument(texts[k]));
+        c.labels.push_back(labels[k]);
+        c.ids.push_back("d" + std::to_string(k));
+    }
+    return c;
+}
+
+/// Row i of a sparse dataset as (column, value) pairs.
+std::vector<std::pair<int, float>> rowOf(const Dataset& d, int i) {
+    std::vector<std::pair<int, float>> out;
+    d.forEachNonZero(i, [&](int j, float x) { out.emplace_back(j, x); });
+    return out;
+}
+
+using Row = std::vector<std::pair<int, float>>;
+
+}  // namespace
+
+class TestText : public QObject {
+    Q_OBJECT
+private slots:
+    void tokenizerRule();
+    void foldCaseLatin1();
+    void charsets();
+    void headersVsBody();
+    void subjectKeptOrDropped();
+    void rfc2047Subject();
+    void multipartAlternativePrefersPlain();
+    void multipartMixedJoinsAndSkipsAttachments();
+    void htmlOnlyBody();
+    void quotedPrintable();
+    void base64Body();
+    void latin1AndWindows1252Bodies();
+    void tokenPositions();
+    void emptyMessage();
+    void vocabularyFromTrainingOnly();
+    void weightings();
+    void unseenWordReport();
+    void maxFeatures();
+    void vocabularyErrors();
+    void optionValidation();
+    void folderLoader();
+    void folderErrors();
+    void csvLoader();
+    void csvErrors_data();
+    void csvErrors();
+    void messageBundle();
+    void messageBundleErrors_data();
+    void messageBundleErrors();
+    void bundledSpamAssassin();
+};
+
+void TestText::tokenizerRule() {
+    const std::string forty(40, 'a'), fortyOne(41, 'b');
+    const std::string text = "Hello, World! don't 42 2002 mp3 a x2 \xC3\x89T\xC3\x89 caf\xC3\xA9 \xC3\x97y "
+                             "\xE2\x80\x9Cquoted\xE2\x80\x9D under_score e-mail " + forty + " " + fortyOne +
+                             " \xCE\xB1\xCE\xB2\xCE\xB3 \xE6\x97\xA5\xE6\x9C\xAC";
+    const Strings expected = {"Hello", "World", "don", "mp3", "x2", "\xC3\x89T\xC3\x89", "caf\xC3\xA9", "quoted",
+                              "under", "score", "mail", forty, "\xCE\xB1\xCE\xB2\xCE\xB3", "\xE6\x97\xA5\xE6\x9C\xAC"};
+    QCOMPARE(tokenTexts(text), expected);
+    // U+00D7 (multiplication sign) separates: "y" alone is too short.
+    QCOMPARE(tokenTexts("\xC3\x97y"), Strings{});
+    QCOMPARE(tokenTexts(""), Strings{});
+    QCOMPARE(tokenTexts("ab"), Strings{"ab"});
+    // Invalid bytes separate tokens.
+    QCOMPARE(tokenTexts("ab\xFF" "cd"), (Strings{"ab", "cd"}));
+}
+
+void TestText::foldCaseLatin1() {
+    QCOMPARE(foldCase("HeLLo"), std::string("hello"));
+    QCOMPARE(foldCase("\xC3\x89T\xC3\x89"), std::string("\xC3\xA9t\xC3\xA9"));        // ÉTÉ -> été
+    QCOMPARE(foldCase("\xC3\x9E\xC3\x97"), std::string("\xC3\xBE\xC3\x97"));          // Þ -> þ, × unchanged
+    QCOMPARE(foldCase("\xCE\x91"), std::string("\xCE\x91"));                          // Greek Alpha unchanged
+}
+
+void TestText::charsets() {
+    QCOMPARE(toUtf8("caf\xE9", "ISO-8859-1"), std::string("caf\xC3\xA9"));
+    QCOMPARE(toUtf8("caf\xE9", "\"latin1\""), std::string("caf\xC3\xA9"));
+    QCOMPARE(toUtf8("\x80", "iso-8859-1"), std::string("\xC2\x80"));                  // strict latin-1: C1 control
+    QCOMPARE(toUtf8("\x80\x92\x81", "windows-1252"), std::string("\xE2\x82\xAC\xE2\x80\x99\xEF\xBF\xBD"));
+    QCOMPARE(toUtf8("\xA4\xBD\xE9", "iso-8859-15"), std::string("\xE2\x82\xAC\xC5\x93\xC3\xA9"));
+    QCOMPARE(toUtf8("ok \xC3\xA9", "utf-8"), std::string("ok \xC3\xA9"));
+    QCOMPARE(toUtf8("a\xFF" "b\xC3", "UTF-8"), std::string("a\xEF\xBF\xBD" "b\xEF\xBF\xBD"));
+    QCOMPARE(toUtf8("\xED\xA0\x80", "utf-8"), std::string("\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"));  // surrogate
+    // Unknown labels and 8-bit "us-ascii": UTF-8 when valid, else latin-1.
+    QCOMPARE(toUtf8("caf\xC3\xA9", "x-unknown"), std::string("caf\xC3\xA9"));
+    QCOMPARE(toUtf8("caf\xE9", "x-unknown"), std::string("caf\xC3\xA9"));
+    QCOMPARE(toUtf8("caf\xE9", "us-ascii"), std::string("caf\xC3\xA9"));
+    QVERIFY(isValidUtf8("\xF0\x9F\x98\x80"));
+    QVERIFY(!isValidUtf8("\xC0\xAF"));  // overlong
+}
+
+void TestText::headersVsBody() {
+    const std::string raw = "From sender@example.com  Thu Aug 22 12:36:23 2002\n"
+                            "Received: from relay.example.com by mailhost\n"
+                            "X-Mailer: SuperMailer Deluxe\n"
+                            "Subject: Cheap offer\n"
+                            "\ttoday\n"
+                            "To: victim@example.org\n"
+                            "\n"
+                            "Hello reader\n";
+    const MimeEntity e = splitEntity(raw);
+    QCOMPARE(e.headers.fields.size(), std::size_t(4));  // the mbox "From " line is no field
+    QCOMPARE(std::string(e.headers.get("SUBJECT")), std::string(" Cheap offer\ttoday"));
+    QCOMPARE(std::string(e.headers.get("x-mailer")), std::string(" SuperMailer Deluxe"));
+    QCOMPARE(std::string(e.body), std::string("Hello reader\n"));
+    QCOMPARE(messageWords(raw), (Strings{"cheap", "offer", "today", "hello", "reader"}));
+}
+
+void TestText::subjectKeptOrDropped() {
+    const std::string raw = "Subject:  Win a prize \nContent-Type: text/plain\n\nClaim it now\n";
+    const MessageText kept = messageText(raw, true);
+    QCOMPARE(kept.text, std::string("Win a prize\n\nClaim it now"));
+    QCOMPARE(kept.bodyOffset, std::size_t(13));
+    QCOMPARE(kept.subject, std::string("Win a prize"));
+    const MessageText dropped = messageText(raw, false);
+    QCOMPARE(dropped.text, std::string("Claim it now"));
+    QCOMPARE(dropped.bodyOffset, std::size_t(0));
+    QCOMPARE(dropped.subject, std::string("Win a prize"));
+    // No Subject: no separator either.
+    QCOMPARE(messageText("To: a@b.c\n\nbody text\n", true).text, std::string("body text"));
+    // CRLF line ends.
+    QCOMPARE(messageText("Subject: crlf\r\n\r\nline one\r\nline two\r\n", true).text,
+             std::string("crlf\n\nline one\nline two"));
+}
+
+void TestText::rfc2047Subject() {
+    QCOMPARE(decodeHeaderText(" =?ISO-8859-1?Q?Caf=E9_cr=E8me?= =?UTF-8?B?w6l0w6k=?= and  more "),
+             std::string("Caf\xC3\xA9 cr\xC3\xA8me\xC3\xA9t\xC3\xA9 and more"));
+    QCOMPARE(decodeHeaderText("=?windows-1252?q?=93Hi=94?= there"), std::string("\xE2\x80\x9CHi\xE2\x80\x9D there"));
+    QCOMPARE(decodeHeaderText("=?utf-8*en?Q?x=3Dy?="), std::string("x=y"));      // RFC 2231 language
+    QCOMPARE(decodeHeaderText("not =?encoded"), std::string("not =?encoded"));  // no encoded-word
+    QCOMPARE(decodeHeaderText("raw caf\xE9"), std::string("raw caf\xC3\xA9"));  // 8-bit header: latin-1
+    const std::string raw = "Subject: =?iso-8859-1?Q?R=E9sum=E9?= attached\n\nSee below\n";
+    QCOMPARE(messageWords(raw), (Strings{"r\xC3\xA9sum\xC3\xA9", "attached", "see", "below"}));
+}
+
+void TestText::multipartAlternativePrefersPlain() {
+    const std::string raw = "Subject: alt\n"
+                            "MIME-Version: 1.0\n"
+                            "Content-Type: multipart/alternative; boundary=\"XYZ\"\n"
+                            "\n"
+                            "This is the preamble.\n"
+                            "--XYZ\n"
+                            "Content-Type: text/html; charset=us-ascii\n"
+                            "\n"
+                            "<p>html version</p>\n"
+                            "--XYZ\n"
+                            "Content-Type: text/plain; charset=us-ascii\n"
+                            "\n"
+                            "plain version\n"
+                            "--XYZ--\n"
+                            "epilogue words\n";
+    QCOMPARE(messageText(raw, false).text, std::string("plain version"));
+    // Without a text/plain alternative, the HTML one.
+    const std::string htmlOnly = "Content-Type: multipart/alternative; boundary=b1\n\n--b1\n"
+                                 "Content-Type: image/gif\n\nGIF89a\n--b1\nContent-Type: text/html\n\n"
+                                 "<div>only html</div>\n--b1--\n";
+    QCOMPARE(messageText(htmlOnly, false).text, std::string("only html"));
+}
+
+void TestText::multipartMixedJoinsAndSkipsAttachments() {
+    const std::string raw = "Content-Type: multipart/mixed; boundary=\"outer\"\n\n"
+                            "--outer\n"
+                            "Content-Type: multipart/alternative; boundary=\"inner\"\n\n"
+                            "--inner\nContent-Type: text/plain\n\nfirst part\n"
+                            "--inner\nContent-Type: text/html\n\n<b>ignored html</b>\n"
+                            "--inner--\n"
+                            "--outer\n"
+                            "Content-Type: text/plain; name=notes.txt\n"
+                            "Content-Disposition: attachment; filename=notes.txt\n\nattached words\n"
+                            "--outer\n"
+                            "Content-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\nAAEC\n"
+                            "--outer\n"
+                            "\nsecond part, default text/plain\n"
+                            "--outer\n"
+                            "Content-Type: message/rfc822\n\nSubject: inner message\n\nforwarded body\n"
+                            "--outer--\n";
+    QCOMPARE(messageText(raw, false).text,
+             std::string("first part\n\nsecond part, default text/plain\n\nforwarded body"));
+    // A multipart without a boundary is read as plain text.
+    QCOMPARE(messageText("Content-Type: multipart/mixed\n\njust text\n", false).text, std::string("just text"));
+}
+
+void TestText::htmlOnlyBody() {
+    const std::string html = "<html><head><title>Title words</title><style>p {color: red}</style></head>\n"
+                             "<body><p>Buy&nbsp;now &amp; save</p><script>var x = \"hidden\";</script>"
+                             "F<b>RE</b>E<br>caf&eacute; &#233;t&#xE9; &lt;tag&gt; &bogus;<!-- secret comment -->"
+                             "<a href=\"x.html?a>b\">link</a></body></html>";
+    const std::string expected = "Buy now & save\nFREE\ncaf\xC3\xA9 \xC3\xA9t\xC3\xA9 <tag> &bogus; link";
+    QCOMPARE(htmlToText(html), expected);
+    const std::string raw = "Subject: deal\nContent-Type: text/html; charset=iso-8859-1\n\n" + html + "\n";
+    QCOMPARE(messageText(raw, false).text, expected);
+    QCOMPARE(messageWords(raw, false), (Strings{"buy", "now", "save", "free", "caf\xC3\xA9", "\xC3\xA9t\xC3\xA9",
+                                                "tag", "bogus", "link"}));
+    QCOMPARE(htmlToText("<p>one</p>\n\n<p>two</p><br><br>three"), std::string("one\n\ntwo\n\nthree"));
+    QCOMPARE(htmlToText("a < b and <unclosed"), std::string("a < b and"));
+}
+
+void TestText::quotedPrintable() {
+    QCOMPARE(decodeQuotedPrintable("Caf=E9 au lait soft=\nbreak here=20\nA=3dB = C=\r\nD="),
+             std::string("Caf\xE9 au lait softbreak here \nA=B = CD"));
+    const std::string raw = "Subject: qp\n"
+                            "Content-Type: text/plain; charset=\"iso-8859-1\"\n"
+                            "Content-Transfer-Encoding: quoted-printable\n\n"
+                            "Caf=E9 au lait, tr=E8s bi=\nen=3D ok\n";
+    QCOMPARE(messageText(raw, false).text, std::string("Caf\xC3\xA9 au lait, tr\xC3\xA8s bien= ok"));
+    QCOMPARE(messageWords(raw, false), (Strings{"caf\xC3\xA9", "au", "lait", "tr\xC3\xA8s", "bien", "ok"}));
+}
+
+void TestText::base64Body() {
+    QCOMPARE(decodeBase64("SGVs\nbG8=\n"), std::string("Hello"));
+    QCOMPARE(decodeBase64("SGk"), std::string("Hi"));  // no padding
+    const std::string raw = "Content-Type: text/plain; charset=utf-8\n"
+                            "Content-Transfer-Encoding: BASE64\n\n"
+                            "SGVsbG8gYmFzZTY0IHdvcmxkCnNlY29uZCBsaW5lCg==\n";
+    QCOMPARE(messageText(raw, false).text, std::string("Hello base64 world\nsecond line"));
+}
+
+void TestText::latin1AndWindows1252Bodies() {
+    const std::string latin1 = "Content-Type: text/plain; charset=ISO-8859-1\nContent-Transfer-Encoding: 8bit\n\n"
+                               "na\xEFve fa\xE7" "ade \xC9t\xE9\n";
+    QCOMPARE(messageText(latin1, false).text, std::string("na\xC3\xAFve fa\xC3\xA7" "ade \xC3\x89t\xC3\xA9"));
+    QCOMPARE(messageWords(latin1, false), (Strings{"na\xC3\xAFve", "fa\xC3\xA7" "ade", "\xC3\xA9t\xC3\xA9"}));
+    const std::string cp1252 = "Content-Type: text/plain; charset=windows-1252\n\n"
+                               "\x93" "quoted\x94 \x80" "100 don\x92t\n";
+    QCOMPARE(messageText(cp1252, false).text,
+             std::string("\xE2\x80\x9Cquoted\xE2\x80\x9D \xE2\x82\xAC" "100 don\xE2\x80\x99t"));
+    QCOMPARE(messageWords(cp1252, false), (Strings{"quoted", "don"}));
+    // No charset, 8-bit text: latin-1 when not UTF-8.
+    QCOMPARE(messageText("Subject: s\n\ncaf\xE9\n", false).text, std::string("caf\xC3\xA9"));
+}
+
+void TestText::tokenPositions() {
+    const std::string raw = "Subject: Cheap offer today\nContent-Type: text/html\n\n<p>Hello <b>R\xC3\xA9" "ader</b>!</p>";
+    const TextDocument d = messageDocument(raw, true);
+    QCOMPARE(d.text, std::string("Cheap offer today\n\nHello R\xC3\xA9" "ader!"));
+    QCOMPARE(d.bodyOffset, std::uint32_t(19));
+    const std::vector<TextToken> expected = {{0, 5, -1}, {6, 5, -1}, {12, 5, -1}, {19, 5, -1}, {25, 7, -1}};
+    QCOMPARE(d.tokens, expected);
+    QCOMPARE(std::string(d.tokenText(d.tokens[4])), std::string("R\xC3\xA9" "ader"));
+    for (const TextToken& t : d.tokens) QVERIFY(t.offset + t.length <= d.text.size());
+}
+
+void TestText::emptyMessage() {
+    QCOMPARE(messageText("", true).text, std::string());
+    QCOMPARE(messageText("Subject: only headers\nTo: x@y.z\n", false).text, std::string());
+    QCOMPARE(messageText("Content-Type: image/png\n\n\x89PNG", true).text, std::string());
+    QCOMPARE(messageDocument("Subject: only headers\n", true).tokens.size(), std::size_t(2));
+}
+
+void TestText::vocabularyFromTrainingOnly() {
+    const TextCorpus train = corpusOf({"apple apple banana", "apple cherry", "banana apple date"}, {0, 1, 0});
+    const TextCorpus test = corpusOf({"date date elder", "elder fig apple", "elder"}, {0, 1, 1});
+    const Vocabulary v = fitVocabulary(train.documents, {}, "memory");
+    QCOMPARE(v.words, (Strings{"apple", "banana"}));
+    QCOMPARE(v.documentFrequency, (std::vector<int>{3, 2}));
+    QCOMPARE(v.trainingDocuments, 3);
+    QCOMPARE(v.indexOf("banana"), 1);
+    QCOMPARE(v.indexOf("elder"), -1);  // 3 test documents, 0 training ones
+    QCOMPARE(v.indexOf("cherry"), -1);  // 1 training document < min df 2
+    QCOMPARE(v.idf[0], 1.0);                                 // ln(4/4) + 1
+    QCOMPARE(v.idf[1], std::log(4.0 / 3.0) + 1.0);           // 1.2876821
+    // Words sorted bytewise, min df 1 keeps all.
+    TextCorpusOptions all;
+    all.minDocumentFrequency = 1;
+    QCOMPARE(fitVocabulary(train.documents, all, "memory").words, (Strings{"apple", "banana", "cherry", "date"}));
+}
+
+void TestText::weightings() {
+    const TextCorpus train = corpusOf({"apple apple banana", "apple cherry", "banana apple date"}, {0, 1, 0});
+    const Vocabulary v = fitVocabulary(train.documents, {}, "memory");
+    TextCorpusOptions o;
+    const TextDataset binary = vectorize(train, v, o, "b");
+    QVERIFY(binary.data.isSparse());
+    QCOMPARE(binary.data.features(), 2);
+    QCOMPARE(binary.data.featureNames, (Strings{"apple", "banana"}));
+    QCOMPARE(rowOf(binary.data, 0), (Row{{0, 1.0f}, {1, 1.0f}}));
+    QCOMPARE(rowOf(binary.data, 1), (Row{{0, 1.0f}}));
+    QCOMPARE(rowOf(binary.data, 2), (Row{{0, 1.0f}, {1, 1.0f}}));
+    QCOMPARE(binary.data.labels, (std::vector<int>{0, 1, 0}));
+    QCOMPARE(binary.data.instanceId(2), std::string("d2"));
+    QCOMPARE(binary.data.importance, (std::vector<double>{1.0, 1.0}));
+
+    o.weighting = TermWeighting::TermFrequency;
+    const TextDataset tf = vectorize(train, v, o, "tf");
+    QCOMPARE(rowOf(tf.data, 0), (Row{{0, 2.0f}, {1, 1.0f}}));
+    QCOMPARE(rowOf(tf.data, 1), (Row{{0, 1.0f}}));
+
+    o.weighting = TermWeighting::TfIdf;
+    const TextDataset tfidf = vectorize(train, v, o, "tfidf");
+    // Row 0: (2 * 1, 1 * 1.2876821) / sqrt(4 + 1.2876821^2) = (0.8408020, 0.5413428).
+    const auto r0 = rowOf(tfidf.data, 0);
+    QCOMPARE(r0.size(), std::size_t(2));
+    QVERIFY(std::abs(r0[0].second - 0.8408020f) < 1e-6f);
+    QVERIFY(std::abs(r0[1].second - 0.5413428f) < 1e-6f);
+    QCOMPARE(rowOf(tfidf.data, 1), (Row{{0, 1.0f}}));  // one word: unit norm
+    // Row 2: (1, 1.2876821) / sqrt(1 + 1.2876821^2) = (0.6133555, 0.7898069).
+    const auto r2 = rowOf(tfidf.data, 2);
+    QVERIFY(std::abs(r2[0].second - 0.6133555f) < 1e-6f);
+    QVERIFY(std::abs(r2[1].second - 0.7898069f) < 1e-6f);
+    QVERIFY(contains(tfidf.data.provenance, "tfidf"));
+}
+
+void TestText::unseenWordReport() {
+    const TextCorpus train = corpusOf({"apple apple banana", "apple cherry", "banana apple date"}, {0, 1, 0});
+    const TextCorpus test = corpusOf({"date date elder", "elder fig apple", "elder", "", "1 2 3 !"}, {0, 1, 1, 0, 1});
+    const TextSplit s = vectorizeSplit(train, test, {}, "fruit");
+    QCOMPARE(s.test.data.name, std::string("fruit-test"));
+    QCOMPARE(s.test.data.features(), 2);
+    const VectorizeReport& r = s.test.report;
+    QCOMPARE(r.documents, 5);
+    QCOMPARE(r.tokens, std::int64_t(7));
+    QCOMPARE(r.unseenTokens, std::int64_t(6));  // date date elder elder fig elder
+    QCOMPARE(r.unseenWords, 3);                 // date, elder, fig
+    QCOMPARE(r.documentsWithoutTokens, 2);      // "" and "1 2 3 !"
+    QCOMPARE(r.documentsWithoutKnownWords, 4);  // all but "elder fig apple"
+    QCOMPARE(s.test.data.rows(), 5);            // all-zero rows are kept
+    QCOMPARE(s.test.data.nonZeros(3), 0);
+    QCOMPARE(rowOf(s.test.data, 1), (Row{{0, 1.0f}}));
+    QCOMPARE(r.summary(), std::string("5 documents, 2 without tokens, 4 all-zero; 6 of 7 token occurrences "
+                                      "(3 distinct words) not in the vocabulary, dropped"));
+    // The tokens carry their vocabulary index.
+    const TextDocument& d = s.test.data.documents->docs[1];
+    QCOMPARE(d.tokens.size(), std::size_t(3));
+    QCOMPARE(d.tokens[0].vocabIndex, -1);
+    QCOMPARE(d.tokens[2].vocabIndex, 0);
+    QCOMPARE(s.train.report.unseenTokens, std::int64_t(2));  // cherry, date: below min df
+}
+
+void TestText::maxFeatures() {
+    const TextCorpus train = corpusOf({"apple banana", "apple banana cherry", "cherry apple"}, {0, 1, 0});
+    TextCorpusOptions o;
+    o.maxFeatures = 2;  // df: apple 3, banana 2, cherry 2 -> apple, then banana (tie broken alphabetically)
+    QCOMPARE(fitVocabulary(train.documents, o, "memory").words, (Strings{"apple", "banana"}));
+    o.maxFeatures = 1;
+    QCOMPARE(fitVocabulary(train.documents, o, "memory").words, (Strings{"apple"}));
+}
+
+void TestText::vocabularyErrors() {
+    const TextCorpus train = corpusOf({"apple banana", "cherry date"}, {0, 1});
+    const std::string e = dataErrorOf([&] { fitVocabulary(train.documents, {}, "corpus.csv"); });
+    QVERIFY_CONTAINS(e, "corpus.csv: ");
+    QVERIFY_CONTAINS(e, "vocabulary is empty");
+    QVERIFY_CONTAINS(e, "minDocumentFrequency = 2");
+    QVERIFY_CONTAINS(dataErrorOf([&] { fitVocabulary(TextDocuments{}, {}, "none.csv"); }), "none.csv: no documents");
+    const TextCorpus empty = corpusOf({}, {});
+    const Vocabulary v = fitVocabulary(corpusOf({"aa bb", "aa bb"}, {0, 1}).documents, {}, "x");
+    QVERIFY_CONTAINS(dataErrorOf([&] { vectorize(empty, v, {}, "e"); }), "memory: no documents");
+}
+
+void TestText::optionValidation() {
+    TextCorpusOptions o;
+    o.minDocumentFrequency = 0;
+    QVERIFY_CONTAINS(invalidArgumentOf([&] { o.validate(); }), "TextCorpusOptions.minDocumentFrequency = 0 must be >= 1");
+    o = {};
+    o.maxFeatures = -1;
+    QVERIFY_CONTAINS(invalidArgumentOf([&] { o.validate(); }), "TextCorpusOptions.maxFeatures");
+    TextCsvOptions c;
+    c.labelColumn = "text";
+    QVERIFY_CONTAINS(invalidArgumentOf([&] { c.validate(); }), "TextCsvOptions.labelColumn");
+    c = {};
+    c.textColumn.clear();
+    QVERIFY_CONTAINS(invalidArgumentOf([&] { c.validate(); }), "TextCsvOptions.textColumn");
+    c = {};
+    c.separator = '"';
+    QVERIFY_CONTAINS(invalidArgumentOf([&] { c.validate(); }), "TextCsvOptions.separator");
+}
+
+void TestText::folderLoader() {
+    const TextCorpus c = loadTextFolder(textData("folder"));
+    QCOMPARE(c.classNames, (Strings{"ham", "spam"}));
+    QCOMPARE(c.ids, (Strings{"ham/01.txt", "ham/02.eml", "ham/03.TXT", "spam/01.txt", "spam/02.eml"}));
+    QCOMPARE(c.labels, (std::vector<int>{0, 0, 0, 1, 1}));
+    const auto& docs = c.documents.docs;
+    QCOMPARE(docs[0].text, std::string("Lunch meeting tomorrow\nat noon\n"));
+    QCOMPARE(docs[1].text, std::string("Meeting notes\n\nNotes from the meeting attached."));
+    QCOMPARE(docs[1].bodyOffset, std::uint32_t(15));
+    QCOMPARE(docs[2].text, std::string("Caf\xC3\xA9 meeting\n"));
+    QCOMPARE(docs[3].text, std::string("Cheap pills now\n"));  // BOM skipped
+    QCOMPARE(docs[4].text, std::string("Cheap offer\n\nBuy cheap now"));
+
+    TextCorpusOptions noSubject;
+    noSubject.keepSubject = false;
+    QCOMPARE(loadTextFolder(textData("folder"), noSubject).documents.docs[4].text, std::string("Buy cheap now"));
+
+    // Fit + vectorise on everything: cheap (2 docs), meeting (3), now (2).
+    const TextDataset t = loadTextDataset(textData("folder/"));
+    QCOMPARE(t.data.name, std::string("folder"));
+    QCOMPARE(t.data.featureNames, (Strings{"cheap", "meeting", "now"}));
+    QCOMPARE(rowOf(t.data, 0), (Row{{1, 1.0f}}));
+    QCOMPARE(rowOf(t.data, 3), (Row{{0, 1.0f}, {2, 1.0f}}));
+    QCOMPARE(t.data.instanceId(4), std::string("spam/02.eml"));
+    QVERIFY(t.data.documents != nullptr);
+    QCOMPARE(t.data.documents->docs.size(), std::size_t(5));
+}
+
+void TestText::folderErrors() {
+    QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("folder_one_class")); }),
+                     "found 1 class sub-folder(s); expected one sub-folder per class, at least two");
+    QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("folder_empty_class")); }),
+                     "folder_empty_class/spam: class folder holds no .txt or .eml file");
+    QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("folder_utf16")); }),
+                     "folder_utf16/spam/01.txt: UTF-16 text (byte-order mark)");
+    QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("folder_binary")); }),
+                     "folder_binary/spam/01.eml: byte 15: NUL byte");
+    QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("no_such_folder")); }), "no_such_folder: not a folder");
+}
+
+void TestText::csvLoader() {
+    const TextCorpus c = loadTextCsv(textData("messages.csv"));
+    QCOMPARE(c.classNames, (Strings{"ham", "spam"}));
+    QCOMPARE(c.labels, (std::vector<int>{0, 1, 0}));
+    QCOMPARE(c.ids, (Strings{"line 2", "line 4", "line 6"}));
+    QCOMPARE(c.documents.docs[0].text, std::string("Hello, \"friend\"\nsecond line"));
+    QCOMPARE(words(c.documents.docs[0]), (Strings{"hello", "friend", "second", "line"}));
+    QCOMPARE(c.documents.docs[2].text, std::string("Meeting at noon"));
+
+    TextCsvOptions semi;
+    semi.textColumn = "body";
+    semi.labelColumn = "class";
+    semi.separator = ';';
+    const TextCorpus s = loadTextCsv(textData("messages_semicolon.csv"), semi);
+    QCOMPARE(s.documents.docs[0].text, std::string("a;b cheap"));
+    QCOMPARE(s.labels, (std::vector<int>{1, 0}));
+}
+
+void TestText::csvErrors_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("missing column") << "bad_missing_column.csv"
+                                    << "bad_missing_column.csv:1: no column 'label' (TextCsvOptions::labelColumn) in the header; columns: text, category";
+    QTest::newRow("unclosed quote") << "bad_unclosed_quote.csv" << "bad_unclosed_quote.csv:3: quoted field never closed";
+    QTest::newRow("ragged") << "bad_ragged.csv" << "bad_ragged.csv:3: 3 fields, the header has 2";
+    QTest::newRow("empty label") << "bad_empty_label.csv" << "bad_empty_label.csv:3: empty label in column 'label'";
+    QTest::newRow("one class") << "bad_one_class.csv" << "bad_one_class.csv: found 1 class(es)";
+    QTest::newRow("utf-16") << "bad_utf16.csv" << "bad_utf16.csv: UTF-16 text";
+    QTest::newRow("nul") << "bad_nul.csv" << "bad_nul.csv: byte 13: NUL byte";
+    QTest::newRow("after quote") << "bad_after_quote.csv" << "bad_after_quote.csv:2: expected a separator after the closing quote";
+    QTest::newRow("missing file") << "no_such.csv" << "no_such.csv: cannot open file";
+}
+
+void TestText::csvErrors() {
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    const std::string e = dataErrorOf([&] { loadTextCsv(textData(file.toStdString())); });
+    QVERIFY_CONTAINS(e, expected.toStdString());
+    QVERIFY(e.find('\n') == std::string::npos);
+}
+
+void TestText::messageBundle() {
+    const MessageBundle b = readMessageBundle(textData("bundle.txt"));
+    QCOMPARE(b.headerValue("source"), std::string("test"));
+    QCOMPARE(b.messages.size(), std::size_t(2));
+    QCOMPARE(b.messages[1].id, std::string("g2/001"));
+    QCOMPARE(b.messages[1].group, std::string("g2"));
+    QCOMPARE(b.messages[1].label, std::string("spam"));
+    QCOMPARE(std::string(b.messages[1].raw), std::string("Subject: buy\n\ncheap pills\n"));
+    const TextCorpus c = messageBundleCorpus(textData("bundle.txt"));
+    QCOMPARE(c.classNames, (Strings{"ham", "spam"}));
+    QCOMPARE(c.documents.docs[1].text, std::string("buy\n\ncheap pills"));
+    QCOMPARE(c.ids, (Strings{"g1/001", "g2/001"}));
+}
+
+void TestText::messageBundleErrors_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("magic") << "bad_bundle_magic.txt" << "bad_bundle_magic.txt:1: not an FDLab message bundle";
+    QTest::newRow("count") << "bad_bundle_count.txt" << "bad_bundle_count.txt: the header says 3 messages, the file holds 2";
+    QTest::newRow("truncated") << "bad_bundle_truncated.txt" << "bad_bundle_truncated.txt: byte 93: record g2/001: 26 bytes";
+    QTest::newRow("record") << "bad_bundle_record.txt" << "bad_bundle_record.txt: byte 93: expected a record line";
+}
+
+void TestText::messageBundleErrors() {
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    QVERIFY_CONTAINS(dataErrorOf([&] { readMessageBundle(textData(file.toStdString())); }), expected.toStdString());
+}
+
+void TestText::bundledSpamAssassin() {
+    const TextSplit s = loadSpamAssassin(datasetsDir());
+    const Dataset& train = s.train.data;
+    const Dataset& test = s.test.data;
+    QCOMPARE(train.name, std::string("spamassassin"));
+    QCOMPARE(test.name, std::string("spamassassin-test"));
+    QCOMPARE(train.classNames, (Strings{"ham", "spam"}));
+    QCOMPARE(train.rows() + test.rows(), 6046);
+    QCOMPARE(train.rows(), 4232);
+    QCOMPARE(test.rows(), 1814);
+    QCOMPARE(train.classCounts(), (std::vector<int>{2905, 1327}));
+    QCOMPARE(test.classCounts(), (std::vector<int>{1245, 569}));
+    QCOMPARE(train.classCounts()[0] + test.classCounts()[0], 4150);
+    QCOMPARE(train.classCounts()[1] + test.classCounts()[1], 1896);
+    // Measured once (binary, min df 2, Subject kept); a change here means the parser changed.
+    QCOMPARE(s.vocabulary.size(), 25046);
+    QVERIFY(s.vocabulary.size() >= 20000 && s.vocabulary.size() <= 60000);
+    QCOMPARE(train.features(), 25046);
+    QCOMPARE(test.features(), 25046);
+    QCOMPARE(train.storedValues(), std::int64_t(588265));
+    QCOMPARE(test.storedValues(), std::int64_t(243914));
+    QCOMPARE(s.test.report.tokens, std::int64_t(500548));
+    QCOMPARE(s.test.report.unseenTokens, std::int64_t(23482));
+    QCOMPARE(s.test.report.unseenWords, 14794);
+    QCOMPARE(train.instanceId(0), std::string("easy-ham-1/00001.7c53336b37003a9286aba55d2945844c"));
+    QVERIFY(std::is_sorted(train.featureNames.begin(), train.featureNames.end()));
+
+    // Every row is exactly the set of its tokens' vocabulary indices, and every token's text
+    // folds to its feature's name.
+    for (const Dataset* d : {&train, &test}) {
+        QVERIFY(d->documents != nullptr);
+        QCOMPARE(d->documents->docs.size(), std::size_t(d->rows()));
+        for (int i = 0; i < d->rows(); ++i) {
+            const TextDocument& doc = d->documents->docs[static_cast<std::size_t>(d->sourceRow(i))];
+            std::set<int> fromTokens;
+            for (const TextToken& t : doc.tokens) {
+                QVERIFY(t.offset + t.length <= doc.text.size());
+                if (t.vocabIndex < 0) continue;
+                fromTokens.insert(t.vocabIndex);
+                if (foldCase(doc.tokenText(t)) != d->featureNames[static_cast<std::size_t>(t.vocabIndex)])
+                    QFAIL(qPrintable(QString("%1 token %2").arg(QString::fromStdString(d->instanceId(i))).arg(t.offset)));
+            }
+            std::set<int> fromRow;
+            d->forEachNonZero(i, [&](int j, float x) {
+                fromRow.insert(j);
+                QCOMPARE(x, 1.0f);
+            });
+            if (fromRow != fromTokens) QFAIL(qPrintable(QString::fromStdString(d->instanceId(i))));
+            QVERIFY(isValidUtf8(doc.text));
+        }
+    }
+    // The catalogue entries give the same sets.
+    const Dataset bundledTrain = loadBundled("spamassassin");
+    QCOMPARE(bundledTrain.rows(), 4232);
+    QCOMPARE(bundledTrain.fingerprint(), train.fingerprint());
+    const Dataset bundledTest = loadBundled("spamassassin-test");
+    QCOMPARE(bundledTest.fingerprint(), test.fingerprint());
+}
+
+QTEST_APPLESS_MAIN(TestText)
+#include "test_text.moc"
