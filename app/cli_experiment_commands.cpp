@@ -345,8 +345,8 @@ int runAttackCmd(const std::vector<std::string>& argv) {
         json rows = json::array();
         for (int i = 0; i < ps.test.rows(); ++i)
             rows.push_back({{"instance", i}, {"label", ps.test.classNames[static_cast<std::size_t>(ps.test.labels[static_cast<std::size_t>(i)])]},
-                            {"margin_before", model.margin(rowSpan(ps.test, i), ps.test.labels[static_cast<std::size_t>(i)])},
-                            {"margin_after", model.margin(rowSpan(r.attacked, i), ps.test.labels[static_cast<std::size_t>(i)])},
+                            {"margin_before", model.margin(ps.test.row(i), ps.test.labels[static_cast<std::size_t>(i)])},
+                            {"margin_after", model.margin(r.attacked.row(i), ps.test.labels[static_cast<std::size_t>(i)])},
                             {"deleted", r.deleted[static_cast<std::size_t>(i)]}});
         std::cout << json{{"threat", toString(at.threat)}, {"instances", rows}}.dump(2) << '\n';
     } else {
@@ -354,7 +354,7 @@ int runAttackCmd(const std::vector<std::string>& argv) {
         for (int i = 0; i < ps.test.rows(); ++i) {
             const int y = ps.test.labels[static_cast<std::size_t>(i)];
             std::cout << i << ',' << ps.test.classNames[static_cast<std::size_t>(y)] << ','
-                      << model.margin(rowSpan(ps.test, i), y) << ',' << model.margin(rowSpan(r.attacked, i), y) << ',';
+                      << model.margin(ps.test.row(i), y) << ',' << model.margin(r.attacked.row(i), y) << ',';
             std::string del;
             for (int j : r.deleted[static_cast<std::size_t>(i)]) del += (del.empty() ? "" : " ") + ps.test.featureNames[static_cast<std::size_t>(j)];
             std::cout << del << '\n';

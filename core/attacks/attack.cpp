@@ -54,6 +54,33 @@ void replaceDeleted(std::span<float> x, const std::vector<int>& deleted, Replace
     for (int j : deleted) x[static_cast<std::size_t>(j)] = r == Replacement::Zero ? 0.0f : static_cast<float>(rng.uniform(-1.0, 1.0));
 }
 
+/// The sparse counterpart of replaceDeleted: appends row x with the features in `deleted`
+/// replaced to b. Noise is drawn in the order of `deleted`, as replaceDeleted draws it, so a
+/// sparse row and its dense copy get the same values.
+void appendAttackedRow(const RowView& x, const std::vector<int>& deleted, Replacement r, Rng& rng,
+                       SparseRowsBuilder& b) {
+    std::vector<std::pair<int, float>> repl;
+    repl.reserve(deleted.size());
+    for (int j : deleted) repl.emplace_back(j, r == Replacement::Zero ? 0.0f : static_cast<float>(rng.uniform(-1.0, 1.0)));
+    std::stable_sort(repl.begin(), repl.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+    std::size_t d = 0;
+    int k = 0;
+    while (k < x.count || d < repl.size()) {
+        const int col = k < x.count ? static_cast<int>(x.indices[k]) : x.n;
+        if (d < repl.size() && repl[d].first <= col) {
+            const int j = repl[d].first;
+            float v = repl[d].second;
+            while (d < repl.size() && repl[d].first == j) v = repl[d++].second;   // a repeated feature keeps its last value
+            b.add(j, v);
+            if (j == col) ++k;
+        } else {
+            b.add(col, x.values[k]);
+            ++k;
+        }
+    }
+    b.endRow();
+}
+
 }  // namespace
 
 const char* toString(ThreatModel t) {
@@ -110,6 +137,11 @@ void AttackSpec::validate(const Dataset& d) const {
             if (j < 0 || j >= d.features())
                 bad("features", std::to_string(j) + " is not in [0, " + std::to_string(d.features()) + ")");
     }
+    for (int c : attackedClasses)
+        if (c < 0 || c >= d.numClasses())
+            bad("attacked_classes", "class index " + std::to_string(c) + " is not in [0, " + std::to_string(d.numClasses()) + ")");
+    if (!attackedClasses.empty() && isTrainingTime(threat))
+        bad("attacked_classes", "a one-sided threat acts on test instances; label flips choose their own instances");
     if (threat == ThreatModel::RandomBlankout && !(probability >= 0 && probability <= 1))
         bad("probability", "must be in [0, 1]");
     if (threat == ThreatModel::FeatureCorruption || threat == ThreatModel::GroupCorruption || isTrainingTime(threat))
@@ -142,6 +174,10 @@ void AttackSpec::validate(const Dataset& d) const {
     }
 }
 
+bool AttackSpec::attacks(int label) const {
+    return attackedClasses.empty() || std::find(attackedClasses.begin(), attackedClasses.end(), label) != attackedClasses.end();
+}
+
 std::vector<FeatureGroup> AttackSpec::effectiveGroups(const Dataset& d) const {
     if (regionRows > 0 && regionCols > 0 && d.imageShape) return imageRegionGroups(*d.imageShape, regionRows, regionCols);
     return groups;
@@ -162,8 +198,15 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         throw std::invalid_argument("attack: donor set has a different number of features");
 
     AttackResult res;
-    res.attacked = test;
-    const int m = test.rows(), K = countBudget(spec);
+    const bool sparse = test.isSparse();
+    if (sparse) {
+        res.attacked = test.subset({});   // the metadata; rows are appended below
+        res.attacked.labels = test.labels;
+        res.attacked.sourceRows = test.sourceRows;
+    } else {
+        res.attacked = test;
+    }
+    const int m = test.rows(), n = test.features(), K = countBudget(spec);
     res.deleted.assign(static_cast<std::size_t>(m), {});
     const bool worstCase = spec.threat == ThreatModel::WorstCaseCount || usesValueBudget(spec.threat);
     if (worstCase) res.damage.assign(static_cast<std::size_t>(m), 0.0);
@@ -178,6 +221,7 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         if (!u.complete) {
             res.status = Status::Cancelled;
             res.message = "cancelled while enumerating uniform deletion sets";
+            res.attacked = test;
             res.elapsed = clock.seconds();
             return res;
         }
@@ -186,6 +230,12 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
     const LinearModel* linear = worstCase ? &requireLinear(model, spec.threat).model() : nullptr;
     const std::vector<FeatureGroup> groups =
         spec.threat == ThreatModel::GroupCorruption ? spec.effectiveGroups(test) : std::vector<FeatureGroup>{};
+    // Threats that look at every feature (corruption, the model-agnostic greedy search) work on
+    // one densified row at a time when the set is sparse.
+    const bool needsDenseRow = spec.threat == ThreatModel::FeatureCorruption ||
+                               spec.threat == ThreatModel::GroupCorruption || spec.threat == ThreatModel::GreedyDeletion;
+    std::vector<float> scratch(sparse && needsDenseRow ? static_cast<std::size_t>(n) : 0);
+    SparseRowsBuilder builder(sparse ? n : 0, sparse ? test.storedValues() : 0);
 
     const Rng base(spec.seed);
     const int reportEvery = std::max(1, m / 20);
@@ -194,6 +244,11 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
             if (rc.cancelled()) {
                 res.status = Status::Cancelled;
                 res.message = "cancelled after " + std::to_string(i) + " of " + std::to_string(m) + " instances";
+                if (sparse) {   // the rest stays clean
+                    Rng unused = base;
+                    for (int r = i; r < m; ++r) appendAttackedRow(test.row(r), {}, spec.replacement, unused, builder);
+                    res.attacked.sparse = std::move(builder).finish();
+                }
                 res.elapsed = clock.seconds();
                 return res;
             }
@@ -201,11 +256,17 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         }
         Rng rng = base.split(spec.firstRowStream + static_cast<std::uint64_t>(i));
         const int label = test.labels[static_cast<std::size_t>(i)];
-        const std::span<const float> x = rowSpan(test, i);
-        const std::span<float> out{res.attacked.X.row(i).data(), static_cast<std::size_t>(test.features())};
+        const RowView x = test.row(i);
+        std::span<float> out;
+        if (!sparse) out = {res.attacked.X.row(i).data(), static_cast<std::size_t>(n)};
+        else if (needsDenseRow) {
+            x.toDense(scratch);
+            out = scratch;
+        }
         std::vector<int>& del = res.deleted[static_cast<std::size_t>(i)];
         bool substituted = false;   // corruption writes its own values
-        switch (spec.threat) {
+        const bool attacked = spec.attacks(label);
+        switch (attacked ? spec.threat : ThreatModel::None) {
         case ThreatModel::None: break;
         case ThreatModel::WorstCaseCount: {
             const InstanceDeletion d = worstCaseCountDeletion(*linear, x, label, K);
@@ -232,14 +293,11 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
             del.assign(spec.features.begin(), spec.features.begin() + K);
             std::sort(del.begin(), del.end());
             break;
-        case ThreatModel::RandomBlankout:
-            for (int j = 0; j < test.features(); ++j)
-                if (rng.bernoulli(spec.probability)) del.push_back(j);
-            break;
+        case ThreatModel::RandomBlankout: del = randomNonZeroBlankout(x, spec.probability, rng); break;
         case ThreatModel::RandomLabelFlip:
         case ThreatModel::AdversarialLabelFlip: break;   // refused above
         case ThreatModel::GreedyDeletion: {
-            del = greedyDeletion(model, x, label, K, spec.stopWhenWrong).deleted;
+            del = greedyDeletion(model, out, label, K, spec.stopWhenWrong).deleted;
             std::sort(del.begin(), del.end());
             break;
         }
@@ -252,8 +310,15 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
             substituted = true;
             break;
         }
-        if (!substituted) replaceDeleted(out, del, spec.replacement, rng);
+        if (!sparse) {
+            if (!substituted) replaceDeleted(out, del, spec.replacement, rng);
+        } else if (substituted) {
+            appendAttackedRow(RowView::dense(scratch), {}, spec.replacement, rng, builder);
+        } else {
+            appendAttackedRow(x, del, spec.replacement, rng, builder);
+        }
     }
+    if (sparse) res.attacked.sparse = std::move(builder).finish();
     res.status = Status::Converged;
     res.elapsed = clock.seconds();
     rc.report(1.0, m, "attack done");

@@ -42,8 +42,9 @@ enum class ThreatModel {
                            ///< test instance (whole group at once)
     FixedDeletion,         ///< the first K features of `features` deleted from every instance
                            ///< (e.g. Dekel-Shamir's "delete both label copies")
-    RandomBlankout,        ///< every feature deleted independently with probability `probability`
-                           ///< (MCF's "blankout at test time"; the level is the probability)
+    RandomBlankout,        ///< every non-zero feature deleted independently with probability
+                           ///< `probability` (MCF's "blankout at test time"; the level is the
+                           ///< probability; a zero has nothing to delete)
     RandomLabelFlip,       ///< TRAINING time: a fraction `fraction` of the training labels flipped
                            ///< at random (binary data; the experiment runner applies it)
     AdversarialLabelFlip   ///< TRAINING time: the same number of flips chosen by Algorithm 1 of
@@ -97,6 +98,9 @@ struct AttackSpec {
     bool labelFlipSvmFromLearner = false;
     /// GreedyDeletion: stop as soon as the instance is misclassified.
     bool stopWhenWrong = true;
+    /// One-sided adversary: the class indices whose instances are attacked (e.g. only spam);
+    /// the others stay clean. Empty = every class.
+    std::vector<int> attackedClasses;
     std::uint64_t seed = 1;
     /// Row i of the attacked set draws its randomness from stream firstRowStream + i of `seed`.
     /// Default 0. Attacking the one-row subset {i} of a set with firstRowStream = i reproduces
@@ -106,6 +110,8 @@ struct AttackSpec {
     /// Throws std::invalid_argument naming the field: negative or fractional K, N outside
     /// [0, V), probability/fraction outside [0, 1], feature out of range, bad groups.
     void validate(const Dataset& d) const;
+    /// True when instances of class `label` are attacked (attackedClasses empty or holds it).
+    bool attacks(int label) const;
     /// The groups GroupCorruption acts on for data d: the image regions when set, else `groups`.
     std::vector<FeatureGroup> effectiveGroups(const Dataset& d) const;
 };
@@ -120,7 +126,9 @@ struct AttackResult {
     std::string message;
 };
 
-/// Runs the attack on every instance of `test` (labels are the true labels). Worst-case and
+/// Runs the attack on every instance of `test` (labels are the true labels), dense or sparse:
+/// a sparse test set gives a sparse attacked set, and deletions act on stored non-zeros (the
+/// corruption threats and the greedy search densify one row at a time). Worst-case and
 /// uniform threats need a LinearScorer (std::invalid_argument otherwise). Corruption threats
 /// take replacement values from `donors` (e.g. the training set; default: `test` itself),
 /// never from the instance being corrupted. Deterministic for spec.seed (each instance draws

@@ -35,7 +35,7 @@ int countFor(double fraction, int total) {
 std::vector<int> corruptFeatures(std::span<float> x, double fraction, const Dataset& donors, int self, Rng& rng) {
     const int n = static_cast<int>(x.size());
     std::vector<int> chosen = choose(n, countFor(fraction, n), rng);
-    for (int j : chosen) x[static_cast<std::size_t>(j)] = donors.X(donorRow(donors, self, rng), j);
+    for (int j : chosen) x[static_cast<std::size_t>(j)] = donors.value(donorRow(donors, self, rng), j);
     return chosen;
 }
 
@@ -47,7 +47,7 @@ std::vector<int> corruptGroups(std::span<float> x, double fraction, const std::v
         const FeatureGroup& grp = groups[static_cast<std::size_t>(g)];
         const int donor = donorRow(donors, self, rng);
         for (int j : grp.members()) {
-            x[static_cast<std::size_t>(j)] = donors.X(donor, j);
+            x[static_cast<std::size_t>(j)] = donors.value(donor, j);
             features.push_back(j);
         }
     }

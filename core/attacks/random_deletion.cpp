@@ -4,10 +4,9 @@
 
 namespace fdlab {
 
-std::vector<int> randomNonZeroDeletion(std::span<const float> x, int K, Rng& rng) {
+std::vector<int> randomNonZeroDeletion(const RowView& x, int K, Rng& rng) {
     std::vector<int> nz;
-    for (std::size_t j = 0; j < x.size(); ++j)
-        if (x[j] != 0.0f) nz.push_back(static_cast<int>(j));
+    x.forEachNonZero([&](int j, float) { nz.push_back(j); });
     const std::size_t take = std::min(nz.size(), static_cast<std::size_t>(std::max(K, 0)));
     // Partial Fisher-Yates: the first `take` entries become a uniform random subset.
     for (std::size_t a = 0; a < take; ++a) {
@@ -17,6 +16,14 @@ std::vector<int> randomNonZeroDeletion(std::span<const float> x, int K, Rng& rng
     nz.resize(take);
     std::sort(nz.begin(), nz.end());
     return nz;
+}
+
+std::vector<int> randomNonZeroBlankout(const RowView& x, double p, Rng& rng) {
+    std::vector<int> del;
+    x.forEachNonZero([&](int j, float) {
+        if (rng.bernoulli(p)) del.push_back(j);
+    });
+    return del;
 }
 
 std::vector<int> randomFeatureDrop(int feature, double p, Rng& rng) {

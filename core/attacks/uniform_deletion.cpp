@@ -50,7 +50,7 @@ UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& tes
     const LinearScorer scorer(m);
     std::vector<double> s(static_cast<std::size_t>(outs));
     for (int i = 0; i < rows; ++i) {
-        scorer.scores(rowSpan(test, i), s);
+        scorer.scoresRow(test.row(i), s);
         for (int k = 0; k < outs; ++k) S(i, k) = s[static_cast<std::size_t>(k)];
     }
     UniformExactResult best;
@@ -65,7 +65,7 @@ UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& tes
         for (int i = 0; i < rows; ++i) {
             for (int k = 0; k < outs; ++k) {
                 double v = S(i, k);
-                for (int j : comb) v -= m.W(j, k) * static_cast<double>(test.X(i, j));
+                for (int j : comb) v -= m.W(j, k) * static_cast<double>(test.value(i, j));
                 s[static_cast<std::size_t>(k)] = v;
             }
             const double mg = Scorer::marginOf(s, test.labels[static_cast<std::size_t>(i)]);

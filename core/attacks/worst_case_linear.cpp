@@ -12,27 +12,26 @@ namespace {
 
 // Profits of the non-zero features of x for the margin "class label against competitor k"
 // (binary models: k is ignored), with the feature index of each entry.
-void profitsAgainst(const LinearModel& m, std::span<const float> x, int label, int k, std::vector<double>& profit,
+void profitsAgainst(const LinearModel& m, const RowView& x, int label, int k, std::vector<double>& profit,
                     std::vector<int>& index) {
     profit.clear();
     index.clear();
     const bool binary = m.isBinary();
     const double y = label == 1 ? 1.0 : -1.0;
-    for (std::size_t j = 0; j < x.size(); ++j) {
-        if (x[j] == 0.0f) continue;
+    x.forEachNonZero([&](int j, float v) {
         const auto jj = static_cast<Eigen::Index>(j);
         const double coef = binary ? y * m.W(jj, 0) : m.W(jj, label) - m.W(jj, k);
-        profit.push_back(coef * static_cast<double>(x[j]));
-        index.push_back(static_cast<int>(j));
-    }
+        profit.push_back(coef * static_cast<double>(v));
+        index.push_back(j);
+    });
 }
 
 // Shared driver: for each competitor (one pass for binary models) solve the knapsack given by
 // `solve`, keep the competitor whose margin ends lowest.
 template <class Solve>
-InstanceDeletion worstCase(const LinearModel& m, std::span<const float> x, int label, Solve&& solve) {
+InstanceDeletion worstCase(const LinearModel& m, const RowView& x, int label, Solve&& solve) {
     std::vector<double> s(static_cast<std::size_t>(m.W.cols()));
-    LinearScorer(m).scores(x, s);
+    LinearScorer(m).scoresRow(x, s);
     const double margin = Scorer::marginOf(s, label);
     std::vector<int> competitors;
     if (m.isBinary()) competitors.push_back(0);
@@ -65,7 +64,7 @@ InstanceDeletion worstCase(const LinearModel& m, std::span<const float> x, int l
 
 }  // namespace
 
-InstanceDeletion worstCaseCountDeletion(const LinearModel& m, std::span<const float> x, int label, int K) {
+InstanceDeletion worstCaseCountDeletion(const LinearModel& m, const RowView& x, int label, int K) {
     return worstCase(m, x, label, [K](const std::vector<double>& p, const std::vector<int>&, double& lp) {
         KnapsackResult r = topKProfits(p, K);
         lp = r.value;
@@ -73,7 +72,7 @@ InstanceDeletion worstCaseCountDeletion(const LinearModel& m, std::span<const fl
     });
 }
 
-InstanceDeletion worstCaseValueDeletion(const LinearModel& m, std::span<const float> x, int label,
+InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, int label,
                                         const std::vector<double>& v, double N, ValueBudgetMethod method,
                                         double scale) {
     std::vector<double> w;

@@ -20,11 +20,11 @@ struct InstanceDeletion {
     double bound = 0.0;         ///< value budget: LP-relaxation bound on the damage; count: = damage
 };
 
-/// K largest positive profits (exact).
-InstanceDeletion worstCaseCountDeletion(const LinearModel& m, std::span<const float> x, int label, int K);
+/// K largest positive profits (exact). x is a dense or sparse row; only its non-zeros count.
+InstanceDeletion worstCaseCountDeletion(const LinearModel& m, const RowView& x, int label, int K);
 
 /// Value budget N with feature values v (exact DP with v_j * scale integral, or greedy).
-InstanceDeletion worstCaseValueDeletion(const LinearModel& m, std::span<const float> x, int label,
+InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, int label,
                                         const std::vector<double>& v, double N, ValueBudgetMethod method,
                                         double scale = 1.0);
 

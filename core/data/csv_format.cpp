@@ -149,6 +149,24 @@ void checkDenseSize(const std::string& path, long line, std::uint64_t m, std::ui
                             std::to_string(n) + " values (more than 2^31)");
 }
 
+void storeRows(Dataset& d, SparseRows&& rows, int storage, const std::string& path, long line) {
+    const auto m = static_cast<std::uint64_t>(rows.rows()), n = static_cast<std::uint64_t>(rows.cols);
+    const bool sparse = storage == static_cast<int>(Storage::Sparse) ||
+                        (storage == static_cast<int>(Storage::Auto) &&
+                         static_cast<double>(rows.nonZeros()) < 0.1 * static_cast<double>(m) * static_cast<double>(n));
+    if (sparse) {
+        if (n == 0) throw DataError(path, line, "expected at least one feature, found none");
+        d.X.resize(0, 0);
+        d.sparse = std::move(rows);
+        return;
+    }
+    checkDenseSize(path, line, m, n);
+    d.X = Dataset::Matrix::Zero(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(n));
+    for (int i = 0; i < rows.rows(); ++i)
+        for (auto k = rows.rowStart[static_cast<std::size_t>(i)]; k < rows.rowStart[static_cast<std::size_t>(i) + 1]; ++k)
+            d.X(i, rows.colIndex[static_cast<std::size_t>(k)]) = rows.values[static_cast<std::size_t>(k)];
+}
+
 std::string fileStem(const std::string& path) {
     std::string name = std::filesystem::path(path).filename().string();
     if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) name.resize(name.size() - 3);
@@ -293,9 +311,18 @@ Dataset loadCsv(const std::string& path, const LoadOptions& opt) {
     }
     if (labels.empty())
         throw DataError(path, lr.endLine(), "expected at least one data row after the header, found none");
-    checkDenseSize(path, headerLine, labels.size(), n);
-    d.X = Eigen::Map<const Dataset::Matrix>(values.data(), static_cast<Eigen::Index>(labels.size()),
-                                             static_cast<Eigen::Index>(n));
+    if (opt.storage == Storage::Dense) {
+        checkDenseSize(path, headerLine, labels.size(), n);
+        d.X = Eigen::Map<const Dataset::Matrix>(values.data(), static_cast<Eigen::Index>(labels.size()),
+                                                 static_cast<Eigen::Index>(n));
+    } else {
+        SparseRowsBuilder b(static_cast<int>(n));
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            b.add(static_cast<int>(k % n), values[k]);
+            if ((k + 1) % n == 0) b.endRow();
+        }
+        storeRows(d, std::move(b).finish(), static_cast<int>(opt.storage), path, headerLine);
+    }
     classes.finish(labels, d.classNames);
     d.labels = std::move(labels);
     finishDataset(d, path, "CSV");
@@ -341,7 +368,7 @@ void saveCsv(const Dataset& d, const std::string& path) {
     out += '\n';
     for (int i = 0; i < d.rows(); ++i) {
         for (std::size_t j = 0; j < n; ++j) {
-            const float x = d.X(i, static_cast<Eigen::Index>(j));
+            const float x = d.value(i, static_cast<int>(j));
             if (!std::isfinite(x))
                 throw std::invalid_argument("saveCsv: non-finite value at instance " + std::to_string(i + 1));
             out += formatFloat(x);

@@ -73,6 +73,10 @@ private:
 /// Throws DataError if an m x n dense float matrix is unreasonably large (or empty features).
 void checkDenseSize(const std::string& path, long line, std::uint64_t m, std::uint64_t n);
 
+/// Stores the rows in d as `storage` asks (Auto: sparse under 10% non-zeros); a dense result
+/// goes through checkDenseSize.
+void storeRows(Dataset& d, SparseRows&& rows, int storage, const std::string& path, long line);
+
 /// File name without directory, ".gz" and the last extension: "/a/spam.csv.gz" -> "spam".
 std::string fileStem(const std::string& path);
 

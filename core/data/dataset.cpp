@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace fdlab {
@@ -19,6 +20,27 @@ int Dataset::nonZeros(int i) const {
     return c;
 }
 
+void Dataset::columnRange(std::vector<float>& lo, std::vector<float>& hi) const {
+    const auto n = static_cast<std::size_t>(features());
+    lo.assign(n, std::numeric_limits<float>::infinity());
+    hi.assign(n, -std::numeric_limits<float>::infinity());
+    std::vector<int> stored(n, 0);
+    for (int i = 0; i < rows(); ++i) {
+        const RowView r = row(i);
+        for (int k = 0; k < r.count; ++k) {
+            const auto j = static_cast<std::size_t>(r.indices ? r.indices[k] : k);
+            lo[j] = std::min(lo[j], r.values[k]);
+            hi[j] = std::max(hi[j], r.values[k]);
+            ++stored[j];
+        }
+    }
+    for (std::size_t j = 0; j < n; ++j)
+        if (stored[j] < rows()) {   // some row has an implicit zero
+            lo[j] = std::min(lo[j], 0.0f);
+            hi[j] = std::max(hi[j], 0.0f);
+        }
+}
+
 std::vector<int> Dataset::classCounts() const {
     std::vector<int> c(classNames.size(), 0);
     for (int l : labels)
@@ -32,6 +54,118 @@ double Dataset::totalImportance() const {
     return s;
 }
 
+std::size_t SparseRows::bytes() const {
+    return rowStart.size() * sizeof(std::int64_t) + colIndex.size() * sizeof(std::int32_t) +
+           values.size() * sizeof(float);
+}
+
+SparseRowsBuilder::SparseRowsBuilder(int cols, std::int64_t reserveNonZeros) {
+    if (cols < 0) throw std::invalid_argument("SparseRowsBuilder: negative column count");
+    m_s.cols = cols;
+    m_s.colIndex.reserve(static_cast<std::size_t>(reserveNonZeros));
+    m_s.values.reserve(static_cast<std::size_t>(reserveNonZeros));
+}
+
+void SparseRowsBuilder::add(int j, float x) {
+    if (j < 0 || j >= m_s.cols)
+        throw std::invalid_argument("SparseRowsBuilder: column " + std::to_string(j) + " outside [0, " +
+                                    std::to_string(m_s.cols) + ")");
+    if (j <= m_last)
+        throw std::invalid_argument("SparseRowsBuilder: column " + std::to_string(j) + " after column " +
+                                    std::to_string(m_last) + " in the same row");
+    m_last = j;
+    if (x == 0.0f) return;
+    m_s.colIndex.push_back(j);
+    m_s.values.push_back(x);
+}
+
+void SparseRowsBuilder::endRow() {
+    m_s.rowStart.push_back(static_cast<std::int64_t>(m_s.values.size()));
+    m_last = -1;
+}
+
+SparseRows SparseRowsBuilder::finish() && { return std::move(m_s); }
+
+float RowView::value(int j) const {
+    if (!indices) return values[j];
+    const std::int32_t* end = indices + count;
+    const std::int32_t* it = std::lower_bound(indices, end, j);
+    return it != end && *it == j ? values[it - indices] : 0.0f;
+}
+
+void RowView::toDense(std::span<float> out) const {
+    if (!indices) {
+        std::copy(values, values + n, out.begin());
+        return;
+    }
+    std::fill(out.begin(), out.end(), 0.0f);
+    for (int k = 0; k < count; ++k) out[static_cast<std::size_t>(indices[k])] = values[k];
+}
+
+Dataset::Matrix Dataset::denseCopy(const std::string& who) const {
+    if (!sparse) return X;
+    const std::int64_t total = static_cast<std::int64_t>(rows()) * features();
+    if (total > kMaxDensifyValues)
+        throw std::invalid_argument(who + " needs dense data, and '" + name + "' is sparse with " +
+                                    std::to_string(rows()) + " x " + std::to_string(features()) +
+                                    " values, more than the " + std::to_string(kMaxDensifyValues) +
+                                    " FDLab densifies; use a linear learner or fewer features");
+    Matrix D = Matrix::Zero(rows(), features());
+    for (int i = 0; i < rows(); ++i) row(i).toDense({D.row(i).data(), static_cast<std::size_t>(features())});
+    return D;
+}
+
+const Dataset::Matrix& Dataset::denseOnly(const std::string& who) const {
+    if (sparse)
+        throw std::invalid_argument(who + " needs dense data, and '" + name + "' is sparse (" +
+                                    std::to_string(rows()) + " x " + std::to_string(features()) + ", " +
+                                    std::to_string(sparse->nonZeros()) + " non-zeros)");
+    return X;
+}
+
+namespace {
+/// A copy of d's metadata and labels, without the feature values.
+Dataset metadataOf(const Dataset& src) {
+    Dataset d;
+    d.name = src.name;
+    d.provenance = src.provenance;
+    d.labels = src.labels;
+    d.classNames = src.classNames;
+    d.featureNames = src.featureNames;
+    d.imageShape = src.imageShape;
+    d.importance = src.importance;
+    d.sourceRows = src.sourceRows;
+    d.sourceIds = src.sourceIds;
+    d.documents = src.documents;
+    return d;
+}
+}  // namespace
+
+std::string Dataset::instanceId(int i) const {
+    const int r = sourceRow(i);
+    if (sourceIds && r >= 0 && static_cast<std::size_t>(r) < sourceIds->size()) return (*sourceIds)[static_cast<std::size_t>(r)];
+    return "row " + std::to_string(r + 1);
+}
+
+Dataset Dataset::toSparse() const {
+    if (sparse) return *this;
+    Dataset d = metadataOf(*this);
+    SparseRowsBuilder b(features());
+    for (int i = 0; i < rows(); ++i) {
+        forEachNonZero(i, [&](int j, float x) { b.add(j, x); });
+        b.endRow();
+    }
+    d.sparse = std::move(b).finish();
+    return d;
+}
+
+Dataset Dataset::toDense(const std::string& who) const {
+    if (!sparse) return *this;
+    Dataset d = metadataOf(*this);
+    d.X = denseCopy(who);
+    return d;
+}
+
 Dataset Dataset::subset(std::span<const int> idx) const {
     Dataset d;
     d.name = name;
@@ -40,15 +174,36 @@ Dataset Dataset::subset(std::span<const int> idx) const {
     d.featureNames = featureNames;
     d.imageShape = imageShape;
     d.importance = importance;
-    d.X.resize(static_cast<Eigen::Index>(idx.size()), X.cols());
+    d.sourceIds = sourceIds;
+    d.documents = documents;
     d.labels.resize(idx.size());
-    for (std::size_t k = 0; k < idx.size(); ++k) {
-        const int i = idx[k];
+    d.sourceRows.resize(idx.size());
+    for (int i : idx)
         if (i < 0 || i >= rows())
             throw std::out_of_range("Dataset::subset: row " + std::to_string(i) + " out of range [0, " +
                                     std::to_string(rows()) + ")");
-        d.X.row(static_cast<Eigen::Index>(k)) = X.row(i);
-        d.labels[k] = labels[static_cast<std::size_t>(i)];
+    if (sparse) {
+        std::int64_t nnz = 0;
+        for (int i : idx) nnz += row(i).count;
+        SparseRows s;
+        s.cols = sparse->cols;
+        s.rowStart.reserve(idx.size() + 1);
+        s.colIndex.reserve(static_cast<std::size_t>(nnz));
+        s.values.reserve(static_cast<std::size_t>(nnz));
+        for (int i : idx) {
+            const RowView r = row(i);
+            s.colIndex.insert(s.colIndex.end(), r.indices, r.indices + r.count);
+            s.values.insert(s.values.end(), r.values, r.values + r.count);
+            s.rowStart.push_back(static_cast<std::int64_t>(s.values.size()));
+        }
+        d.sparse = std::move(s);
+    } else {
+        d.X.resize(static_cast<Eigen::Index>(idx.size()), X.cols());
+        for (std::size_t k = 0; k < idx.size(); ++k) d.X.row(static_cast<Eigen::Index>(k)) = X.row(idx[k]);
+    }
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+        d.labels[k] = labels[static_cast<std::size_t>(idx[k])];
+        d.sourceRows[k] = sourceRow(idx[k]);
     }
     return d;
 }
@@ -71,6 +226,8 @@ void Dataset::validate(const std::string& where) const {
     auto fail = [&](const std::string& msg) { throw std::invalid_argument(where + ": " + msg); };
     const auto m = static_cast<std::size_t>(rows());
     const auto n = static_cast<std::size_t>(features());
+    if (!sourceRows.empty() && sourceRows.size() != m)
+        fail(std::to_string(sourceRows.size()) + " source rows for " + std::to_string(m) + " instances");
     if (labels.size() != m)
         fail(std::to_string(labels.size()) + " labels for " + std::to_string(m) + " instances");
     if (featureNames.size() != n)
@@ -82,11 +239,32 @@ void Dataset::validate(const std::string& where) const {
         if (labels[i] < 0 || static_cast<std::size_t>(labels[i]) >= classNames.size())
             fail("instance " + std::to_string(i + 1) + " has label index " + std::to_string(labels[i]) +
                  " outside [0, " + std::to_string(classNames.size()) + ")");
-    for (Eigen::Index i = 0; i < X.rows(); ++i)
-        for (Eigen::Index j = 0; j < X.cols(); ++j)
-            if (!std::isfinite(X(i, j)))
-                fail("non-finite value at instance " + std::to_string(i + 1) + ", feature " +
-                     featureNames[static_cast<std::size_t>(j)]);
+    if (sparse) {
+        const SparseRows& s = *sparse;
+        if (s.rowStart.empty() || s.rowStart.front() != 0 ||
+            s.colIndex.size() != static_cast<std::size_t>(s.nonZeros()) || s.values.size() != s.colIndex.size())
+            fail("sparse storage: row starts and entries disagree");
+        for (int i = 0; i < s.rows(); ++i) {
+            const auto b = s.rowStart[static_cast<std::size_t>(i)], e = s.rowStart[static_cast<std::size_t>(i) + 1];
+            if (e < b) fail("sparse storage: row " + std::to_string(i + 1) + " ends before it starts");
+            for (auto k = b; k < e; ++k) {
+                const auto kk = static_cast<std::size_t>(k);
+                const int j = s.colIndex[kk];
+                if (j < 0 || j >= s.cols || (k > b && j <= s.colIndex[kk - 1]))
+                    fail("sparse storage: instance " + std::to_string(i + 1) +
+                         " has columns out of range or out of order");
+                if (!std::isfinite(s.values[kk]))
+                    fail("non-finite value at instance " + std::to_string(i + 1) + ", feature " +
+                         featureNames[static_cast<std::size_t>(j)]);
+            }
+        }
+    } else {
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                if (!std::isfinite(X(i, j)))
+                    fail("non-finite value at instance " + std::to_string(i + 1) + ", feature " +
+                         featureNames[static_cast<std::size_t>(j)]);
+    }
     for (std::size_t j = 0; j < n; ++j)
         if (!(importance[j] > 0.0) || !std::isfinite(importance[j]))
             fail("importance of feature " + featureNames[j] + " is " + std::to_string(importance[j]) +
@@ -112,9 +290,19 @@ std::uint64_t Dataset::fingerprint() const {
             h *= 1099511628211ULL;
         }
     };
-    const std::int64_t dims[2] = {X.rows(), X.cols()};
-    mix(dims, sizeof dims);
-    mix(X.data(), static_cast<std::size_t>(X.size()) * sizeof(float));
+    if (sparse) {
+        // A different stream from the dense one (the layout is part of the fingerprint): hashing
+        // m x n zeros of a text corpus would cost seconds.
+        const std::int64_t dims[3] = {-1, rows(), features()};
+        mix(dims, sizeof dims);
+        mix(sparse->rowStart.data(), sparse->rowStart.size() * sizeof(std::int64_t));
+        mix(sparse->colIndex.data(), sparse->colIndex.size() * sizeof(std::int32_t));
+        mix(sparse->values.data(), sparse->values.size() * sizeof(float));
+    } else {
+        const std::int64_t dims[2] = {X.rows(), X.cols()};
+        mix(dims, sizeof dims);
+        mix(X.data(), static_cast<std::size_t>(X.size()) * sizeof(float));
+    }
     mix(labels.data(), labels.size() * sizeof(int));
     for (const auto& f : featureNames) mix(f.data(), f.size() + 1);
     return h;

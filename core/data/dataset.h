@@ -1,28 +1,33 @@
 #pragma once
 // The in-memory dataset every part of FDLab works on.
 //
-// Storage is a dense, row-major float matrix X (m instances x n features). Labels are class
-// indices into classNames. A two-class dataset is "binary": class index 1 is the positive class
-// (y = +1) and class index 0 the negative one (y = -1); see y().
+// Storage is either dense -- a row-major float matrix X (m instances x n features), the fast
+// layout for images -- or sparse -- compressed sparse rows (SparseRows: float values, 32-bit
+// column indices, 64-bit row starts), the layout for text with 10^4..10^6 word features. The
+// loaders choose per file: LIBSVM, sparse ARFF and text corpora load as CSR; IDX dense; CSV
+// dense unless mostly zeros. Labels are class indices into classNames. A two-class dataset is
+// "binary": class index 1 is the positive class (y = +1) and class index 0 the negative one
+// (y = -1); see y().
 //
-// Sparse data (text with 1e5+ features). LIBSVM files load into this dense storage today. The
-// callers that must scale to sparse data (learners, attacks) only touch X through the row
-// accessors below -- dot(), forEachNonZero(), value(), nonZeros() -- never through X's memory
-// layout. A sparse build replaces `X` by an Eigen::SparseMatrix<float, Eigen::RowMajor> (CSR)
-// behind the same accessors: dot() becomes a loop over the row's stored entries,
-// forEachNonZero() walks the InnerIterator, and the dense matrix is only materialised on
-// request by the few callers that want pixels (image views), which already check imageShape.
-// The loaders produce (row, col, value) triplets, so only Dataset's constructor changes.
+// Everything on a training, attack or curve path reads rows through the accessors -- row(),
+// dot(), forEachNonZero(), value(), nonZeros() -- which work on both layouts and never
+// densify a sparse set. The few callers that need a dense matrix (image views, PCA, the
+// non-linear learners, kernel SVMs) ask for denseCopy(), which refuses sets above
+// kMaxDensifyValues values with a message that says so.
 
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace fdlab {
+
+struct TextDocuments;   // core/text/text_documents.h
 
 /// Shape of pixel data: feature j is pixel (j / cols, j % cols).
 struct ImageShape {
@@ -51,21 +56,105 @@ struct FeatureGroup {
 /// Names "rows a-b, cols c-d" (0-based, inclusive). Throws std::invalid_argument for sizes < 1.
 std::vector<FeatureGroup> imageRegionGroups(const ImageShape& shape, int regionRows, int regionCols);
 
+/// Compressed sparse rows. Row i's entries are [rowStart[i], rowStart[i + 1]) of colIndex and
+/// values, with strictly increasing columns and finite, non-zero values (Dataset::validate
+/// checks this; SparseRowsBuilder produces it).
+struct SparseRows {
+    int cols = 0;
+    std::vector<std::int64_t> rowStart{0};
+    std::vector<std::int32_t> colIndex;
+    std::vector<float> values;
+
+    int rows() const { return static_cast<int>(rowStart.size()) - 1; }
+    std::int64_t nonZeros() const { return rowStart.back(); }
+    /// Bytes held by the three arrays (for memory reports).
+    std::size_t bytes() const;
+    bool operator==(const SparseRows&) const = default;
+};
+
+/// Builds SparseRows one row at a time: add(j, x) in increasing j (zeros are skipped), then
+/// endRow(). Throws std::invalid_argument for a column out of [0, cols) or out of order.
+class SparseRowsBuilder {
+public:
+    explicit SparseRowsBuilder(int cols, std::int64_t reserveNonZeros = 0);
+    void add(int j, float x);
+    void endRow();
+    SparseRows finish() &&;
+
+private:
+    SparseRows m_s;
+    int m_last = -1;
+};
+
+/// One instance's features, dense (all n values) or sparse (the stored entries). Cheap to copy;
+/// valid while the Dataset it came from lives.
+struct RowView {
+    const float* values = nullptr;          ///< dense: n values; sparse: `count` values
+    const std::int32_t* indices = nullptr;  ///< sparse: `count` increasing columns; dense: null
+    int count = 0;                          ///< dense: n; sparse: stored entries
+    int n = 0;                              ///< number of features
+
+    static RowView dense(std::span<const float> x) {
+        return {x.data(), nullptr, static_cast<int>(x.size()), static_cast<int>(x.size())};
+    }
+    bool isSparse() const { return indices != nullptr; }
+    /// Calls f(j, x_j) for each non-zero feature, in increasing j.
+    template <class F>
+    void forEachNonZero(F&& f) const {
+        if (indices) {
+            for (int k = 0; k < count; ++k)
+                if (values[k] != 0.0f) f(static_cast<int>(indices[k]), values[k]);
+        } else {
+            for (int j = 0; j < n; ++j)
+                if (values[j] != 0.0f) f(j, values[j]);
+        }
+    }
+    /// x_j (a binary search on sparse rows).
+    float value(int j) const;
+    /// w . x over the first n entries of w (w may be longer, e.g. carry a bias).
+    template <class Vec>
+    double dot(const Vec& w) const {
+        double s = 0.0;
+        forEachNonZero([&](int j, float x) { s += static_cast<double>(x) * w(j); });
+        return s;
+    }
+    /// Writes all n values into out (length n), zeros included.
+    void toDense(std::span<float> out) const;
+};
+
 class Dataset {
 public:
     using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    /// denseCopy() refuses sets with more values than this (256 MB of floats).
+    static constexpr std::int64_t kMaxDensifyValues = std::int64_t{1} << 26;
 
     std::string name;                        ///< short name, e.g. "mnist" or a file stem
     std::string provenance;                  ///< where the data came from (file, generator+seed)
-    Matrix X;                                ///< m x n features
+    Matrix X;                                ///< dense storage: m x n features (0 x 0 when sparse)
+    std::optional<SparseRows> sparse;        ///< CSR storage; when set, the set is sparse
     std::vector<int> labels;                 ///< class index of each instance
     std::vector<std::string> classNames;     ///< one name per class
     std::vector<std::string> featureNames;   ///< one name per feature
     std::optional<ImageShape> imageShape;    ///< set for pixel data
     std::vector<double> importance;          ///< v_j > 0, one per feature (default 1)
+    /// Where each instance came from, carried through subset(): its 0-based row in the loaded
+    /// file (or document index of a text corpus). Empty means "row i is source row i".
+    std::vector<int> sourceRows;
+    /// Optional instance ids (e.g. message file names), indexed by source row.
+    std::shared_ptr<const std::vector<std::string>> sourceIds;
+    /// Text corpora: the documents (display text, token positions), indexed by source row.
+    std::shared_ptr<const TextDocuments> documents;
 
-    int rows() const { return static_cast<int>(X.rows()); }
-    int features() const { return static_cast<int>(X.cols()); }
+    /// The source row of instance i (i itself when sourceRows is empty).
+    int sourceRow(int i) const { return sourceRows.empty() ? i : sourceRows[static_cast<std::size_t>(i)]; }
+    /// The id of instance i: sourceIds' entry, or "row N" (1-based source row) without ids.
+    std::string instanceId(int i) const;
+
+    bool isSparse() const { return sparse.has_value(); }
+    int rows() const { return sparse ? sparse->rows() : static_cast<int>(X.rows()); }
+    int features() const { return sparse ? sparse->cols : static_cast<int>(X.cols()); }
+    /// Stored entries: the non-zeros of a sparse set, m x n for a dense one.
+    std::int64_t storedValues() const { return sparse ? sparse->nonZeros() : static_cast<std::int64_t>(X.size()); }
     int numClasses() const { return static_cast<int>(classNames.size()); }
     bool isBinary() const { return classNames.size() == 2; }
 
@@ -74,19 +163,53 @@ public:
     /// All signed labels (binary datasets).
     std::vector<int> signedLabels() const;
 
-    float value(int i, int j) const { return X(i, j); }
+    /// Row i, dense or sparse.
+    RowView row(int i) const {
+        if (sparse) {
+            const auto b = sparse->rowStart[static_cast<std::size_t>(i)];
+            const auto e = sparse->rowStart[static_cast<std::size_t>(i) + 1];
+            return {sparse->values.data() + b, sparse->colIndex.data() + b, static_cast<int>(e - b), sparse->cols};
+        }
+        return {X.row(i).data(), nullptr, static_cast<int>(X.cols()), static_cast<int>(X.cols())};
+    }
+    float value(int i, int j) const { return sparse ? row(i).value(j) : X(i, j); }
     /// w . x_i (no bias).
     double dot(int i, const Eigen::VectorXd& w) const {
+        if (sparse) return row(i).dot(w);
         return X.row(i).cast<double>().dot(w);
     }
     /// Calls f(j, x_ij) for each non-zero feature of row i, in increasing j.
     template <class F>
     void forEachNonZero(int i, F&& f) const {
-        const float* r = X.row(i).data();
-        for (int j = 0, n = features(); j < n; ++j)
-            if (r[j] != 0.0f) f(j, r[j]);
+        row(i).forEachNonZero(std::forward<F>(f));
     }
     int nonZeros(int i) const;
+
+    /// The dense matrix: X itself for a dense set, a densified copy of a sparse one. `who` names
+    /// the caller in the error thrown (std::invalid_argument) when a sparse set has more than
+    /// kMaxDensifyValues values.
+    Matrix denseCopy(const std::string& who) const;
+    /// A dense set's storage; for a sparse set throws std::invalid_argument saying that `who`
+    /// needs dense data.
+    const Matrix& denseOnly(const std::string& who) const;
+    /// The same data in the other layout (sparse -> dense within kMaxDensifyValues).
+    Dataset toSparse() const;
+    Dataset toDense(const std::string& who = "toDense") const;
+
+    /// Per-feature minimum and maximum over all rows (implicit zeros of sparse rows count).
+    void columnRange(std::vector<float>& lo, std::vector<float>& hi) const;
+    /// Stored values of a sparse set, for in-place maps that keep zeros zero (scalings).
+    template <class F>
+    void transformStoredValues(F&& f) {
+        if (sparse) {
+            for (int i = 0; i < sparse->rows(); ++i)
+                for (auto k = sparse->rowStart[static_cast<std::size_t>(i)]; k < sparse->rowStart[static_cast<std::size_t>(i) + 1]; ++k)
+                    f(i, static_cast<int>(sparse->colIndex[static_cast<std::size_t>(k)]), sparse->values[static_cast<std::size_t>(k)]);
+        } else {
+            for (Eigen::Index i = 0; i < X.rows(); ++i)
+                for (Eigen::Index j = 0; j < X.cols(); ++j) f(static_cast<int>(i), static_cast<int>(j), X(i, j));
+        }
+    }
 
     std::vector<int> classCounts() const;
     double totalImportance() const;
@@ -103,7 +226,8 @@ public:
     /// Throws std::invalid_argument if some class has no instance.
     void requireNonEmptyClasses(const std::string& where = "dataset") const;
 
-    /// Stable 64-bit FNV-1a fingerprint of X, labels and feature names (for model files).
+    /// Stable 64-bit FNV-1a fingerprint of the values, labels and feature names (for model
+    /// files). The layout is part of it: a sparse set and its dense copy differ.
     std::uint64_t fingerprint() const;
 };
 

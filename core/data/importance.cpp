@@ -210,27 +210,47 @@ std::vector<double> mutualInformationBits(const Dataset& d, int bins) {
     std::vector<long long> classCount(static_cast<std::size_t>(C), 0);
     for (int l : d.labels) ++classCount[static_cast<std::size_t>(l)];
 
-    const Eigen::RowVectorXf lo = d.X.colwise().minCoeff();
-    const Eigen::RowVectorXf hi = d.X.colwise().maxCoeff();
+    std::vector<float> lo, hi;
+    d.columnRange(lo, hi);
+    // The non-zeros by column (one pass over the rows, dense or sparse); a column's zeros are
+    // counted per class as the class size minus its non-zeros.
+    std::vector<std::int64_t> colStart(static_cast<std::size_t>(n) + 1, 0);
+    for (int i = 0; i < m; ++i) d.forEachNonZero(i, [&](int j, float) { ++colStart[static_cast<std::size_t>(j) + 1]; });
+    for (std::size_t j = 0; j < static_cast<std::size_t>(n); ++j) colStart[j + 1] += colStart[j];
+    std::vector<std::pair<float, int>> entries(static_cast<std::size_t>(colStart.back()));
+    {
+        std::vector<std::int64_t> next(colStart.begin(), colStart.end() - 1);
+        for (int i = 0; i < m; ++i)
+            d.forEachNonZero(i, [&](int j, float x) {
+                entries[static_cast<std::size_t>(next[static_cast<std::size_t>(j)]++)] = {x, d.labels[static_cast<std::size_t>(i)]};
+            });
+    }
     std::vector<long long> joint(static_cast<std::size_t>(bins) * static_cast<std::size_t>(C));
     std::vector<long long> binCount(static_cast<std::size_t>(bins));
+    std::vector<long long> zeros(static_cast<std::size_t>(C));
     const auto M = static_cast<long long>(m);
     for (int j = 0; j < n; ++j) {
-        const double a = lo(j), b = hi(j);
+        const double a = lo[static_cast<std::size_t>(j)], b = hi[static_cast<std::size_t>(j)];
         if (!std::isfinite(a) || !std::isfinite(b))
             throw std::invalid_argument("mutualInformationBits: feature " + std::to_string(j + 1) +
                                         " has a non-finite value");
         if (!(b > a)) continue;  // constant feature: a single bin, I = 0
         std::fill(joint.begin(), joint.end(), 0);
         std::fill(binCount.begin(), binCount.end(), 0);
-        for (int i = 0; i < m; ++i) {
-            // Bins [a + k w, a + (k+1) w), w = (b - a)/bins; the last one closed so b falls in it.
-            const double t = (static_cast<double>(d.X(i, j)) - a) / (b - a) * bins;
-            const int k = std::min(static_cast<int>(t), bins - 1);
-            ++joint[static_cast<std::size_t>(k) * static_cast<std::size_t>(C) +
-                    static_cast<std::size_t>(d.labels[static_cast<std::size_t>(i)])];
-            ++binCount[static_cast<std::size_t>(k)];
+        zeros.assign(classCount.begin(), classCount.end());
+        // Bins [a + k w, a + (k+1) w), w = (b - a)/bins; the last one closed so b falls in it.
+        auto binOf = [&](double x) { return std::min(static_cast<int>((x - a) / (b - a) * bins), bins - 1); };
+        auto count = [&](int k, int c, long long times) {
+            joint[static_cast<std::size_t>(k) * static_cast<std::size_t>(C) + static_cast<std::size_t>(c)] += times;
+            binCount[static_cast<std::size_t>(k)] += times;
+        };
+        for (auto e = colStart[static_cast<std::size_t>(j)]; e < colStart[static_cast<std::size_t>(j) + 1]; ++e) {
+            const auto& [x, c] = entries[static_cast<std::size_t>(e)];
+            count(binOf(static_cast<double>(x)), c, 1);
+            --zeros[static_cast<std::size_t>(c)];
         }
+        for (int c = 0; c < C; ++c)
+            if (zeros[static_cast<std::size_t>(c)] > 0) count(binOf(0.0), c, zeros[static_cast<std::size_t>(c)]);
         double sum = 0.0;
         for (int k = 0; k < bins; ++k)
             for (int c = 0; c < C; ++c) {

@@ -14,12 +14,6 @@ namespace fdlab {
 
 namespace {
 
-struct Entry {
-    std::uint32_t row;
-    std::uint32_t col;
-    float value;
-};
-
 /// Next whitespace-separated token of `s` starting at `pos`; empty at the end.
 std::string_view nextToken(std::string_view s, std::size_t& pos) {
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; };
@@ -31,13 +25,14 @@ std::string_view nextToken(std::string_view s, std::size_t& pos) {
 
 }  // namespace
 
-Dataset loadLibsvm(const std::string& path) {
+Dataset loadLibsvm(const std::string& path, const LoadOptions& opt) {
     using namespace detail;
     const std::string text = readMaybeGzipped(path);
     LineReader lr(text);
     std::string_view line;
-    std::vector<Entry> entries;
-    entries.reserve(text.size() / 8);
+    SparseRows rows;
+    rows.colIndex.reserve(text.size() / 8);
+    rows.values.reserve(text.size() / 8);
     std::vector<int> labels;
     LabelCollector classes;
     std::uint64_t maxIndex = 0;
@@ -52,7 +47,6 @@ Dataset loadLibsvm(const std::string& path) {
         const std::string_view label = nextToken(line, pos);
         if (label.find(':') != std::string_view::npos)
             throw DataError(path, ln, "expected a class label as the first token, found " + inQuotes(label));
-        const auto row = static_cast<std::uint32_t>(labels.size());
         labels.push_back(classes.add(label));
         std::uint64_t prev = 0;
         for (std::string_view tok = nextToken(line, pos); !tok.empty(); tok = nextToken(line, pos)) {
@@ -76,16 +70,18 @@ Dataset loadLibsvm(const std::string& path) {
             prev = idx;
             const float v = requireNumber(path, ln, tok.substr(colon + 1), "feature " + std::string(key));
             maxIndex = std::max(maxIndex, idx);
-            if (v != 0.0f) entries.push_back({row, static_cast<std::uint32_t>(idx - 1), v});
+            if (v != 0.0f) {
+                rows.colIndex.push_back(static_cast<std::int32_t>(idx - 1));
+                rows.values.push_back(v);
+            }
         }
+        rows.rowStart.push_back(static_cast<std::int64_t>(rows.values.size()));
     }
     if (labels.empty())
         throw DataError(path, lr.endLine(), "expected at least one instance line 'LABEL INDEX:VALUE ...', found none");
-    checkDenseSize(path, firstDataLine, labels.size(), maxIndex);
-
     Dataset d;
-    d.X = Dataset::Matrix::Zero(static_cast<Eigen::Index>(labels.size()), static_cast<Eigen::Index>(maxIndex));
-    for (const Entry& e : entries) d.X(e.row, e.col) = e.value;
+    rows.cols = static_cast<int>(maxIndex);
+    storeRows(d, std::move(rows), static_cast<int>(opt.storage), path, firstDataLine);
     classes.finish(labels, d.classNames);
     d.labels = std::move(labels);
     finishDataset(d, path, "LIBSVM");

@@ -46,7 +46,7 @@ FileFormat guessFormat(const std::string& path) {
 Dataset loadDataFile(const std::string& path, const LoadOptions& opt) {
     switch (guessFormat(path)) {
     case FileFormat::Csv: return loadCsv(path, opt);
-    case FileFormat::Libsvm: return loadLibsvm(path);
+    case FileFormat::Libsvm: return loadLibsvm(path, opt);
     case FileFormat::Arff: return loadArff(path, opt);
     case FileFormat::Idx: {
         std::string labels = opt.idxLabels;

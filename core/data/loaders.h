@@ -29,7 +29,16 @@ enum class MissingPolicy {
     Impute       ///< numeric: mean of the column; nominal: its most frequent value (mode)
 };
 
+/// How a loaded text-format file (CSV, LIBSVM, ARFF) is stored. IDX is always dense.
+enum class Storage {
+    Auto,     ///< sparse (CSR) when under 10% of the values are non-zero, else dense
+    Dense,
+    Sparse
+};
+
 struct LoadOptions {
+    /// CSV, LIBSVM, ARFF: dense or sparse storage (see Storage).
+    Storage storage = Storage::Auto;
     /// CSV: name of the label column (header), or empty for the last column.
     std::string labelColumn;
     /// CSV: field separator.
@@ -53,9 +62,9 @@ Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath);
 Dataset loadCsv(const std::string& path, const LoadOptions& opt = {});
 
 /// LIBSVM / SVMlight: "label idx:val idx:val ...", 1-based increasing indices, '#' comments.
-/// Stored dense (see Dataset). Labels are class names, sorted as for CSV (so -1 -> class 0,
-/// +1 -> class 1 in a binary file).
-Dataset loadLibsvm(const std::string& path);
+/// Stored as opt.storage says (Auto: sparse under 10% non-zeros). Labels are class names,
+/// sorted as for CSV (so -1 -> class 0, +1 -> class 1 in a binary file).
+Dataset loadLibsvm(const std::string& path, const LoadOptions& opt = {});
 
 /// ARFF: @relation, @attribute NAME numeric|real|integer|{nominal values}, @data (dense rows,
 /// or sparse "{i v, ...}"). Nominal non-class attributes become one-hot features named

@@ -39,11 +39,11 @@ Preprocessor Preprocessor::fit(const Dataset& d, Scaling s, float binariseThresh
     p.offset.assign(n, 0.0f);
     p.factor.assign(n, 0.0f);
     p.shift = 0.0f;
-    const Eigen::RowVectorXf lo = d.X.colwise().minCoeff();
-    const Eigen::RowVectorXf hi = d.X.colwise().maxCoeff();
+    std::vector<float> lo, hi;
+    d.columnRange(lo, hi);
     for (std::size_t j = 0; j < n; ++j) {
-        const double a = lo(static_cast<Eigen::Index>(j));
-        const double b = hi(static_cast<Eigen::Index>(j));
+        const double a = lo[j];
+        const double b = hi[j];
         if (!std::isfinite(a) || !std::isfinite(b))
             throw std::invalid_argument("Preprocessor::fit: feature " + std::to_string(j + 1) +
                                         " has a non-finite value");
@@ -74,22 +74,34 @@ void Preprocessor::apply(Dataset& d) const {
             throw std::invalid_argument(std::string("Preprocessor::apply: scaling '") + toString(scaling) +
                                         "' was fitted on " + std::to_string(offset.size()) +
                                         " features, dataset has " + std::to_string(n));
-        for (Eigen::Index i = 0; i < d.X.rows(); ++i)
-            for (std::size_t j = 0; j < n; ++j) {
-                const auto jj = static_cast<Eigen::Index>(j);
-                // In double so that e.g. the training max maps to exactly 1 after rounding.
-                d.X(i, jj) = static_cast<float>((static_cast<double>(d.X(i, jj)) - offset[j]) * factor[j] + shift);
-            }
+        if (d.isSparse())   // only a map that keeps 0 at 0 keeps the set sparse
+            for (std::size_t j = 0; j < n; ++j)
+                if (offset[j] * factor[j] != 0.0f || shift != 0.0f)
+                    throw std::invalid_argument(std::string("scaling '") + toString(scaling) + "' would fill the zeros of sparse data '" +
+                                                d.name + "' (feature " + d.featureNames[j] +
+                                                " maps 0 to a non-zero value); use zero-one on non-negative data, unit-norm or none");
+        // In double so that e.g. the training max maps to exactly 1 after rounding.
+        d.transformStoredValues([&](int, int j, float& x) {
+            const auto jj = static_cast<std::size_t>(j);
+            x = static_cast<float>((static_cast<double>(x) - offset[jj]) * factor[jj] + shift);
+        });
         return;
     }
-    case Scaling::UnitNorm:
-        for (Eigen::Index i = 0; i < d.X.rows(); ++i) {
-            const double norm = d.X.row(i).cast<double>().norm();
-            if (norm > 0.0) d.X.row(i) = (d.X.row(i).cast<double>() / norm).cast<float>();
-        }
+    case Scaling::UnitNorm: {
+        std::vector<double> norm(static_cast<std::size_t>(d.rows()), 0.0);
+        for (int i = 0; i < d.rows(); ++i)
+            d.forEachNonZero(i, [&](int, float x) { norm[static_cast<std::size_t>(i)] += static_cast<double>(x) * x; });
+        for (double& v : norm) v = std::sqrt(v);
+        d.transformStoredValues([&](int i, int, float& x) {
+            const double nr = norm[static_cast<std::size_t>(i)];
+            if (nr > 0.0) x = static_cast<float>(static_cast<double>(x) / nr);
+        });
         return;
+    }
     case Scaling::Binarise:
-        d.X = (d.X.array() > binariseThreshold).cast<float>().matrix();
+        if (d.isSparse() && binariseThreshold < 0.0f)
+            throw std::invalid_argument("binarise with a negative threshold would fill the zeros of sparse data '" + d.name + "'");
+        d.transformStoredValues([&](int, int, float& x) { x = x > binariseThreshold ? 1.0f : 0.0f; });
         return;
     }
 }

@@ -19,7 +19,7 @@ std::string Projection2d::axisTitle(int k, const Dataset& d) const {
 Projection2d projection2d(const Dataset& d) {
     if (d.features() < 2) throw std::invalid_argument("projection2d: dataset '" + d.name + "' has fewer than two features");
     if (d.rows() < 2) throw std::invalid_argument("projection2d: dataset '" + d.name + "' has fewer than two rows");
-    const Eigen::MatrixXd X = d.X.cast<double>();
+    const Eigen::MatrixXd X = d.denseCopy("the PCA projection").cast<double>();
     const Eigen::VectorXd mu = X.colwise().mean().transpose();
     const Eigen::MatrixXd Xc = X.rowwise() - mu.transpose();
     const Eigen::MatrixXd S = Xc.transpose() * Xc / static_cast<double>(d.rows() - 1);
@@ -48,7 +48,7 @@ Projection2d projection2d(const Dataset& d) {
 }
 
 Eigen::MatrixX2d projectRows(const Dataset& d, const Projection2d& p) {
-    const Eigen::MatrixXd X = d.X.cast<double>();
+    const Eigen::MatrixXd X = d.denseCopy("the PCA projection").cast<double>();
     return (X.rowwise() - p.origin.transpose()) * p.axes;
 }
 

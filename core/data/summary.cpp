@@ -18,11 +18,16 @@ DatasetSummary summarize(const Dataset& d, const std::string& format) {
     s.classNames = d.classNames;
     s.classCounts = d.classCounts();
     s.imageShape = d.imageShape;
-    if (d.X.size() > 0) {
-        s.density = static_cast<double>((d.X.array() != 0.0f).count()) / static_cast<double>(d.X.size());
-        s.minValue = d.X.minCoeff();
-        s.maxValue = d.X.maxCoeff();
+    if (d.rows() > 0 && d.features() > 0) {
+        std::int64_t nonZeros = 0;
+        for (int i = 0; i < d.rows(); ++i) nonZeros += d.nonZeros(i);
+        s.density = static_cast<double>(nonZeros) / (static_cast<double>(d.rows()) * d.features());
+        std::vector<float> lo, hi;
+        d.columnRange(lo, hi);
+        s.minValue = *std::min_element(lo.begin(), lo.end());
+        s.maxValue = *std::max_element(hi.begin(), hi.end());
     }
+    s.sparse = d.isSparse();
     s.totalImportance = d.totalImportance();
     return s;
 }
@@ -41,8 +46,8 @@ std::string toText(const DatasetSummary& s) {
     if (s.imageShape) os << s.imageShape->rows << " x " << s.imageShape->cols << '\n';
     else os << "none\n";
     char buf[160];
-    std::snprintf(buf, sizeof buf, "values:      [%g, %g], %.1f%% non-zero\n", s.minValue, s.maxValue,
-                  100.0 * s.density);
+    std::snprintf(buf, sizeof buf, "values:      [%g, %g], %.1f%% non-zero, stored %s\n", s.minValue, s.maxValue,
+                  100.0 * s.density, s.sparse ? "sparse (CSR)" : "dense");
     os << buf;
     std::snprintf(buf, sizeof buf, "importance:  total V = %g\n", s.totalImportance);
     os << buf;
@@ -62,6 +67,7 @@ nlohmann::json toJson(const DatasetSummary& s) {
     j["classes"] = classes;
     j["image_shape"] = s.imageShape ? nlohmann::json::array({s.imageShape->rows, s.imageShape->cols}) : nlohmann::json();
     j["density"] = s.density;
+    j["storage"] = s.sparse ? "sparse" : "dense";
     j["min"] = s.minValue;
     j["max"] = s.maxValue;
     j["total_importance"] = s.totalImportance;

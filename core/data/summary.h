@@ -21,6 +21,7 @@ struct DatasetSummary {
     std::vector<int> classCounts;
     std::optional<ImageShape> imageShape;
     double density = 0.0;               ///< fraction of non-zero entries
+    bool sparse = false;                ///< stored as compressed sparse rows
     double minValue = 0.0, maxValue = 0.0;
     double totalImportance = 0.0;
 };

@@ -22,11 +22,14 @@ using ScoreSink = std::function<void(int, std::size_t, std::span<const double>)>
 // attack is summed from what survives (bias + kept terms) rather than by subtracting from the
 // clean margin, so that an instance stripped of every useful feature ends exactly where a
 // re-evaluation of the attacked instance ends (ties in the AUC stay ties).
-void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const std::vector<int>& Ks, const ScoreSink& sink) {
+// Instances of classes the threat spares (AttackSpec::attacks) are read at budget 0.
+void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const AttackSpec& base, const std::vector<int>& Ks,
+                          const ScoreSink& sink) {
     const int outs = static_cast<int>(m.W.cols());
     std::vector<double> after(static_cast<std::size_t>(outs)), profit, suffix;
     for (int i = 0; i < test.rows(); ++i) {
         const int label = test.labels[static_cast<std::size_t>(i)];
+        const bool hit = base.attacks(label);
         const double y = label == 1 ? 1.0 : -1.0;
         std::vector<double> bestMargin(Ks.size(), std::numeric_limits<double>::infinity());
         for (int k = 0; k < (outs == 1 ? 1 : outs); ++k) {
@@ -44,7 +47,7 @@ void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const std::
             for (std::size_t a = profit.size(); a > 0; --a) suffix[a - 1] = suffix[a] + profit[a - 1];
             const double bias = outs == 1 ? y * m.b(0) : m.b(label) - m.b(k);
             for (std::size_t l = 0; l < Ks.size(); ++l) {
-                const double mg = bias + kept + suffix[std::min(profit.size(), static_cast<std::size_t>(Ks[l]))];
+                const double mg = bias + kept + suffix[std::min(profit.size(), static_cast<std::size_t>(hit ? Ks[l] : 0))];
                 bestMargin[l] = std::min(bestMargin[l], mg);
             }
         }
@@ -63,21 +66,20 @@ void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const std::
 
 // Random deletion: one random permutation of the non-zeros per instance (the attack's own
 // stream), deletion at budget K = its first K entries; scores summed from the survivors.
-void randomDeletionLevels(const LinearModel& m, const Dataset& test, const std::vector<int>& Ks, std::uint64_t seed,
+void randomDeletionLevels(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
                           const ScoreSink& sink) {
     const auto outs = static_cast<std::size_t>(m.W.cols());
-    const Rng base(seed);
+    const Rng base(spec.seed);
     const int maxK = Ks.empty() ? 0 : *std::max_element(Ks.begin(), Ks.end());
     std::vector<double> after(outs);
-    std::vector<int> nz;
+    std::vector<std::pair<int, float>> nz;
     std::vector<double> suffix;   // (nnz+1) x outs: suffix[a] = sum over nz[a..] of W x
     for (int i = 0; i < test.rows(); ++i) {
-        const auto x = rowSpan(test, i);
         nz.clear();
-        for (std::size_t j = 0; j < x.size(); ++j)
-            if (x[j] != 0.0f) nz.push_back(static_cast<int>(j));
+        test.forEachNonZero(i, [&](int j, float v) { nz.emplace_back(j, v); });
         Rng rng = base.split(static_cast<std::uint64_t>(i));
-        const std::size_t take = std::min(nz.size(), static_cast<std::size_t>(maxK));
+        const bool hit = spec.attacks(test.labels[static_cast<std::size_t>(i)]);
+        const std::size_t take = hit ? std::min(nz.size(), static_cast<std::size_t>(maxK)) : 0;
         for (std::size_t a = 0; a < take; ++a) {
             const std::size_t b = a + static_cast<std::size_t>(rng.below(nz.size() - a));
             std::swap(nz[a], nz[b]);
@@ -86,7 +88,7 @@ void randomDeletionLevels(const LinearModel& m, const Dataset& test, const std::
         for (std::size_t a = nz.size(); a > 0; --a)
             for (std::size_t k = 0; k < outs; ++k)
                 suffix[(a - 1) * outs + k] = suffix[a * outs + k] +
-                    m.W(nz[a - 1], static_cast<Eigen::Index>(k)) * static_cast<double>(x[static_cast<std::size_t>(nz[a - 1])]);
+                    m.W(nz[a - 1].first, static_cast<Eigen::Index>(k)) * static_cast<double>(nz[a - 1].second);
         for (std::size_t l = 0; l < Ks.size(); ++l) {
             const std::size_t K = std::min(take, static_cast<std::size_t>(Ks[l]));
             for (std::size_t k = 0; k < outs; ++k) after[k] = m.b(static_cast<Eigen::Index>(k)) + suffix[K * outs + k];
@@ -94,6 +96,36 @@ void randomDeletionLevels(const LinearModel& m, const Dataset& test, const std::
         }
     }
 }
+
+// Errors and binary scores of one level, overall and split by whether the threat attacks the
+// instance's class.
+struct LevelTally {
+    const AttackSpec& spec;
+    const std::vector<int>& labels;
+    std::vector<double> bin;
+    int wrong = 0, wrongAttacked = 0, attacked = 0;
+
+    LevelTally(const AttackSpec& s, const std::vector<int>& l) : spec(s), labels(l), bin(l.size(), 0.0) {}
+    void add(int i, std::span<const double> s) {
+        const int label = labels[static_cast<std::size_t>(i)];
+        const bool err = Scorer::marginOf(s, label) <= 0.0, hit = spec.attacks(label);
+        wrong += err;
+        attacked += hit;
+        wrongAttacked += err && hit;
+        bin[static_cast<std::size_t>(i)] = s[0];
+    }
+    LevelScore finish(bool binary) const {
+        const auto m = static_cast<int>(labels.size());
+        LevelScore r;
+        r.error = m ? static_cast<double>(wrong) / m : kNaN;
+        r.auc = binary ? rocAuc(bin, labels) : kNaN;
+        if (!spec.attackedClasses.empty()) {
+            r.errorAttacked = attacked ? static_cast<double>(wrongAttacked) / attacked : kNaN;
+            r.errorOthers = m > attacked ? static_cast<double>(wrong - wrongAttacked) / (m - attacked) : kNaN;
+        }
+        return r;
+    }
+};
 
 }  // namespace
 
@@ -117,54 +149,40 @@ bool hasFastLevelPath(const TrainedModel& model, const AttackSpec& base) {
            (base.threat == ThreatModel::WorstCaseCount || base.threat == ThreatModel::RandomDeletion);
 }
 
-LevelScore scoreDataset(const Scorer& model, const Dataset& d) {
-    std::vector<double> s(static_cast<std::size_t>(model.outputs())), bin(static_cast<std::size_t>(d.rows()));
-    int wrong = 0;
+LevelScore scoreDataset(const Scorer& model, const Dataset& d, const AttackSpec& spec) {
+    std::vector<double> s(static_cast<std::size_t>(model.outputs()));
+    LevelTally tally(spec, d.labels);
     for (int i = 0; i < d.rows(); ++i) {
-        model.scores(rowSpan(d, i), s);
-        if (Scorer::marginOf(s, d.labels[static_cast<std::size_t>(i)]) <= 0.0) ++wrong;
-        bin[static_cast<std::size_t>(i)] = s[0];
+        model.scoresRow(d.row(i), s);
+        tally.add(i, s);
     }
-    LevelScore r;
-    r.error = d.rows() ? static_cast<double>(wrong) / d.rows() : kNaN;
-    r.auc = model.outputs() == 1 ? rocAuc(bin, d.labels) : kNaN;
-    return r;
+    return tally.finish(model.outputs() == 1);
 }
 
 std::vector<LevelScore> evaluateAtLevels(const TrainedModel& model, const Dataset& test, const AttackSpec& base,
                                          const std::vector<double>& levels, const RunControl& rc, const Dataset* donors) {
     std::vector<LevelScore> out;
     if (!model.scorer) throw std::invalid_argument("evaluateAtLevels: the model was not trained");
+    const bool binary = model.scorer->outputs() == 1;
     if (hasFastLevelPath(model, base)) {
         std::vector<int> Ks;
         for (double l : levels) {
             attackAtLevel(base, l).validate(test);   // same errors as the attack itself
             Ks.push_back(static_cast<int>(std::lround(l)));
         }
-        const std::size_t m = static_cast<std::size_t>(test.rows()), L = levels.size();
-        std::vector<int> wrong(L, 0);
-        std::vector<double> bin(L * m, 0.0);
-        const ScoreSink sink = [&](int i, std::size_t l, std::span<const double> s) {
-            if (Scorer::marginOf(s, test.labels[static_cast<std::size_t>(i)]) <= 0.0) ++wrong[l];
-            bin[l * m + static_cast<std::size_t>(i)] = s[0];
-        };
-        if (base.threat == ThreatModel::WorstCaseCount) worstCaseCountLevels(*model.linear, test, Ks, sink);
-        else randomDeletionLevels(*model.linear, test, Ks, base.seed, sink);
-        const bool binary = model.scorer->outputs() == 1;
-        for (std::size_t l = 0; l < L; ++l) {
-            LevelScore r;
-            r.error = m ? static_cast<double>(wrong[l]) / static_cast<double>(m) : kNaN;
-            r.auc = binary ? rocAuc({bin.begin() + static_cast<std::ptrdiff_t>(l * m), bin.begin() + static_cast<std::ptrdiff_t>((l + 1) * m)}, test.labels)
-                           : kNaN;
-            out.push_back(r);
-        }
+        std::vector<LevelTally> tallies(levels.size(), LevelTally(base, test.labels));
+        const ScoreSink sink = [&](int i, std::size_t l, std::span<const double> s) { tallies[l].add(i, s); };
+        if (base.threat == ThreatModel::WorstCaseCount) worstCaseCountLevels(*model.linear, test, base, Ks, sink);
+        else randomDeletionLevels(*model.linear, test, base, Ks, sink);
+        for (const LevelTally& t : tallies) out.push_back(t.finish(binary));
         return out;
     }
     for (double level : levels) {
         if (rc.cancelled()) break;
-        const AttackResult a = runAttack(test, *model.scorer, attackAtLevel(base, level), {{}, rc.stop}, donors);
+        const AttackSpec spec = attackAtLevel(base, level);
+        const AttackResult a = runAttack(test, *model.scorer, spec, {{}, rc.stop}, donors);
         if (a.status == Status::Cancelled) break;
-        out.push_back(scoreDataset(*model.scorer, a.attacked));
+        out.push_back(scoreDataset(*model.scorer, a.attacked, spec));
     }
     return out;
 }

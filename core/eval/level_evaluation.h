@@ -9,6 +9,7 @@
 #include "core/attacks/attack.h"
 #include "core/learners/registry.h"
 
+#include <limits>
 #include <vector>
 
 namespace fdlab {
@@ -16,6 +17,10 @@ namespace fdlab {
 struct LevelScore {
     double error = 0.0;   ///< fraction misclassified (margin <= 0)
     double auc = 0.0;     ///< binary problems; NaN for multi-class
+    /// One-sided threats (AttackSpec::attackedClasses set): the error on the instances of the
+    /// attacked classes and on the others; NaN otherwise (or when a part is empty).
+    double errorAttacked = std::numeric_limits<double>::quiet_NaN();
+    double errorOthers = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// The attack spec with its level parameter set: budget for budgeted threats, probability for
@@ -31,7 +36,8 @@ std::vector<LevelScore> evaluateAtLevels(const TrainedModel& model, const Datase
                                          const std::vector<double>& levels, const RunControl& rc = {},
                                          const Dataset* donors = nullptr);
 
-/// Error and AUC of a scorer on a dataset as it is.
-LevelScore scoreDataset(const Scorer& model, const Dataset& d);
+/// Error and AUC of a scorer on a dataset as it is; `spec` only says which classes were
+/// attacked (for the one-sided errors).
+LevelScore scoreDataset(const Scorer& model, const Dataset& d, const AttackSpec& spec = {});
 
 }  // namespace fdlab

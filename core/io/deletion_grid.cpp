@@ -20,13 +20,13 @@ RgbImage deletionGrid(const Dataset& original, const AttackResult& attack, const
         const auto& del = attack.deleted.at(static_cast<std::size_t>(i));
         std::vector<char> deleted(static_cast<std::size_t>(s.size()), 0);
         for (int j : del) deleted[static_cast<std::size_t>(j)] = 1;
-        const float hi = std::max(1e-6f, original.X.row(i).maxCoeff());
+        const float hi = std::max(1e-6f, original.denseOnly("the deletion grid").row(i).maxCoeff());
         for (int half = 0; half < 2; ++half) {
             const Dataset& src = half == 0 ? original : attack.attacked;
             for (int r = 0; r < s.rows; ++r)
                 for (int c = 0; c < s.cols; ++c) {
                     const int j = r * s.cols + c;
-                    const float t = std::clamp(src.X(i, j) / hi, 0.0f, 1.0f);
+                    const float t = std::clamp(src.value(i, j) / hi, 0.0f, 1.0f);
                     auto g = static_cast<std::uint8_t>(255.0f - 255.0f * t);
                     std::uint8_t R = g, G = g, B = g;
                     if (half == 1 && deleted[static_cast<std::size_t>(j)]) R = 220, G = 30, B = 30;

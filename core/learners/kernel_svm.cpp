@@ -105,7 +105,7 @@ double kernelValue(SvmKernel kernel, double gamma, std::span<const double> x, st
 Eigen::MatrixXd kernelMatrix(const Dataset& d, SvmKernel kernel, double gamma) {
     // Row-major double copy so that every entry is computed by the same scalar loop as
     // KernelSvmModel::score (training and prediction then agree to the last bit for mu = 0).
-    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> X = d.X.cast<double>();
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> X = d.denseCopy("the kernel matrix").cast<double>();
     const int m = d.rows(), n = d.features();
     Eigen::MatrixXd K(m, m);
     for (int i = 0; i < m; ++i)
@@ -242,12 +242,12 @@ KernelSvmResult fitKernelSvm(const Dataset& train, const KernelSvmParams& p, con
     int nsv = 0;
     for (int i = 0; i < train.rows(); ++i)
         if (dual.alpha(i) != 0.0) ++nsv;
-    r.model.supportVectors.resize(nsv, train.features());
+    r.model.supportVectors.setZero(nsv, train.features());
     r.model.coef.resize(nsv);
     r.model.supportIndices.clear();
     for (int i = 0, k = 0; i < train.rows(); ++i) {
         if (dual.alpha(i) == 0.0) continue;
-        r.model.supportVectors.row(k) = train.X.row(i).cast<double>();
+        train.forEachNonZero(i, [&](int j, float x) { r.model.supportVectors(k, j) = static_cast<double>(x); });
         r.model.coef(k) = dual.coef(i);
         r.model.supportIndices.push_back(i);
         ++k;
@@ -307,7 +307,9 @@ void KernelSvmModel::scores(std::span<const float> x, std::span<double> out) con
 }
 
 double KernelSvmModel::score(const Dataset& d, int i) const {
-    return score(rowSpan(d, i));
+    double s = 0.0;
+    scoresRow(d.row(i), {&s, 1});
+    return s;
 }
 
 double KernelSvmModel::errorRate(const Dataset& d) const {

@@ -404,6 +404,9 @@ json completeParams(const std::string& learner, const json& params) {
 TrainedModel trainLearner(const std::string& learner, const Dataset& train, const json& params, const RunControl& rc) {
     const LearnerInfo& info = learnerInfo(learner);
     const json complete = completeParams(learner, params);
+    // The linear learners iterate over stored entries; the others (trees, kNN, nets, kernels,
+    // ensembles) see a dense copy of a sparse set, refused above Dataset::kMaxDensifyValues.
+    if (train.isSparse() && !info.linear) return info.train(train.toDense(info.title), complete, rc);
     return info.train(train, complete, rc);
 }
 

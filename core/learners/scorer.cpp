@@ -20,16 +20,27 @@ double Scorer::marginOf(std::span<const double> s, int label) {
     return s[static_cast<std::size_t>(label)] - best;
 }
 
-int Scorer::predict(std::span<const float> x) const {
+void Scorer::scoresRow(const RowView& x, std::span<double> out) const {
+    if (!x.isSparse()) {
+        scores({x.values, static_cast<std::size_t>(x.n)}, out);
+        return;
+    }
+    thread_local std::vector<float> dense;
+    dense.resize(static_cast<std::size_t>(x.n));
+    x.toDense(dense);
+    scores(dense, out);
+}
+
+int Scorer::predict(const RowView& x) const {
     std::vector<double> s(static_cast<std::size_t>(outputs()));
-    scores(x, s);
+    scoresRow(x, s);
     if (s.size() == 1) return s[0] > 0.0 ? 1 : 0;
     return static_cast<int>(std::max_element(s.begin(), s.end()) - s.begin());
 }
 
-double Scorer::margin(std::span<const float> x, int label) const {
+double Scorer::margin(const RowView& x, int label) const {
     std::vector<double> s(static_cast<std::size_t>(outputs()));
-    scores(x, s);
+    scoresRow(x, s);
     return marginOf(s, label);
 }
 
@@ -40,6 +51,20 @@ void LinearScorer::scores(std::span<const float> x, std::span<double> out) const
         const double* w = W.col(k).data();
         for (std::size_t j = 0; j < x.size(); ++j)
             if (x[j] != 0.0f) s += w[j] * static_cast<double>(x[j]);
+        out[static_cast<std::size_t>(k)] = s;
+    }
+}
+
+void LinearScorer::scoresRow(const RowView& x, std::span<double> out) const {
+    if (!x.isSparse()) {
+        scores({x.values, static_cast<std::size_t>(x.n)}, out);
+        return;
+    }
+    const auto& W = m_model.W;
+    for (Eigen::Index k = 0; k < W.cols(); ++k) {
+        const double* w = W.col(k).data();
+        double s = m_model.b(k);
+        x.forEachNonZero([&](int j, float v) { s += w[j] * static_cast<double>(v); });
         out[static_cast<std::size_t>(k)] = s;
     }
 }

@@ -24,13 +24,19 @@ public:
     virtual int features() const = 0;
     /// Scores of one instance x (length features()) into out (length outputs()).
     virtual void scores(std::span<const float> x, std::span<double> out) const = 0;
+    /// Scores of one dense or sparse row. The default hands dense rows to scores() and
+    /// densifies a sparse row into a per-thread buffer first (trees, kNN, nets, kernels);
+    /// linear models override it and touch only the stored entries.
+    virtual void scoresRow(const RowView& x, std::span<double> out) const;
     /// Scores of x with feature j set to `value`, given the scores `current` of x. The default
     /// recomputes; models that can update incrementally (linear) override it.
     virtual void scoresWithChange(std::span<const float> x, int j, float value, std::span<const double> current,
                                   std::span<double> out) const;
 
-    int predict(std::span<const float> x) const;
-    double margin(std::span<const float> x, int label) const;
+    int predict(const RowView& x) const;
+    double margin(const RowView& x, int label) const;
+    int predict(std::span<const float> x) const { return predict(RowView::dense(x)); }
+    double margin(std::span<const float> x, int label) const { return margin(RowView::dense(x), label); }
     static double marginOf(std::span<const double> s, int label);
 };
 
@@ -41,6 +47,7 @@ public:
     int outputs() const override { return static_cast<int>(m_model.W.cols()); }
     int features() const override { return m_model.features(); }
     void scores(std::span<const float> x, std::span<double> out) const override;
+    void scoresRow(const RowView& x, std::span<double> out) const override;
     void scoresWithChange(std::span<const float> x, int j, float value, std::span<const double> current,
                           std::span<double> out) const override;
     const LinearModel& model() const { return m_model; }
@@ -49,9 +56,9 @@ private:
     const LinearModel& m_model;
 };
 
-/// Row i of d as a span.
+/// Row i of a dense set as a span (std::invalid_argument for a sparse set: use d.row(i)).
 inline std::span<const float> rowSpan(const Dataset& d, int i) {
-    return {d.X.row(i).data(), static_cast<std::size_t>(d.features())};
+    return {d.denseOnly("a dense row view").row(i).data(), static_cast<std::size_t>(d.features())};
 }
 
 }  // namespace fdlab

@@ -81,7 +81,7 @@ private slots:
                 for (int i = 0; i < d.rows(); ++i) {
                     const auto x = row(d, i);
                     const int label = d.labels[static_cast<std::size_t>(i)];
-                    const InstanceDeletion del = worstCaseCountDeletion(m, x, label, K);
+                    const InstanceDeletion del = worstCaseCountDeletion(m, RowView::dense(x), label, K);
                     const double before = marginWithout(m, x, label, 0);
                     const double brute = bruteForceMinMargin(m, x, label, ones, K);
                     QVERIFY(static_cast<int>(del.deleted.size()) <= K);
@@ -106,8 +106,8 @@ private slots:
                 const int label = d.labels[static_cast<std::size_t>(i)];
                 const double before = marginWithout(m, x, label, 0);
                 const double brute = bruteForceMinMargin(m, x, label, v, N);
-                const InstanceDeletion exact = worstCaseValueDeletion(m, x, label, v, N, ValueBudgetMethod::Exact);
-                const InstanceDeletion greedy = worstCaseValueDeletion(m, x, label, v, N, ValueBudgetMethod::Greedy);
+                const InstanceDeletion exact = worstCaseValueDeletion(m, RowView::dense(x), label, v, N, ValueBudgetMethod::Exact);
+                const InstanceDeletion greedy = worstCaseValueDeletion(m, RowView::dense(x), label, v, N, ValueBudgetMethod::Greedy);
                 QVERIFY(std::abs((before - exact.damage) - brute) < 1e-9);
                 QVERIFY(greedy.damage <= exact.damage + 1e-12);
                 QVERIFY(exact.bound >= exact.damage - 1e-12);    // LP relaxation bounds the exact damage
@@ -162,7 +162,7 @@ private slots:
                 const auto x = row(d, i);
                 const int label = d.labels[i];
                 const GreedyDeletion g = greedyDeletion(s, x, label, K, /*stopWhenWrong=*/false);
-                const InstanceDeletion e = worstCaseCountDeletion(m, x, label, K);
+                const InstanceDeletion e = worstCaseCountDeletion(m, RowView::dense(x), label, K);
                 QVERIFY(std::abs((g.marginBefore - g.marginAfter) - e.damage) < 1e-9);
                 QVERIFY(g.marginAfter <= g.marginBefore);
             }

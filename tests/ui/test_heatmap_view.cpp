@@ -81,7 +81,7 @@ private slots:
         QVERIFY(waitForView(v, 2, 3));
         for (int k = 0; k < 2; ++k) {
             const LinearModel& m = *models[static_cast<std::size_t>(k)].second.linear;
-            const InstanceDeletion ref = worstCaseCountDeletion(m, rowSpan(*d, 2), d->labels[2], 3);
+            const InstanceDeletion ref = worstCaseCountDeletion(m, d->row(2), d->labels[2], 3);
             QCOMPARE(v.deletedShown(k), ref.deleted);
         }
         QCOMPARE(v.deletedShown(0).size(), std::size_t(3));

@@ -144,10 +144,10 @@ InstanceAnalysis analyseInstances(const HeatmapContext& ctx, int a, int b, doubl
         const Dataset* donors = ctx.donors ? ctx.donors.get() : &d;   // as attackInstance
         const AttackResult ra = runAttack(one, sa, si, {}, donors);
         const AttackResult rb = runAttack(one, sb, si, {}, donors);
-        res.marginA0.push_back(sa.margin(rowSpan(one, 0), label));
-        res.marginA1.push_back(sa.margin(rowSpan(ra.attacked, 0), label));
-        res.marginB0.push_back(sb.margin(rowSpan(one, 0), label));
-        res.marginB1.push_back(sb.margin(rowSpan(rb.attacked, 0), label));
+        res.marginA0.push_back(sa.margin(one.row(0), label));
+        res.marginA1.push_back(sa.margin(ra.attacked.row(0), label));
+        res.marginB0.push_back(sb.margin(one.row(0), label));
+        res.marginB1.push_back(sb.margin(rb.attacked.row(0), label));
     }
     res.complete = true;
     rc.report(1.0, m);

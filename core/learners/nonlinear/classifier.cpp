@@ -36,7 +36,7 @@ Eigen::MatrixXd Classifier::scoreRows(const Dataset& d) const {
     Eigen::MatrixXd S(d.rows(), outputs());
     std::vector<double> s(static_cast<std::size_t>(outputs()));
     for (int i = 0; i < d.rows(); ++i) {
-        scores(rowSpan(d, i), s);
+        scoresRow(d.row(i), s);
         for (int k = 0; k < outputs(); ++k) S(i, k) = s[static_cast<std::size_t>(k)];
     }
     return S;
