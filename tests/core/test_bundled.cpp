@@ -62,7 +62,7 @@ void TestBundled::catalogue() {
         QVERIFY(!all[k].title.empty());
         QVERIFY(!all[k].licence.empty());
         QCOMPARE(all[k].synthetic, k >= 10);
-        QCOMPARE(all[k].files == "generator", k >= 8);
+        QCOMPARE(all[k].files == "generator", k >= 10);
     }
 }
 
