@@ -106,27 +106,39 @@ Dataset labelCopyDataset(int m, std::uint64_t seed, double flipProbability, doub
     return d;
 }
 
-Dataset globersonToyDataset(int m, std::uint64_t seed) {
+const char* toString(GlobersonFeatures f) {
+    switch (f) {
+    case GlobersonFeatures::Binary: return "binary";
+    case GlobersonFeatures::Uniform: return "uniform";
+    }
+    return "?";
+}
+
+Dataset globersonToyDataset(int m, std::uint64_t seed, GlobersonFeatures features) {
     requireRows(m, "globersonToyDataset");
     constexpr int kN = 20;
-    Dataset d = binaryShell(m, kN, "globerson-toy",
-                            "globersonToy(m=" + std::to_string(m) + ", seed=" + std::to_string(seed) + ")");
+    const bool binary = features == GlobersonFeatures::Binary;
+    Dataset d = binaryShell(m, kN, binary ? "globerson-toy" : "globerson-toy-uniform",
+                            "globersonToy(m=" + std::to_string(m) + ", seed=" + std::to_string(seed) +
+                                ", features=" + toString(features) + ")");
     d.featureNames = numberedNames("x", kN);
     double w[kN];
-    double bias = 0.0;
+    double sumW = 0.0;
     for (int j = 0; j < kN; ++j) {
         w[j] = j == 0 ? 5.0 : -2.0;
-        bias += w[j];
+        sumW += w[j];
     }
-    bias /= kN;  // = -1.65
+    // The chapter sets "the bias to the mean of w" (-1.65). With 0/1 features that makes almost
+    // every label -1 (E[w.x] = -16.5), so the binary variant centres the score instead:
+    // bias = -E[w.x] = -sumW / 2 = 16.5. On [-1,1]^20 E[w.x] = 0 and the chapter's value is kept.
+    const double bias = binary ? -0.5 * sumW : sumW / kN;
 
-    // The chapter (section 1.6.1) draws x "uniformly in that space": uniform on [-1, 1]^20.
-    // Draw order per row: 20 uniforms for x, then one uniform u; y = +1 iff u < sigmoid(w.x + bias).
     Rng rng(seed);
     for (int i = 0; i < m; ++i) {
         double s = bias;
         for (int j = 0; j < kN; ++j) {
-            const auto x = static_cast<float>(rng.uniform(-1.0, 1.0));
+            const double u = rng.uniform();
+            const auto x = static_cast<float>(binary ? (u < 0.5 ? 1.0 : 0.0) : -1.0 + 2.0 * u);
             d.X(i, j) = x;
             s += w[j] * static_cast<double>(x);
         }

@@ -44,6 +44,8 @@ private slots:
     void labelCopyStructure();
     void labelCopyNoiseRate();
     void globersonCalibration();
+    void globersonExactDraws();
+    void globersonUniformCalibration();
     void biggioMoments();
     void thresholdEncodingsDecode();
     void thresholdGroups();
@@ -117,12 +119,110 @@ void TestGenerators::labelCopyNoiseRate() {
 }
 
 void TestGenerators::globersonCalibration() {
-    // y = +1 w.p. sigmoid(w.x + b), w = (5, -2, ..., -2), b = -1.65. Conditional on X, the count
-    // of positives has mean sum p_i and variance sum p_i (1 - p_i): compare within 4 std.
+    // Default (binary) variant: x uniform on {0,1}^20, y = +1 w.p. sigmoid(w.x + b),
+    // w = (5, -2, ..., -2), b = -E[w.x] = 16.5. Conditional on X, the count of positives has
+    // mean sum p_i and variance sum p_i (1 - p_i): compare within 4 std.
     const int m = 20000;
     const Dataset d = globersonToyDataset(m, 7);
     d.validate("globerson");
     QCOMPARE(d.features(), 20);
+    QCOMPARE(d.name, std::string("globerson-toy"));
+    QCOMPARE(d.provenance, std::string("globersonToy(m=20000, seed=7, features=binary)"));
+    double sumP = 0, varSum = 0;
+    double sumPHigh = 0, varHigh = 0;
+    int posHigh = 0, nHigh = 0;
+    for (int i = 0; i < m; ++i) {
+        double s = 16.5;
+        for (int j = 0; j < 20; ++j) {
+            QVERIFY(d.value(i, j) == 0.0f || d.value(i, j) == 1.0f);
+            s += (j == 0 ? 5.0 : -2.0) * d.value(i, j);
+        }
+        const double p = 1 / (1 + std::exp(-s));
+        sumP += p;
+        varSum += p * (1 - p);
+        if (d.value(i, 0) > 0) {  // the rows where deleting x1 changes the score
+            ++nHigh;
+            sumPHigh += p;
+            varHigh += p * (1 - p);
+            posHigh += d.y(i) > 0;
+        }
+    }
+    const int pos = countPositive(d);
+    QVERIFY2(std::abs(pos - sumP) < 4 * std::sqrt(varSum),
+             qPrintable(QString("positives %1, expected %2 +- %3").arg(pos).arg(sumP).arg(std::sqrt(varSum))));
+    QVERIFY(std::abs(posHigh - sumPHigh) < 4 * std::sqrt(varHigh));
+    // The centred bias gives P(y = +1) = E[sigmoid(5 x1 - 2 B + 16.5)], B ~ Bin(19, 1/2), computed
+    // here by summing over x1 and B: exactly 1/2, since (x1, B) -> (1 - x1, 19 - B) negates the
+    // score. The classes are balanced, not all -1 as with the chapter's bias mean(w) = -1.65.
+    // Binomial std of the share: 0.0035.
+    double expectedShare = 0;
+    for (int x1 = 0; x1 <= 1; ++x1)
+        for (int k = 0; k <= 19; ++k) {
+            double choose = 1;
+            for (int t = 1; t <= k; ++t) choose = choose * (19 - k + t) / t;
+            const double prob = 0.5 * choose * std::pow(0.5, 19);
+            expectedShare += prob / (1 + std::exp(-(5.0 * x1 - 2.0 * k + 16.5)));
+        }
+    QVERIFY(std::abs(expectedShare - 0.5) < 1e-12);
+    QVERIFY2(std::abs(double(pos) / m - expectedShare) < 0.015,
+             qPrintable(QString("share %1, expected %2").arg(double(pos) / m).arg(expectedShare)));
+    // Each feature is Bernoulli(1/2): mean 0.5 with std sqrt(0.25/m) = 0.0035; features are
+    // pairwise uncorrelated (std of the sample correlation 1/sqrt(m) = 0.007).
+    for (int j = 0; j < 20; ++j) {
+        const double mean = d.X.col(j).cast<double>().mean();
+        QVERIFY2(std::abs(mean - 0.5) < 0.015, qPrintable(QString("x%1 mean %2").arg(j + 1).arg(mean)));
+    }
+    const Eigen::ArrayXd c0 = d.X.col(0).cast<double>().array() - 0.5, c1 = d.X.col(1).cast<double>().array() - 0.5;
+    QVERIFY(std::abs((c0 * c1).mean() / 0.25) < 0.03);
+    // x1 is informative: P(y = +1 | x1 = 1) > P(y = +1 | x1 = 0) by a wide margin.
+    const double shareHigh = double(posHigh) / nHigh, shareLow = double(pos - posHigh) / (m - nHigh);
+    QVERIFY2(shareHigh - shareLow > 0.25, qPrintable(QString("%1 vs %2").arg(shareHigh).arg(shareLow)));
+}
+
+void TestGenerators::globersonExactDraws() {
+    // The documented draw order, reproduced here: per row 20 uniforms (x_j = 1 iff u < 1/2),
+    // then one uniform u, y = +1 iff u < sigmoid(w.x + 16.5).
+    const Dataset d = globersonToyDataset(50, 3);
+    Rng rng(3);
+    for (int i = 0; i < d.rows(); ++i) {
+        double s = 16.5;
+        for (int j = 0; j < 20; ++j) {
+            const float x = rng.uniform() < 0.5 ? 1.0f : 0.0f;
+            QCOMPARE(d.value(i, j), x);
+            s += (j == 0 ? 5.0 : -2.0) * x;
+        }
+        QCOMPARE(d.y(i), rng.uniform() < 1 / (1 + std::exp(-s)) ? 1 : -1);
+    }
+    // Pinned values for seed 1 (the bundled set's seed): a change of the draw order shows here.
+    const Dataset b = globersonToyDataset(3, 1);
+    const char* rows[3] = {"00010111000000001111", "10111100010110110111", "10110001100001010000"};
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 20; ++j) QCOMPARE(b.value(i, j), rows[i][j] == '1' ? 1.0f : 0.0f);
+        QCOMPARE(b.y(i), 1);
+    }
+    // The [-1,1]^20 variant keeps its old draws bit for bit: x_j = -1 + 2u, bias mean(w) = -1.65.
+    const Dataset u = globersonToyDataset(50, 3, GlobersonFeatures::Uniform);
+    QCOMPARE(u.name, std::string("globerson-toy-uniform"));
+    QCOMPARE(u.provenance, std::string("globersonToy(m=50, seed=3, features=uniform)"));
+    Rng r2(3);
+    for (int i = 0; i < u.rows(); ++i) {
+        double s = -1.65;
+        for (int j = 0; j < 20; ++j) {
+            const auto x = static_cast<float>(r2.uniform(-1.0, 1.0));
+            QCOMPARE(u.value(i, j), x);
+            s += (j == 0 ? 5.0 : -2.0) * static_cast<double>(x);
+        }
+        QCOMPARE(u.y(i), r2.bernoulli(1 / (1 + std::exp(-s))) ? 1 : -1);
+    }
+    QCOMPARE(std::string(toString(GlobersonFeatures::Binary)), std::string("binary"));
+    QCOMPARE(std::string(toString(GlobersonFeatures::Uniform)), std::string("uniform"));
+}
+
+void TestGenerators::globersonUniformCalibration() {
+    // The [-1,1]^20 variant: y = +1 w.p. sigmoid(w.x - 1.65).
+    const int m = 20000;
+    const Dataset d = globersonToyDataset(m, 7, GlobersonFeatures::Uniform);
+    d.validate("globerson-uniform");
     double sumP = 0, varSum = 0;
     double sumPHigh = 0;
     int posHigh = 0, nHigh = 0;
@@ -132,7 +232,7 @@ void TestGenerators::globersonCalibration() {
         const double p = 1 / (1 + std::exp(-s));
         sumP += p;
         varSum += p * (1 - p);
-        if (d.value(i, 0) > 0) {  // a slice: the feature deleted at test time pushes up
+        if (d.value(i, 0) > 0) {
             ++nHigh;
             sumPHigh += p;
             posHigh += d.y(i) > 0;
@@ -142,8 +242,8 @@ void TestGenerators::globersonCalibration() {
     QVERIFY2(std::abs(pos - sumP) < 4 * std::sqrt(varSum),
              qPrintable(QString("positives %1, expected %2 +- %3").arg(pos).arg(sumP).arg(std::sqrt(varSum))));
     QVERIFY(std::abs(posHigh - sumPHigh) < 4 * std::sqrt(nHigh * 0.25));
-    // The features are uniform on [-1,1]: mean 0 (std sqrt(1/3m) = 0.004), variance 1/3
-    // (std of the sample variance sqrt((1/5 - 1/9)/m) = 0.002).
+    // Uniform on [-1,1]: mean 0 (std sqrt(1/3m) = 0.004), variance 1/3 (std of the sample
+    // variance sqrt((1/5 - 1/9)/m) = 0.002).
     for (int j = 0; j < 20; j += 7) {
         const double mean = d.X.col(j).cast<double>().mean();
         const double var = (d.X.col(j).cast<double>().array() - mean).square().mean();
@@ -257,6 +357,8 @@ void TestGenerators::determinism() {
     QVERIFY(!sameData(labelCopyDataset(200, 4), labelCopyDataset(200, 5)));
     QVERIFY(sameData(globersonToyDataset(200, 4), globersonToyDataset(200, 4)));
     QVERIFY(!sameData(globersonToyDataset(200, 4), globersonToyDataset(200, 5)));
+    QVERIFY(sameData(globersonToyDataset(200, 4, GlobersonFeatures::Uniform),
+                     globersonToyDataset(200, 4, GlobersonFeatures::Uniform)));
     QVERIFY(sameData(biggioGaussianDataset(200, 3, 4), biggioGaussianDataset(200, 3, 4)));
     QVERIFY(!sameData(biggioGaussianDataset(200, 3, 4), biggioGaussianDataset(200, 3, 5)));
     QVERIFY(sameData(thresholdFunctionDataset(200, 16, 4), thresholdFunctionDataset(200, 16, 4)));
