@@ -3,6 +3,7 @@
 #include "cli_args.h"
 #include "cli_commands.h"
 
+#include "core/data/bundled.h"
 #include "core/eval/experiment_runner.h"
 #include "core/eval/level_evaluation.h"
 #include "core/eval/presets.h"
@@ -16,11 +17,13 @@
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <sstream>
@@ -62,6 +65,14 @@ private:
     void (*m_old)(int) = SIG_DFL;
 };
 
+/// A CSV cell: quoted when it holds a comma, a quote or a line break.
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string r = "\"";
+    for (char c : s) r += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return r + "\"";
+}
+
 std::vector<std::string> splitList(const std::string& s, char sep = ',') {
     std::vector<std::string> out;
     std::stringstream ss(s);
@@ -91,13 +102,15 @@ std::vector<double> parseLevels(const std::string& s) {
 
 // Options shared by train / eval / attack: which data, task, preprocessing and split.
 const std::set<std::string> kDataOptions = {"bundled", "data", "label", "positive", "negative", "one-vs-rest",
-                                            "scale", "test-fraction", "seed", "importance"};
+                                            "scale", "test-fraction", "test-data", "seed", "importance"};
 const char* kDataHelp =
     "  data:  --bundled NAME | --data FILE [--label COLUMN]\n"
     "  task:  --positive A[,B] --negative C[,D]   (binary)  |  --one-vs-rest A  |  (default: all classes)\n"
     "         --scale none|zero-one|minus-one-one|unit-norm|binarise (fitted on the training part)\n"
     "         --test-fraction F (default 0.3) --seed S (default 1): the stratified split; train, eval\n"
-    "         and attack given the same options use the same split\n"
+    "         and attack given the same options use the same split; --test-fraction 0 trains on all rows\n"
+    "         --test-data FILE|BUNDLED: a fixed test set (e.g. spamassassin-test); the whole --data/--bundled\n"
+    "         set trains, and the test set's features are matched to it by name (unseen ones dropped)\n"
     "         --importance dataset|uniform|mutual-information|FILE.csv (default: the data's own)\n";
 
 ExperimentSpec dataSpec(const Args& a) {
@@ -106,6 +119,16 @@ ExperimentSpec dataSpec(const Args& a) {
     s.dataset.file = a.value("data", "");
     if (s.dataset.bundled.empty() == s.dataset.file.empty()) throw UsageError("give exactly one of --bundled and --data");
     s.dataset.options.labelColumn = a.value("label", "");
+    if (a.has("test-data")) {
+        DatasetRef t;
+        const std::string v = *a.value("test-data");
+        const auto all = bundledDatasets();
+        const bool isBundled = !std::filesystem::exists(v) &&
+                               std::any_of(all.begin(), all.end(), [&](const BundledInfo& b) { return b.name == v; });
+        (isBundled ? t.bundled : t.file) = v;
+        t.options.labelColumn = s.dataset.options.labelColumn;
+        s.testDataset = t;
+    }
     if (a.has("positive") || a.has("negative")) {
         s.task.kind = TaskSpec::Kind::Binary;
         s.task.positive = splitList(a.value("positive", ""));
@@ -130,7 +153,25 @@ ExperimentSpec dataSpec(const Args& a) {
     return s;
 }
 
-PreparedSplit prepare(const ExperimentSpec& s) { return prepareRepetition(loadTaskData(s), s, 0); }
+PreparedSplit prepare(const ExperimentSpec& s) {
+    const TaskData data = loadTaskData(s);
+    if (const std::string note = data.testAlignment.describe(); !note.empty()) std::cerr << "test data: " << note << '\n';
+    return prepareRepetition(data, s, 0);
+}
+
+/// The test part, or a usage error saying that --test-fraction 0 left none.
+const Dataset& requireTest(const PreparedSplit& ps) {
+    if (ps.test.rows() == 0) throw UsageError("there is no test part: give --test-fraction above 0 or --test-data FILE");
+    return ps.test;
+}
+
+/// --attack-class NAME[,NAME]: the one-sided threat's classes, as indices of the task's classes.
+void setAttackedClasses(AttackSpec& at, const Args& a, const Dataset& d) {
+    ExperimentSpec s;
+    s.attack = at;
+    s.attackedClasses = splitList(a.value("attack-class", ""));
+    at = resolvedAttack(s, d);
+}
 
 AttackSpec attackFrom(const Args& a) {
     AttackSpec at;
@@ -139,6 +180,9 @@ AttackSpec attackFrom(const Args& a) {
     at.feature = static_cast<int>(parseNumber(a.value("feature", "0"), "feature"));
     if (a.value("replacement", "zero") == "uniform-noise") at.replacement = Replacement::UniformNoise;
     for (const auto& f : splitList(a.value("features", ""))) at.features.push_back(static_cast<int>(parseNumber(f, "features")));
+    if (a.has("features") && at.threat != ThreatModel::FixedDeletion)
+        throw UsageError(std::string("--features is for fixed-deletion; ") + toString(at.threat) +
+                         (at.threat == ThreatModel::RandomFeatureDrop ? " takes one feature: --feature J" : " takes no feature list"));
     if (a.has("regions")) {
         const std::vector<std::string> rc = splitList(*a.value("regions"), 'x');
         if (rc.size() != 2) throw UsageError("--regions expects ROWSxCOLS pixels per region, e.g. 7x7, got '" + *a.value("regions") + "'");
@@ -260,9 +304,12 @@ int runTrain(const std::vector<std::string>& argv) {
     saveTrainedModel(*a.value("output"), t, ps.train, learner, completeParams(learner, params), ps.preprocessor);
     std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective
               << ", " << t.fit.iterations << " iterations, " << fmt(t.fit.elapsed, 3) << " s (" << toString(t.fit.status)
-              << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error) << ", test error "
-              << fmt(scoreDataset(*t.scorer, ps.test).error) << " (" << ps.test.rows() << " instances)\nsaved "
-              << *a.value("output") << '\n';
+              << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error);
+    if (ps.test.rows() > 0)
+        std::cout << ", test error " << fmt(scoreDataset(*t.scorer, ps.test).error) << " (" << ps.test.rows() << " instances)";
+    else
+        std::cout << " (no test part: trained on all " << ps.train.rows() << " rows)";
+    std::cout << "\nsaved " << *a.value("output") << '\n';
     if (t.fit.status == Status::MaxIterations)   // why it stopped, and what may help
         std::cerr << "warning: " << learner << ": " << t.fit.message << '\n';
     return Ok;
@@ -301,25 +348,43 @@ TrainedModel loadForUse(const std::string& path, const Dataset& test) {
 
 int runEval(const std::vector<std::string>& argv) {
     std::set<std::string> valued = kDataOptions;
-    valued.insert({"model", "threat", "levels", "format", "attack-seed", "feature", "features", "replacement", "regions"});
+    valued.insert({"model", "threat", "levels", "format", "attack-seed", "feature", "features", "replacement", "regions",
+                   "attack-class"});
     const Args a(argv, valued, {});
     if (!a.has("model")) throw UsageError("eval needs --model MODEL.json");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     const ExperimentSpec spec = dataSpec(a);
     const PreparedSplit ps = prepare(spec);
-    const TrainedModel m = loadForUse(*a.value("model"), ps.test);
-    const AttackSpec at = attackFrom(a);
+    const TrainedModel m = loadForUse(*a.value("model"), requireTest(ps));
+    AttackSpec at = attackFrom(a);
+    setAttackedClasses(at, a, ps.test);
     const std::vector<double> levels = parseLevels(a.value("levels", "0"));
     InterruptGuard guard;
     const auto scores = evaluateAtLevels(m, ps.test, at, levels, {{}, guard.token()}, &ps.train);
     if (scores.size() < levels.size()) return Cancelled;
     json out = json::array();
-    if (format == "csv") std::cout << "level,error,auc\n";
-    if (format == "text") std::cout << "threat " << toString(at.threat) << " on " << ps.test.rows() << " test instances\nlevel    error    AUC\n";
+    // One-sided threats add the error on the attacked classes and on the others.
+    const bool oneSided = !at.attackedClasses.empty();
+    auto num = [](double v) { return std::isfinite(v) ? json(v) : json(); };
+    auto cell = [](double v) { return std::isfinite(v) ? std::to_string(v) : std::string(); };
+    if (format == "csv") std::cout << "level,error,auc" << (oneSided ? ",error_attacked,error_others" : "") << "\n";
+    if (format == "text")
+        std::cout << "threat " << toString(at.threat) << " on " << ps.test.rows() << " test instances\nlevel    error    AUC"
+                  << (oneSided ? "      attacked  others" : "") << "\n";
     for (std::size_t l = 0; l < levels.size(); ++l) {
-        if (format == "json") out.push_back({{"level", levels[l]}, {"error", scores[l].error}, {"auc", std::isfinite(scores[l].auc) ? json(scores[l].auc) : json()}});
-        else if (format == "csv") std::cout << levels[l] << ',' << scores[l].error << ',' << (std::isfinite(scores[l].auc) ? std::to_string(scores[l].auc) : "") << '\n';
-        else std::cout << levels[l] << "\t " << fmt(scores[l].error) << "   " << fmt(scores[l].auc) << '\n';
+        const LevelScore& sc = scores[l];
+        if (format == "json") {
+            out.push_back({{"level", levels[l]}, {"error", sc.error}, {"auc", num(sc.auc)}});
+            if (oneSided) out.back()["error_attacked"] = num(sc.errorAttacked), out.back()["error_others"] = num(sc.errorOthers);
+        } else if (format == "csv") {
+            std::cout << levels[l] << ',' << sc.error << ',' << cell(sc.auc);
+            if (oneSided) std::cout << ',' << cell(sc.errorAttacked) << ',' << cell(sc.errorOthers);
+            std::cout << '\n';
+        } else {
+            std::cout << levels[l] << "\t " << fmt(sc.error) << "   " << fmt(sc.auc);
+            if (oneSided) std::cout << "   " << fmt(sc.errorAttacked) << "    " << fmt(sc.errorOthers);
+            std::cout << '\n';
+        }
     }
     if (format == "json") std::cout << json{{"threat", toString(at.threat)}, {"instances", ps.test.rows()}, {"levels", out}}.dump(2) << '\n';
     return Ok;
@@ -328,14 +393,15 @@ int runEval(const std::vector<std::string>& argv) {
 int runAttackCmd(const std::vector<std::string>& argv) {
     std::set<std::string> valued = kDataOptions;
     valued.insert({"model", "threat", "budget", "format", "attack-seed", "feature", "features", "replacement", "regions", "png",
-                   "count"});
+                   "count", "attack-class"});
     const Args a(argv, valued, {});
     if (!a.has("model")) throw UsageError("attack needs --model MODEL.json");
     const std::string format = a.choice("format", {"csv", "json"}, "csv");
     const ExperimentSpec spec = dataSpec(a);
     const PreparedSplit ps = prepare(spec);
-    const TrainedModel m = loadForUse(*a.value("model"), ps.test);
+    const TrainedModel m = loadForUse(*a.value("model"), requireTest(ps));
     AttackSpec at = attackFrom(a);
+    setAttackedClasses(at, a, ps.test);
     at = attackAtLevel(at, parseNumber(a.value("budget", "0"), "budget"));
     InterruptGuard guard;
     const AttackResult r = runAttack(ps.test, *m.scorer, at, {{}, guard.token()}, &ps.train);
@@ -344,16 +410,16 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     if (format == "json") {
         json rows = json::array();
         for (int i = 0; i < ps.test.rows(); ++i)
-            rows.push_back({{"instance", i}, {"label", ps.test.classNames[static_cast<std::size_t>(ps.test.labels[static_cast<std::size_t>(i)])]},
+            rows.push_back({{"instance", i}, {"source_row", ps.test.sourceRow(i) + 1}, {"id", ps.test.instanceId(i)}, {"label", ps.test.classNames[static_cast<std::size_t>(ps.test.labels[static_cast<std::size_t>(i)])]},
                             {"margin_before", model.margin(ps.test.row(i), ps.test.labels[static_cast<std::size_t>(i)])},
                             {"margin_after", model.margin(r.attacked.row(i), ps.test.labels[static_cast<std::size_t>(i)])},
                             {"deleted", r.deleted[static_cast<std::size_t>(i)]}});
         std::cout << json{{"threat", toString(at.threat)}, {"instances", rows}}.dump(2) << '\n';
     } else {
-        std::cout << "instance,label,margin_before,margin_after,deleted\n";
+        std::cout << "instance,source_row,id,label,margin_before,margin_after,deleted\n";
         for (int i = 0; i < ps.test.rows(); ++i) {
             const int y = ps.test.labels[static_cast<std::size_t>(i)];
-            std::cout << i << ',' << ps.test.classNames[static_cast<std::size_t>(y)] << ','
+            std::cout << i << ',' << ps.test.sourceRow(i) + 1 << ',' << csvField(ps.test.instanceId(i)) << ',' << ps.test.classNames[static_cast<std::size_t>(y)] << ','
                       << model.margin(ps.test.row(i), y) << ',' << model.margin(r.attacked.row(i), y) << ',';
             std::string del;
             for (int j : r.deleted[static_cast<std::size_t>(i)]) del += (del.empty() ? "" : " ") + ps.test.featureNames[static_cast<std::size_t>(j)];
@@ -396,13 +462,18 @@ std::vector<Command> experimentCommands() {
                      "                      DATA-OPTIONS\n") +
              kDataHelp +
              "  threats: none, worst-case-count, worst-case-value-exact, worst-case-value-greedy, random-deletion,\n"
-             "           random-feature-drop, uniform-top-weight, uniform-exact, greedy-deletion,\n"
-             "           feature-corruption, group-corruption\n",
+             "           random-feature-drop, random-blankout, uniform-top-weight, uniform-exact, fixed-deletion,\n"
+             "           greedy-deletion, feature-corruption, group-corruption\n"
+             "  --attack-class NAME[,NAME]: a one-sided adversary that attacks only these classes (e.g. spam);\n"
+             "           the error is then also reported on the attacked instances and on the others\n",
          runEval},
         {"attack", "per-instance deleted features of an attack (and a PNG grid for images)",
          std::string("usage: fdlab-cli attack --model MODEL.json --threat T --budget B [--format csv|json]\n"
                      "                        [--png GRID.png [--count N]] DATA-OPTIONS\n") +
-             kDataHelp + "  --png draws originals next to attacked images, deleted pixels in red (image data)\n",
+             kDataHelp + "  --png draws originals next to attacked images, deleted pixels in red (image data)\n"
+                         "  --attack-class NAME[,NAME]: attack only these classes' instances\n"
+                         "  each row names the instance's 1-based row in its file (source_row) and its id (message id\n"
+                         "  for text corpora)\n",
          runAttackCmd},
     };
 }

@@ -542,7 +542,7 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
     statusBar()->showMessage(tr("Training models for the heatmaps..."));
     m_tasks->run(
         [spec, todo, level](std::stop_token stop) -> std::any {
-            const Dataset data = loadTaskData(spec);
+            const TaskData data = loadTaskData(spec);
             PreparedSplit split = prepareRepetition(data, spec, 0);
             auto job = std::make_shared<HeatmapJob>();
             job->test = std::make_shared<const Dataset>(std::move(split.test));
@@ -556,7 +556,7 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
             job->train = std::make_shared<const Dataset>(std::move(split.train));
             // The curves' test attack of repetition 0 (experiment_runner.cpp), so that random
             // threats show the draw the curves used.
-            job->attack = spec.attack;
+            job->attack = resolvedAttack(spec, data.data);
             job->attack.seed = derivedSeed(spec, 0, 1);
             job->level = level;
             return job;
@@ -708,7 +708,7 @@ void MainWindow::exportModel(const QString& path, const QString& learnerId) {
     statusBar()->showMessage(tr("Training %1 for export...").arg(learnerId));
     m_tasks->run(
         [spec, l, params, path](std::stop_token stop) -> std::any {
-            const Dataset data = loadTaskData(spec);
+            const TaskData data = loadTaskData(spec);
             PreparedSplit split = prepareRepetition(data, spec, 0);
             RunControl rc;
             rc.stop = stop;

@@ -71,12 +71,36 @@ void requireValidationFor(const LearnerSpec& ls, std::size_t candidates, const P
 
 }  // namespace
 
-Dataset loadTaskData(const ExperimentSpec& spec) {
-    Dataset d = spec.dataset.bundled.empty() ? loadDataFile(spec.dataset.file, spec.dataset.options)
-                                             : loadBundled(spec.dataset.bundled);
-    d = applyTask(d, spec.task);
-    d.requireNonEmptyClasses("task " + spec.task.describe());
-    return d;
+namespace {
+Dataset loadRef(const DatasetRef& r) {
+    return r.bundled.empty() ? loadDataFile(r.file, r.options) : loadBundled(r.bundled);
+}
+}  // namespace
+
+TaskData loadTaskData(const ExperimentSpec& spec) {
+    TaskData t;
+    t.data = applyTask(loadRef(spec.dataset), spec.task);
+    t.data.requireNonEmptyClasses("task " + spec.task.describe());
+    if (spec.testDataset) {
+        const std::string where = "test data '" + (spec.testDataset->bundled.empty() ? spec.testDataset->file : spec.testDataset->bundled) + "'";
+        t.test = alignToTraining(t.data, applyTask(loadRef(*spec.testDataset), spec.task), where, &t.testAlignment);
+    }
+    return t;
+}
+
+AttackSpec resolvedAttack(const ExperimentSpec& spec, const Dataset& d) {
+    AttackSpec a = spec.attack;
+    a.attackedClasses.clear();
+    for (const std::string& name : spec.attackedClasses) {
+        const auto it = std::find(d.classNames.begin(), d.classNames.end(), name);
+        if (it == d.classNames.end()) {
+            std::string all;
+            for (const auto& c : d.classNames) all += (all.empty() ? "" : ", ") + c;
+            throw std::invalid_argument("attack.attacked_classes: no class '" + name + "' in the task (classes: " + all + ")");
+        }
+        a.attackedClasses.push_back(static_cast<int>(it - d.classNames.begin()));
+    }
+    return a;
 }
 
 int repetitionCount(const ExperimentSpec& spec) {
@@ -87,12 +111,22 @@ std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpos
     return Rng(spec.seed).split(static_cast<std::uint64_t>(repetition)).split(static_cast<std::uint64_t>(purpose)).next();
 }
 
-PreparedSplit prepareRepetition(const Dataset& data, const ExperimentSpec& spec, int rep) {
+PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int rep) {
+    const Dataset& data = taskData.data;
     const std::uint64_t seed = derivedSeed(spec, rep, 0);
     std::vector<int> train, validation, test;
     switch (spec.split.kind) {
     case SplitSpec::Kind::Fraction: {
-        if (spec.split.validationFraction > 0) {
+        if (taskData.test || spec.split.testFraction == 0.0) {
+            // Everything trains (less the validation part): the test part is the test file, or none.
+            if (spec.split.validationFraction > 0) {
+                TrainTest s = stratifiedSplit(data, spec.split.validationFraction, seed);
+                train = std::move(s.train), validation = std::move(s.test);
+            } else {
+                train.resize(static_cast<std::size_t>(data.rows()));
+                for (int i = 0; i < data.rows(); ++i) train[static_cast<std::size_t>(i)] = i;
+            }
+        } else if (spec.split.validationFraction > 0) {
             TrainValTest s = stratifiedSplit3(data, spec.split.validationFraction, spec.split.testFraction, seed);
             train = std::move(s.train), validation = std::move(s.validation), test = std::move(s.test);
         } else {
@@ -126,7 +160,7 @@ PreparedSplit prepareRepetition(const Dataset& data, const ExperimentSpec& spec,
     PreparedSplit p;
     p.train = data.subset(train);
     p.validation = data.subset(validation);
-    p.test = data.subset(test);
+    p.test = taskData.test ? *taskData.test : data.subset(test);
     p.preprocessor = Preprocessor::fit(p.train, spec.preprocessing);
     p.preprocessor.apply(p.train);
     p.preprocessor.apply(p.validation);
@@ -164,11 +198,13 @@ std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points)
     });
     for (std::size_t a = 0; a < sorted.size();) {
         std::size_t b = a;
-        std::vector<double> err, auc;
+        std::vector<double> err, auc, errA, errO;
         while (b < sorted.size() && sorted[b].learnerIndex == sorted[a].learnerIndex &&
                sorted[b].levelIndex == sorted[a].levelIndex) {
             err.push_back(sorted[b].error);
             auc.push_back(sorted[b].auc);
+            errA.push_back(sorted[b].errorAttacked);
+            errO.push_back(sorted[b].errorOthers);
             ++b;
         }
         CurveSummary s;
@@ -178,6 +214,8 @@ std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points)
         s.level = sorted[a].level;
         s.error = meanAndStandardError(err);
         s.auc = meanAndStandardError(auc);
+        s.errorAttacked = meanAndStandardError(errA);
+        s.errorOthers = meanAndStandardError(errO);
         out.push_back(s);
         a = b;
     }
@@ -302,12 +340,16 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     result.spec = spec;
     result.threads = spec.threads > 0 ? spec.threads : hardwareThreads();
 
-    const Dataset data = loadTaskData(spec);
+    const TaskData data = loadTaskData(spec);
+    if (!data.testAlignment.describe().empty()) result.warnings.push_back("test file: " + data.testAlignment.describe());
     const int reps = repetitionCount(spec);
     std::vector<PreparedSplit> splits;
     for (int r = 0; r < reps; ++r) splits.push_back(prepareRepetition(data, spec, r));
+    if (splits.front().test.rows() == 0)
+        throw std::invalid_argument("split.test: the experiment has no test part (test fraction 0 and no \"test\" file)");
+    const AttackSpec attack = resolvedAttack(spec, data.data);
     // Budgets are checked against the data before any training starts.
-    for (double level : spec.levels) attackAtLevel(spec.attack, level).validate(splits.front().test);
+    for (double level : spec.levels) attackAtLevel(attack, level).validate(splits.front().test);
 
     const int L = static_cast<int>(spec.learners.size());
     const long totalPoints = static_cast<long>(reps) * L * static_cast<long>(spec.levels.size());
@@ -367,7 +409,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
                 std::vector<std::vector<double>> val(cands.size());   // [candidate][level]
                 for (std::size_t c = 0; c < cands.size(); ++c) {
                     if (spec.tunePerLevel) {
-                        AttackSpec a = spec.attack;
+                        AttackSpec a = attack;
                         a.seed = derivedSeed(spec, rep, 2);
                         const auto scores = evaluateAtLevels(models[c], ps.validation, a, spec.levels, learnerRc, &ps.train);
                         if (scores.size() < nLevels) return;   // cancelled
@@ -384,7 +426,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
                 }
             }
             // Test: each distinct chosen model is attacked at the levels that chose it.
-            AttackSpec testAttack = spec.attack;
+            AttackSpec testAttack = attack;
             testAttack.seed = derivedSeed(spec, rep, 1);
             for (std::size_t c = 0; c < cands.size(); ++c) {
                 std::vector<double> lv;
@@ -409,6 +451,8 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
                         p.repetition = rep;
                         p.error = scores[k].error;
                         p.auc = scores[k].auc;
+                        p.errorAttacked = scores[k].errorAttacked;
+                        p.errorOthers = scores[k].errorOthers;
                         p.validationError = valError[l];
                         p.params = completeParams(ls.learner, cands[c]);
                         p.trainSeconds = seconds[c];

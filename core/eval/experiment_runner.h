@@ -18,11 +18,14 @@
 // from (spec.seed, repetition, purpose), never from the thread that runs it, so the numbers
 // are identical for any thread count. Cancelling keeps the finished points.
 
+#include "core/data/align.h"
 #include "core/eval/experiment_spec.h"
 #include "core/eval/metrics.h"
 #include "core/learners/registry.h"
 
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,10 @@ struct CurvePoint {
     int repetition = 0;
     double error = 0.0;
     double auc = 0.0;             ///< NaN for multi-class
+    /// One-sided threats: the error on the attacked classes' instances and on the others
+    /// (NaN when the threat attacks every class).
+    double errorAttacked = std::numeric_limits<double>::quiet_NaN();
+    double errorOthers = std::numeric_limits<double>::quiet_NaN();
     double validationError = 0.0;   ///< of the chosen candidate (NaN without validation)
     nlohmann::json params;        ///< the parameters of the model that produced the point
     double trainSeconds = 0.0;    ///< training time of that model
@@ -48,6 +55,8 @@ struct CurveSummary {
     double level = 0.0;
     MeanSe error;
     MeanSe auc;
+    MeanSe errorAttacked;   ///< one-sided threats (NaN mean otherwise)
+    MeanSe errorOthers;
 };
 
 struct ExperimentResult {
@@ -68,11 +77,25 @@ struct PreparedSplit {
     Preprocessor preprocessor;
 };
 
-/// Loads the dataset and applies the task.
-Dataset loadTaskData(const ExperimentSpec& spec);
+/// The data an experiment runs on: the dataset with the task applied, and the fixed test file
+/// (task applied, features and classes aligned to the training file) when the spec has one.
+struct TaskData {
+    Dataset data;
+    std::optional<Dataset> test;
+    AlignReport testAlignment;   ///< unseen test features dropped (see core/data/align.h)
+};
+
+/// Loads the dataset (and the test file) and applies the task.
+TaskData loadTaskData(const ExperimentSpec& spec);
+/// spec.attack with the one-sided class names resolved against the task's classes
+/// (std::invalid_argument naming attack.attacked_classes for an unknown name).
+AttackSpec resolvedAttack(const ExperimentSpec& spec, const Dataset& taskData);
 /// Number of repetitions the spec runs (folds for k-fold).
 int repetitionCount(const ExperimentSpec& spec);
-PreparedSplit prepareRepetition(const Dataset& taskData, const ExperimentSpec& spec, int repetition);
+/// The split of one repetition. With a fixed test file, the training file is split into train
+/// and validation only; with a fraction split of test 0 and no test file, the test part is
+/// empty (a final model on all rows).
+PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int repetition);
 /// Seeds derived from the spec: purpose 0 = split, 1 = test attack, 2 = validation attack,
 /// 3 = label flips (split by level), 4 = cross-validation folds (split by level under label flips).
 std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpose);

@@ -121,12 +121,44 @@ void ExperimentSpec::validate() const {
         if (!std::isfinite(l) || l < 0) fieldError("levels", "levels must be finite and >= 0");
     if (repetitions < 1) fieldError("repetitions", "must be >= 1");
     if (split.kind == SplitSpec::Kind::KFold && split.folds < 2) fieldError("split.folds", "must be >= 2");
-    if (split.kind == SplitSpec::Kind::Fraction && !(split.testFraction > 0 && split.testFraction < 1))
-        fieldError("split.test", "must be in (0, 1)");
+    if (split.kind == SplitSpec::Kind::Fraction && !(split.testFraction >= 0 && split.testFraction < 1))
+        fieldError("split.test", "must be in [0, 1) (0: no test part, with a \"test\" file or to train a final model)");
+    if (testDataset && split.kind != SplitSpec::Kind::Fraction)
+        fieldError("split.kind", "a separate \"test\" file goes with a fraction split (its validation part is carved from the training file)");
     if (!(split.validationFraction >= 0 && split.validationFraction < 1)) fieldError("split.validation", "must be in [0, 1)");
     if (split.kind == SplitSpec::Kind::Counts && split.perClassTrain < 1) fieldError("split.train", "must be >= 1");
     if (threads < 0) fieldError("threads", "must be >= 0");
 }
+
+namespace {
+DatasetRef datasetRefFromJson(const json& d, const std::string& field, const std::string& baseDir) {
+    DatasetRef r;
+    r.bundled = getOr<std::string>(d, "bundled", field, "");
+    r.file = resolve(getOr<std::string>(d, "file", field, ""), baseDir);
+    r.options.labelColumn = getOr<std::string>(d, "label", field, "");
+    r.options.classAttribute = getOr<std::string>(d, "class", field, "");
+    r.options.idxLabels = resolve(getOr<std::string>(d, "labels", field, ""), baseDir);
+    const std::string missing = getOr<std::string>(d, "missing", field, "impute");
+    if (missing == "impute") r.options.missing = MissingPolicy::Impute;
+    else if (missing == "drop") r.options.missing = MissingPolicy::DropRow;
+    else if (missing == "error") r.options.missing = MissingPolicy::Error;
+    else fieldError(field + ".missing", "expected impute, drop or error");
+
+    if (r.bundled.empty() == r.file.empty()) fieldError(field, "give exactly one of \"bundled\" and \"file\"");
+    return r;
+}
+
+json datasetRefToJson(const DatasetRef& r) {
+    json d = json::object();
+    if (!r.bundled.empty()) d["bundled"] = r.bundled;
+    if (!r.file.empty()) d["file"] = r.file;
+    if (!r.options.labelColumn.empty()) d["label"] = r.options.labelColumn;
+    if (!r.options.classAttribute.empty()) d["class"] = r.options.classAttribute;
+    if (!r.options.idxLabels.empty()) d["labels"] = r.options.idxLabels;
+    d["missing"] = missingName(r.options.missing);
+    return d;
+}
+}  // namespace
 
 ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
     if (!j.is_object()) throw std::invalid_argument("experiment: expected a JSON object");
@@ -137,17 +169,11 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
     s.description = getOr<std::string>(j, "description", "", "");
 
     if (!j.contains("dataset") || !j.at("dataset").is_object()) fieldError("dataset", "missing or not an object");
-    const json& d = j.at("dataset");
-    s.dataset.bundled = getOr<std::string>(d, "bundled", "dataset", "");
-    s.dataset.file = resolve(getOr<std::string>(d, "file", "dataset", ""), baseDir);
-    s.dataset.options.labelColumn = getOr<std::string>(d, "label", "dataset", "");
-    s.dataset.options.classAttribute = getOr<std::string>(d, "class", "dataset", "");
-    s.dataset.options.idxLabels = resolve(getOr<std::string>(d, "labels", "dataset", ""), baseDir);
-    const std::string missing = getOr<std::string>(d, "missing", "dataset", "impute");
-    if (missing == "impute") s.dataset.options.missing = MissingPolicy::Impute;
-    else if (missing == "drop") s.dataset.options.missing = MissingPolicy::DropRow;
-    else if (missing == "error") s.dataset.options.missing = MissingPolicy::Error;
-    else fieldError("dataset.missing", "expected impute, drop or error");
+    s.dataset = datasetRefFromJson(j.at("dataset"), "dataset", baseDir);
+    if (j.contains("test")) {
+        if (!j.at("test").is_object()) fieldError("test", "expected an object like \"dataset\"");
+        s.testDataset = datasetRefFromJson(j.at("test"), "test", baseDir);
+    }
 
     if (j.contains("task")) {
         const json& t = j.at("task");
@@ -258,6 +284,7 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
                                            getOr<int>(g, "end", "attack.groups", 0),
                                            getOr<std::vector<int>>(g, "features", "attack.groups", {})});
         }
+        s.attackedClasses = getOr<std::vector<std::string>>(a, "attacked_classes", "attack", {});
         if (a.contains("regions")) {
             const auto r = getOr<std::vector<int>>(a, "regions", "attack", {});
             if (r.size() != 2 || r[0] < 1 || r[1] < 1)
@@ -281,14 +308,8 @@ json toJson(const ExperimentSpec& s) {
     j["schema"] = 1;
     j["name"] = s.name;
     j["description"] = s.description;
-    json d = json::object();
-    if (!s.dataset.bundled.empty()) d["bundled"] = s.dataset.bundled;
-    if (!s.dataset.file.empty()) d["file"] = s.dataset.file;
-    if (!s.dataset.options.labelColumn.empty()) d["label"] = s.dataset.options.labelColumn;
-    if (!s.dataset.options.classAttribute.empty()) d["class"] = s.dataset.options.classAttribute;
-    if (!s.dataset.options.idxLabels.empty()) d["labels"] = s.dataset.options.idxLabels;
-    d["missing"] = missingName(s.dataset.options.missing);
-    j["dataset"] = d;
+    j["dataset"] = datasetRefToJson(s.dataset);
+    if (s.testDataset) j["test"] = datasetRefToJson(*s.testDataset);
     switch (s.task.kind) {
     case TaskSpec::Kind::Binary: j["task"] = {{"kind", "binary"}, {"positive", s.task.positive}, {"negative", s.task.negative}}; break;
     case TaskSpec::Kind::OneVsRest: j["task"] = {{"kind", "one-vs-rest"}, {"positive", s.task.positive.at(0)}}; break;
@@ -332,6 +353,7 @@ json toJson(const ExperimentSpec& s) {
               {"features", s.attack.features},
               {"knapsack_scale", s.attack.knapsackScale},
               {"stop_when_wrong", s.attack.stopWhenWrong},
+              {"attacked_classes", s.attackedClasses},
               {"flip_repeats", s.attack.labelFlipRepeats},
               {"flip_svm", s.attack.labelFlipSvmFromLearner
                                ? json("learner")

@@ -8,12 +8,16 @@
 // {
 //   "schema": 1, "name": "...", "description": "...",
 //   "dataset": {"bundled": "mnist"} | {"file": "PATH", "label": "COL", "class": "ATTR", "missing": "impute"},
+//   "test": {...as "dataset"...}   (a fixed test file: the whole "dataset" file trains (less the
+//           validation fraction), preprocessing, importance and vocabulary come from it, and the
+//           test file's features are matched to it by name; unseen features are dropped and counted),
 //   "task": {"kind": "binary", "positive": ["3"], "negative": ["5"]} | {"kind": "one-vs-rest", "positive": "3"}
 //           | {"kind": "multiclass"},
 //   "preprocessing": "none" | "zero-one" | "minus-one-one" | "unit-norm" | "binarise",
 //   "split": {"kind": "fraction", "test": 0.3, "validation": 0.2}
 //          | {"kind": "counts", "train": 50, "validation": 100, "test": 150}   (per class; test -1 = rest)
 //          | {"kind": "kfold", "folds": 10, "validation": 0.2},
+//          (fraction "test": 0 trains on all rows: no test part unless a "test" file is given)
 //   "importance": {"kind": "dataset"} | {"kind": "uniform"} | {"kind": "mutual-information", "bins": 8, "floor": 0.1}
 //               | {"kind": "csv", "path": "PATH"} | {"kind": "values", "values": [...]},
 //   "learners": [{"id": "FDROP", "learner": "fdrop", "params": {"C": 1}, "grid": {"K": [0, 10, 50]},
@@ -24,6 +28,8 @@
 //              "groups": [{"name": "gray", "begin": 0, "end": 5} | {"name": "...", "features": [...]}],
 //              "regions": [7, 7]   (group-corruption on images: blocks of 7 x 7 pixels as the groups),
 //              "knapsack_scale": 1, "stop_when_wrong": true,
+//              "attacked_classes": ["spam"]   (one-sided: only these classes' instances are attacked;
+//                                              curves then also report the error on them and on the rest),
 //              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1} | "learner"},
 //              (label flips; "learner": Algorithm 1 attacks each kernel-svm learner's own plain SVM)
 //   "levels": [0, 10, 20], "repetitions": 5, "seed": 1, "threads": 0,
@@ -42,6 +48,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,12 +95,16 @@ struct ExperimentSpec {
     std::string name;
     std::string description;
     DatasetRef dataset;
+    std::optional<DatasetRef> testDataset;   ///< a fixed test file ("test"); none: split "dataset"
     TaskSpec task;
     Scaling preprocessing = Scaling::None;
     SplitSpec split;
     ImportanceSpec importance;
     std::vector<LearnerSpec> learners;
     AttackSpec attack;
+    /// One-sided threats: the class names (after the task) whose instances are attacked;
+    /// resolved into attack.attackedClasses when the data is loaded. Empty: every class.
+    std::vector<std::string> attackedClasses;
     std::vector<double> levels;
     int repetitions = 1;               ///< random splits (ignored for k-fold: one per fold)
     bool tunePerLevel = false;         ///< choose grid values per level on an attacked validation set

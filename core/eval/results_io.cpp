@@ -45,18 +45,32 @@ json resultsToJson(const ExperimentResult& r) {
     j["warnings"] = r.warnings;
     j["elapsed_seconds"] = r.elapsed;
     j["threads"] = r.threads;
+    // One-sided threats add the errors on the attacked classes and on the rest.
+    const bool oneSided = !r.spec.attackedClasses.empty();
     json pts = json::array();
-    for (const auto& p : r.points)
+    for (const auto& p : r.points) {
         pts.push_back({{"learner", p.learner}, {"learner_index", p.learnerIndex}, {"level_index", p.levelIndex},
                        {"level", p.level}, {"repetition", p.repetition}, {"error", number(p.error)},
                        {"auc", number(p.auc)}, {"validation_error", number(p.validationError)}, {"params", p.params},
                        {"train_seconds", p.trainSeconds}});
+        if (oneSided) {
+            pts.back()["error_attacked"] = number(p.errorAttacked);
+            pts.back()["error_others"] = number(p.errorOthers);
+        }
+    }
     j["points"] = pts;
     json sum = json::array();
-    for (const auto& s : r.summary)
+    for (const auto& s : r.summary) {
         sum.push_back({{"learner", s.learner}, {"level", s.level}, {"repetitions", s.error.n},
                        {"mean_error", number(s.error.mean)}, {"se_error", number(s.error.se)},
                        {"mean_auc", number(s.auc.mean)}, {"se_auc", number(s.auc.se)}});
+        if (oneSided) {
+            sum.back()["mean_error_attacked"] = number(s.errorAttacked.mean);
+            sum.back()["se_error_attacked"] = number(s.errorAttacked.se);
+            sum.back()["mean_error_others"] = number(s.errorOthers.mean);
+            sum.back()["se_error_others"] = number(s.errorOthers.se);
+        }
+    }
     j["curves"] = sum;
     return j;
 }
@@ -82,6 +96,8 @@ ExperimentResult resultsFromJson(const json& j) {
             c.error = number(p.at("error"));
             c.auc = number(p.at("auc"));
             c.validationError = number(p.at("validation_error"));
+            if (p.contains("error_attacked")) c.errorAttacked = number(p.at("error_attacked"));
+            if (p.contains("error_others")) c.errorOthers = number(p.at("error_others"));
             c.params = p.value("params", json::object());
             c.trainSeconds = p.value("train_seconds", 0.0);
             if (c.learnerIndex < 0 || c.learnerIndex >= static_cast<int>(r.spec.learners.size()) || c.levelIndex < 0 ||
@@ -98,10 +114,17 @@ ExperimentResult resultsFromJson(const json& j) {
 
 std::string curvesCsv(const ExperimentResult& r) {
     std::ostringstream os;
-    os << "learner,level,repetitions,mean_error,se_error,mean_auc,se_auc\n";
-    for (const auto& s : r.summary)
+    const bool oneSided = !r.spec.attackedClasses.empty();
+    os << "learner,level,repetitions,mean_error,se_error,mean_auc,se_auc"
+       << (oneSided ? ",mean_error_attacked,se_error_attacked,mean_error_others,se_error_others" : "") << '\n';
+    for (const auto& s : r.summary) {
         os << csvField(s.learner) << ',' << fmt(s.level) << ',' << s.error.n << ',' << fmt(s.error.mean) << ','
-           << fmt(s.error.se) << ',' << fmt(s.auc.mean) << ',' << fmt(s.auc.se) << '\n';
+           << fmt(s.error.se) << ',' << fmt(s.auc.mean) << ',' << fmt(s.auc.se);
+        if (oneSided)
+            os << ',' << fmt(s.errorAttacked.mean) << ',' << fmt(s.errorAttacked.se) << ',' << fmt(s.errorOthers.mean) << ','
+               << fmt(s.errorOthers.se);
+        os << '\n';
+    }
     return os.str();
 }
 

@@ -310,7 +310,7 @@ private slots:
         s.threads = 2;
         QCOMPARE(withoutTimings(resultsToJson(runExperiment(s))).dump(), withoutTimings(resultsToJson(a)).dump());
 
-        const Dataset data = loadTaskData(s);
+        const TaskData data = loadTaskData(s);
         for (const CurvePoint& p : a.points) {
             const PreparedSplit ps = prepareRepetition(data, s, p.repetition);
             const auto lv = static_cast<std::uint64_t>(p.levelIndex);
@@ -365,7 +365,7 @@ private slots:
         t.repetitions = 2;
         const ExperimentResult tr = runExperiment(t);
         QCOMPARE(tr.status, Status::Converged);
-        const Dataset heart = loadTaskData(t);
+        const TaskData heart = loadTaskData(t);
         for (const CurvePoint& p : tr.points) {
             CrossValidationParams cp;
             cp.folds = 4;
@@ -400,7 +400,7 @@ private slots:
         const ExperimentResult r = runExperiment(s);
         QCOMPARE(r.status, Status::Converged);
         QCOMPARE(r.points.size(), std::size_t(12));
-        const Dataset data = loadTaskData(s);
+        const TaskData data = loadTaskData(s);
         for (const CurvePoint& p : r.points) {
             const PreparedSplit ps = prepareRepetition(data, s, p.repetition);
             AdversarialLabelFlipParams ap;
