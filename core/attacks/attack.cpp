@@ -64,20 +64,21 @@ void appendAttackedRow(const RowView& x, const std::vector<int>& deleted, Replac
     for (int j : deleted) repl.emplace_back(j, r == Replacement::Zero ? 0.0f : static_cast<float>(rng.uniform(-1.0, 1.0)));
     std::stable_sort(repl.begin(), repl.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
     std::size_t d = 0;
-    int k = 0;
-    while (k < x.count || d < repl.size()) {
-        const int col = k < x.count ? static_cast<int>(x.indices[k]) : x.n;
-        if (d < repl.size() && repl[d].first <= col) {
+    // Replacements before column `col` (exclusive), and whether one is at `col` itself.
+    auto flushBefore = [&](int col) {
+        while (d < repl.size() && repl[d].first < col) {
             const int j = repl[d].first;
             float v = repl[d].second;
             while (d < repl.size() && repl[d].first == j) v = repl[d++].second;   // a repeated feature keeps its last value
             b.add(j, v);
-            if (j == col) ++k;
-        } else {
-            b.add(col, x.values[k]);
-            ++k;
         }
-    }
+    };
+    x.forEachNonZero([&](int col, float value) {
+        flushBefore(col);
+        if (d < repl.size() && repl[d].first == col) flushBefore(col + 1);   // the stored value is replaced
+        else b.add(col, value);
+    });
+    flushBefore(x.n);
     b.endRow();
 }
 
