@@ -35,6 +35,8 @@ void McfParams::validate() const {
     if (!(laplaceScale >= 0.0 && std::isfinite(laplaceScale)))
         throw std::invalid_argument("McfParams.laplaceScale must be finite and >= 0");
     if (!(l2 >= 0.0 && std::isfinite(l2))) throw std::invalid_argument("McfParams.l2 must be finite and >= 0");
+    if (!(testBlankout >= 0.0 && testBlankout < 1.0))
+        throw std::invalid_argument("McfParams.testBlankout must be in [0, 1)");
     lbfgs.validate();
 }
 
@@ -704,7 +706,9 @@ void McfNewtonObjective::hessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd&
     Hv.head(m.D) += s->diag.cwiseProduct(v.head(m.D));
 }
 
-FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc) {
+namespace {
+
+FitResult fitMcfUnscaled(const Dataset& train, const McfParams& p, const RunControl& rc) {
     Stopwatch sw;
     const McfObjective obj(train, p);
     if (p.loss == McfLoss::Quadratic) return fitQuadratic(train, p, obj, rc);
@@ -745,6 +749,19 @@ FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc)
     r.status = s.status;
     r.message = s.message;
     r.elapsed = sw.seconds();
+    return r;
+}
+
+}  // namespace
+
+FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc) {
+    FitResult r = fitMcfUnscaled(train, p, rc);
+    // Test inputs blanked without rescaling (header comment): b (1 - p) keeps b in proportion
+    // to the shrunken w.x.
+    if (p.testBlankout > 0.0) {
+        r.model.b *= 1.0 - p.testBlankout;
+        r.message += "; bias scaled by 1 - testBlankout = " + fmt("%.3g", 1.0 - p.testBlankout);
+    }
     return r;
 }
 
