@@ -1,0 +1,186 @@
+// Sparse data, by hand:  ./bench_sparse [spam | synthetic ROWS FEATURES NONZEROS]
+//
+// spam (default): the bundled SpamAssassin pair (training part 4,232 messages, test part 1,814,
+// binary bag of words over the training vocabulary). Times, in one run:
+//   - linear SVM (liblinear -s 3 inside FDLab, -B 1) against the `liblinear-train -s 3 -B 1`
+//     command (Debian liblinear-tools) on the same data written as a LIBSVM file; the command's
+//     time includes reading its file, so FDLab's row adds FDLab's load of the same LIBSVM file;
+//   - FDROP K = 10 (count budget), ratio to the SVM;
+//   - worst-case and random deletion curves at 16 levels over the test part, one-sided (spam) and
+//     both classes; the test error at each.
+// synthetic: a random CSR set (default 1,000,000 x 100,000 with 50 M non-zeros, labels from a
+// sparse linear rule with 5% noise) written as a LIBSVM file, then loaded, an SVM trained and a
+// worst-case curve drawn; times and peak resident memory against the CSR size.
+
+#include "core/attacks/attack.h"
+#include "core/data/bundled.h"
+#include "core/data/loaders.h"
+#include "core/eval/level_evaluation.h"
+#include "core/learners/registry.h"
+#include "core/text/spamassassin.h"
+#include "core/util/rng.h"
+#include "core/util/run_control.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace fdlab;
+using json = nlohmann::json;
+
+namespace {
+
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double peakMb() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+double timeCommand(const std::string& cmd) {
+    const double t0 = now();
+    if (std::system(cmd.c_str()) != 0) {
+        std::printf("  (command failed: %s)\n", cmd.c_str());
+        return -1;
+    }
+    return now() - t0;
+}
+
+void curves(const TrainedModel& m, const Dataset& test, const std::vector<int>& attacked) {
+    std::vector<double> levels;
+    for (int k = 0; k <= 30; k += 2) levels.push_back(k);   // 16 levels
+    for (ThreatModel t : {ThreatModel::WorstCaseCount, ThreatModel::RandomDeletion}) {
+        AttackSpec a;
+        a.threat = t;
+        a.attackedClasses = attacked;
+        const double t0 = now();
+        const auto s = evaluateAtLevels(m, test, a, levels);
+        const double dt = now() - t0;
+        std::printf("  %-17s %-9s 16 levels in %.3f s; error at K = 0, 2, 10, 20, 30:", toString(t),
+                    attacked.empty() ? "all" : "spam only", dt);
+        for (int k : {0, 1, 5, 10, 15}) std::printf(" %.3f", s[static_cast<std::size_t>(k)].error);
+        if (!attacked.empty())
+            std::printf("  (spam %.3f, ham %.3f at K = 10)", s[5].errorAttacked, s[5].errorOthers);
+        std::printf("\n");
+    }
+}
+
+int spam() {
+    double t0 = now();
+    const TextSplit sp = loadSpamAssassin(datasetsDir());
+    std::printf("SpamAssassin: load + parse + vectorise both parts %.2f s; train %d x %d (%lld non-zeros), test %d\n",
+                now() - t0, sp.train.data.rows(), sp.train.data.features(),
+                static_cast<long long>(sp.train.data.storedValues()), sp.test.data.rows());
+    const Dataset& train = sp.train.data;
+    const Dataset& test = sp.test.data;
+    const std::string file = (std::filesystem::temp_directory_path() / "fdlab-spam-train.svm").string();
+    Dataset numeric = train;   // liblinear-train reads numeric labels only
+    numeric.classNames = {"-1", "+1"};
+    saveLibsvm(numeric, file);
+
+    // liblinear-train on the file (its time includes parsing the file).
+    double ext = -1;
+    if (std::system("command -v liblinear-train > /dev/null") == 0) {
+        ext = 1e9;
+        for (int r = 0; r < 3; ++r)
+            ext = std::min(ext, timeCommand("liblinear-train -q -s 3 -B 1 " + file + " /tmp/fdlab-spam.model"));
+    } else {
+        std::printf("  liblinear-train not installed (apt-get install liblinear-tools): no external reference\n");
+    }
+    double fit = 1e9, loadFit = 1e9;
+    TrainedModel svm, fd;
+    for (int r = 0; r < 3; ++r) {
+        t0 = now();
+        const Dataset fromFile = loadDataFile(file);
+        const double tl = now() - t0;
+        svm = trainLearner("svm", fromFile, json::object());
+        fit = std::min(fit, svm.fit.elapsed);
+        loadFit = std::min(loadFit, tl + svm.fit.elapsed);
+    }
+    std::printf("  linear SVM: FDLab fit %.3f s, FDLab load + fit %.3f s; liblinear-train (read + fit) %.3f s: ratio %.2fx\n", fit,
+                loadFit, ext, ext > 0 ? loadFit / ext : 0.0);
+    svm = trainLearner("svm", train, json::object());
+    std::printf("  SVM test error %.4f\n", scoreDataset(*svm.scorer, test).error);
+
+
+    for (double eps : {1e-2, 1e-3, 1e-4}) {   // 1e-4 is FDROP's default relative gap
+        fd = trainLearner("fdrop", train, json{{"K", 10}, {"epsilon", eps}});
+        std::printf("  FDROP K = 10, epsilon %.0e: %.3f s (%ld epochs, %s, J %.6g, gap %.2g): %.2fx the SVM fit; test error %.4f\n",
+                    eps, fd.fit.elapsed, fd.fit.iterations, toString(fd.fit.status), fd.fit.objective, fd.fit.gap,
+                    fd.fit.elapsed / fit, scoreDataset(*fd.scorer, test).error);
+    }
+    for (const TrainedModel* m : {&svm, &fd}) {
+        std::printf(" %s:\n", m == &svm ? "SVM" : "FDROP K=10");
+        curves(*m, test, {});
+        curves(*m, test, {1});
+    }
+    return 0;
+}
+
+int synthetic(long rows, int features, long long nonZeros) {
+    const std::string file = (std::filesystem::temp_directory_path() / "fdlab-synthetic.svm").string();
+    Rng rng(1);
+    Eigen::VectorXd w(features);
+    for (int j = 0; j < features; ++j) w(j) = rng.normal();
+    double t0 = now();
+    {
+        std::ofstream out(file);
+        const int perRow = static_cast<int>(nonZeros / rows);
+        std::vector<int> cols;
+        std::string line;
+        for (long i = 0; i < rows; ++i) {
+            cols.clear();
+            for (int k = 0; k < perRow; ++k) cols.push_back(static_cast<int>(rng.below(static_cast<std::uint64_t>(features))));
+            std::sort(cols.begin(), cols.end());
+            cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+            double s = 0;
+            line.clear();
+            for (int j : cols) {
+                const int v = 1 + static_cast<int>(rng.below(3));
+                s += w(j) * v;
+                line += ' ' + std::to_string(j + 1) + ':' + std::to_string(v);
+            }
+            const bool pos = (s > 0) != rng.bernoulli(0.05);
+            out << (pos ? "+1" : "-1") << line << '\n';
+        }
+    }
+    std::printf("synthetic %ld x %d, ~%lld non-zeros: wrote %s (%.0f MB) in %.1f s\n", rows, features, nonZeros, file.c_str(),
+                static_cast<double>(std::filesystem::file_size(file)) / 1e6, now() - t0);
+    t0 = now();
+    const Dataset d = loadDataFile(file);
+    const double csrMb = static_cast<double>(d.sparse ? d.sparse->bytes() : 0) / 1048576.0;
+    std::printf("  load %.1f s: %s, %lld non-zeros, CSR %.0f MB, peak RSS so far %.0f MB (%.2fx CSR)\n", now() - t0,
+                d.isSparse() ? "sparse" : "dense", static_cast<long long>(d.storedValues()), csrMb, peakMb(), peakMb() / csrMb);
+    const TrainedModel m = trainLearner("svm", d, json::object());
+    std::printf("  SVM fit %.1f s (%s), training error %.4f, peak RSS %.0f MB (%.2fx CSR)\n", m.fit.elapsed,
+                toString(m.fit.status), scoreDataset(*m.scorer, d).error, peakMb(), peakMb() / csrMb);
+    t0 = now();
+    AttackSpec a;
+    a.threat = ThreatModel::WorstCaseCount;
+    const auto s = evaluateAtLevels(m, d, a, {0, 1, 2, 5, 10, 20});
+    std::printf("  worst-case curve (6 levels, all rows) %.1f s: errors", now() - t0);
+    for (const auto& x : s) std::printf(" %.3f", x.error);
+    std::printf("; peak RSS %.0f MB (%.2fx CSR)\n", peakMb(), peakMb() / csrMb);
+    std::filesystem::remove(file);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string mode = argc > 1 ? argv[1] : "spam";
+    if (mode == "spam") return spam();
+    if (mode == "synthetic")
+        return synthetic(argc > 2 ? std::atol(argv[2]) : 1000000, argc > 3 ? std::atoi(argv[3]) : 100000,
+                         argc > 4 ? std::atoll(argv[4]) : 50000000LL);
+    std::fprintf(stderr, "usage: bench_sparse [spam | synthetic ROWS FEATURES NONZEROS]\n");
+    return 2;
+}
