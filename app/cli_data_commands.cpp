@@ -65,7 +65,7 @@ int runDatasets(const std::vector<std::string>& argv) {
 }
 
 int runInfo(const std::vector<std::string>& argv) {
-    const Args args(argv, {"format", "label", "labels", "class", "missing"}, {});
+    const Args args(argv, {"format", "label", "labels", "class", "missing", "text-column"}, {});
     if (args.positional().size() != 1) throw UsageError("info needs exactly one FILE");
     const std::string format = args.choice("format", {"text", "json"}, "text");
     const std::string path = args.positional()[0];
@@ -79,9 +79,11 @@ int runInfo(const std::vector<std::string>& argv) {
                 : missing == "error" ? MissingPolicy::Error
                                      : MissingPolicy::Impute;
 
-    const FileFormat ff = guessFormat(path);
+    opt.textColumn = args.value("text-column", "");
+    const bool text = isTextCorpus(path, opt);
+    const std::string kind = text ? "text corpus" : toString(guessFormat(path));
     const Dataset d = loadDataFile(path, opt);
-    const DatasetSummary s = summarize(d, toString(ff));
+    const DatasetSummary s = summarize(d, kind);
     if (format == "json") std::cout << toJson(s).dump(2) << '\n';
     else std::cout << toText(s);
     return Ok;
@@ -97,9 +99,11 @@ std::vector<Command> dataCommands() {
          "with its number of instances, features, classes (name:count) and image shape.\n"
          "The datasets directory is $FDLAB_DATA_DIR, else the source tree's datasets/.\n",
          runDatasets},
-        {"info", "summarise any data file (IDX, CSV, LIBSVM, ARFF)",
-         "usage: fdlab-cli info FILE [--format text|json] [--label COLUMN] [--labels IDX_LABELS]\n"
-         "                           [--class ATTRIBUTE] [--missing impute|drop|error]\n"
+        {"info", "summarise any data file (IDX, CSV, LIBSVM, ARFF) or text corpus",
+         "usage: fdlab-cli info FILE|FOLDER [--format text|json] [--label COLUMN] [--labels IDX_LABELS]\n"
+         "                           [--class ATTRIBUTE] [--missing impute|drop|error] [--text-column COL]\n"
+         "A FOLDER (one sub-folder of .txt/.eml documents per class) or a CSV with --text-column is a text\n"
+         "corpus: its bag of words (binary, minimum document frequency 2) is summarised.\n"
          "Prints format, instances, features, classes with counts, image shape and value range.\n"
          "The format comes from the extension: .csv, .arff, *-ubyte[.gz]/.idx*, else LIBSVM.\n"
          "  --label    CSV label column (default: the last column)\n"

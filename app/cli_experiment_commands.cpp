@@ -102,9 +102,13 @@ std::vector<double> parseLevels(const std::string& s) {
 
 // Options shared by train / eval / attack: which data, task, preprocessing and split.
 const std::set<std::string> kDataOptions = {"bundled", "data", "label", "positive", "negative", "one-vs-rest",
-                                            "scale", "test-fraction", "test-data", "seed", "importance"};
+                                            "scale", "test-fraction", "test-data", "seed", "importance",
+                                            "text-column", "weighting", "min-df"};
 const char* kDataHelp =
     "  data:  --bundled NAME | --data FILE [--label COLUMN]\n"
+    "         text corpora: --data FOLDER (one sub-folder of .txt/.eml files per class) or --data FILE.csv\n"
+    "         --text-column COL; --weighting binary|tf|tf-idf, --min-df N (default 2; the vocabulary is fitted\n"
+    "         on the --data corpus, and a --test-data corpus is vectorised with it)\n"
     "  task:  --positive A[,B] --negative C[,D]   (binary)  |  --one-vs-rest A  |  (default: all classes)\n"
     "         --scale none|zero-one|minus-one-one|unit-norm|binarise (fitted on the training part)\n"
     "         --test-fraction F (default 0.3) --seed S (default 1): the stratified split; train, eval\n"
@@ -119,6 +123,9 @@ ExperimentSpec dataSpec(const Args& a) {
     s.dataset.file = a.value("data", "");
     if (s.dataset.bundled.empty() == s.dataset.file.empty()) throw UsageError("give exactly one of --bundled and --data");
     s.dataset.options.labelColumn = a.value("label", "");
+    s.dataset.options.textColumn = a.value("text-column", "");
+    s.dataset.options.weighting = a.value("weighting", "binary");
+    s.dataset.options.minDocumentFrequency = static_cast<int>(parseNumber(a.value("min-df", "2"), "min-df"));
     if (a.has("test-data")) {
         DatasetRef t;
         const std::string v = *a.value("test-data");
@@ -126,7 +133,7 @@ ExperimentSpec dataSpec(const Args& a) {
         const bool isBundled = !std::filesystem::exists(v) &&
                                std::any_of(all.begin(), all.end(), [&](const BundledInfo& b) { return b.name == v; });
         (isBundled ? t.bundled : t.file) = v;
-        t.options.labelColumn = s.dataset.options.labelColumn;
+        t.options = s.dataset.options;
         s.testDataset = t;
     }
     if (a.has("positive") || a.has("negative")) {
@@ -302,8 +309,10 @@ int runTrain(const std::vector<std::string>& argv) {
     if (t.fit.status == Status::Cancelled) return Cancelled;
     if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
     saveTrainedModel(*a.value("output"), t, ps.train, learner, completeParams(learner, params), ps.preprocessor);
-    std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective
-              << ", " << t.fit.iterations << " iterations, " << fmt(t.fit.elapsed, 3) << " s (" << toString(t.fit.status)
+    // liblinear does not report its iteration count (0): say nothing rather than "0 iterations".
+    std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective << ", "
+              << (t.fit.iterations > 0 ? std::to_string(t.fit.iterations) + " iterations, " : std::string()) << fmt(t.fit.elapsed, 3)
+              << " s (" << toString(t.fit.status)
               << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error);
     if (ps.test.rows() > 0)
         std::cout << ", test error " << fmt(scoreDataset(*t.scorer, ps.test).error) << " (" << ps.test.rows() << " instances)";

@@ -3,6 +3,8 @@
 
 #include "core/data/loaders.h"
 
+#include "core/text/text_loaders.h"
+
 #include "core/data/csv_format.h"
 #include "core/data/idx_format.h"
 #include "core/util/errors.h"
@@ -43,7 +45,44 @@ FileFormat guessFormat(const std::string& path) {
                         "': expected .csv, .arff, .libsvm/.svm/.svmlight/.txt or an IDX name (*-ubyte, *.idx*)");
 }
 
+namespace {
+TextCorpusOptions textOptions(const LoadOptions& opt) {
+    TextCorpusOptions t;
+    t.keepSubject = opt.keepSubject;
+    if (opt.weighting == "binary") t.weighting = TermWeighting::Binary;
+    else if (opt.weighting == "tf") t.weighting = TermWeighting::TermFrequency;
+    else if (opt.weighting == "tf-idf" || opt.weighting == "tfidf") t.weighting = TermWeighting::TfIdf;
+    else throw std::invalid_argument("text weighting '" + opt.weighting + "' unknown (expected binary, tf or tf-idf)");
+    t.minDocumentFrequency = opt.minDocumentFrequency;
+    t.validate();
+    return t;
+}
+
+TextCorpus loadCorpus(const std::string& path, const LoadOptions& opt) {
+    if (std::filesystem::is_directory(path)) return loadTextFolder(path, textOptions(opt));
+    TextCsvOptions csv;
+    csv.textColumn = opt.textColumn;
+    if (!opt.labelColumn.empty()) csv.labelColumn = opt.labelColumn;
+    csv.separator = opt.separator;
+    return loadTextCsv(path, csv, textOptions(opt));
+}
+}  // namespace
+
+bool isTextCorpus(const std::string& path, const LoadOptions& opt) {
+    return std::filesystem::is_directory(path) || !opt.textColumn.empty();
+}
+
+void loadTextPair(const std::string& trainPath, const LoadOptions& trainOpt, const std::string& testPath,
+                  const LoadOptions& testOpt, Dataset& train, Dataset& test, std::string* unseen) {
+    TextSplit sp = vectorizeSplit(loadCorpus(trainPath, trainOpt), loadCorpus(testPath, testOpt), textOptions(trainOpt),
+                                  detail::fileStem(trainPath));
+    if (unseen) *unseen = sp.test.report.summary();
+    train = std::move(sp.train.data);
+    test = std::move(sp.test.data);
+}
+
 Dataset loadDataFile(const std::string& path, const LoadOptions& opt) {
+    if (isTextCorpus(path, opt)) return vectorizeAll(loadCorpus(path, opt), textOptions(opt), detail::fileStem(path)).data;
     switch (guessFormat(path)) {
     case FileFormat::Csv: return loadCsv(path, opt);
     case FileFormat::Libsvm: return loadLibsvm(path, opt);

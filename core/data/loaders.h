@@ -47,6 +47,14 @@ struct LoadOptions {
     std::string classAttribute;
     /// ARFF: policy for '?' values.
     MissingPolicy missing = MissingPolicy::Impute;
+    /// Text corpora (core/text/text_loaders.h): a folder with one sub-folder per class, or a
+    /// CSV file whose `textColumn` holds the documents (labels in labelColumn, default "label").
+    /// Non-empty textColumn makes a CSV file a text corpus.
+    std::string textColumn;
+    /// Text corpora: Subject kept, binary/tf/tf-idf values, minimum document frequency.
+    bool keepSubject = true;
+    std::string weighting = "binary";   ///< binary | tf | tf-idf
+    int minDocumentFrequency = 2;
     /// IDX: the labels file; empty means "derive it": images "X-images-idx3-ubyte[.gz]" ->
     /// "X-labels-idx1-ubyte[.gz]".
     std::string idxLabels;
@@ -71,8 +79,18 @@ Dataset loadLibsvm(const std::string& path, const LoadOptions& opt = {});
 /// "attr=value". The class attribute must be nominal.
 Dataset loadArff(const std::string& path, const LoadOptions& opt = {});
 
-/// Dispatch on guessFormat(path).
+/// Dispatch on guessFormat(path); a folder, or a CSV file with opt.textColumn set, is a text
+/// corpus whose vocabulary is fitted on all its documents (loadTextPair fits it on a training
+/// part only).
 Dataset loadDataFile(const std::string& path, const LoadOptions& opt = {});
+
+/// True when `path` with `opt` names a text corpus (a folder, or a CSV with a text column).
+bool isTextCorpus(const std::string& path, const LoadOptions& opt);
+
+/// Two text corpora: the vocabulary (and idf) fitted on `trainPath`'s documents alone, the test
+/// corpus vectorised with it. `unseen` receives the test report's one-line summary.
+void loadTextPair(const std::string& trainPath, const LoadOptions& trainOpt, const std::string& testPath,
+                  const LoadOptions& testOpt, Dataset& train, Dataset& test, std::string* unseen = nullptr);
 
 // Writers (atomic), used for exports and round-trip tests.
 void saveCsv(const Dataset& d, const std::string& path);

@@ -79,11 +79,22 @@ Dataset loadRef(const DatasetRef& r) {
 
 TaskData loadTaskData(const ExperimentSpec& spec) {
     TaskData t;
-    t.data = applyTask(loadRef(spec.dataset), spec.task);
+    const auto& tr = spec.dataset;
+    const auto& te = spec.testDataset;
+    const bool textPair = te && !tr.file.empty() && !te->file.empty() && isTextCorpus(tr.file, tr.options) &&
+                          isTextCorpus(te->file, te->options);
+    Dataset train, test;
+    if (textPair) {   // the test documents over the training vocabulary
+        loadTextPair(tr.file, tr.options, te->file, te->options, train, test, &t.testUnseenWords);
+    } else {
+        train = loadRef(tr);
+        if (te) test = loadRef(*te);
+    }
+    t.data = applyTask(train, spec.task);
     t.data.requireNonEmptyClasses("task " + spec.task.describe());
-    if (spec.testDataset) {
-        const std::string where = "test data '" + (spec.testDataset->bundled.empty() ? spec.testDataset->file : spec.testDataset->bundled) + "'";
-        t.test = alignToTraining(t.data, applyTask(loadRef(*spec.testDataset), spec.task), where, &t.testAlignment);
+    if (te) {
+        const std::string where = "test data '" + (te->bundled.empty() ? te->file : te->bundled) + "'";
+        t.test = alignToTraining(t.data, applyTask(test, spec.task), where, &t.testAlignment);
     }
     return t;
 }
@@ -342,6 +353,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
 
     const TaskData data = loadTaskData(spec);
     if (!data.testAlignment.describe().empty()) result.warnings.push_back("test file: " + data.testAlignment.describe());
+    if (!data.testUnseenWords.empty()) result.warnings.push_back("test corpus: " + data.testUnseenWords);
     const int reps = repetitionCount(spec);
     std::vector<PreparedSplit> splits;
     for (int r = 0; r < reps; ++r) splits.push_back(prepareRepetition(data, spec, r));

@@ -83,6 +83,7 @@ struct TaskData {
     Dataset data;
     std::optional<Dataset> test;
     AlignReport testAlignment;   ///< unseen test features dropped (see core/data/align.h)
+    std::string testUnseenWords;   ///< two text corpora: the test report over the training vocabulary
 };
 
 /// Loads the dataset (and the test file) and applies the task.

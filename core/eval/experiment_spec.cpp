@@ -144,6 +144,10 @@ DatasetRef datasetRefFromJson(const json& d, const std::string& field, const std
     else if (missing == "error") r.options.missing = MissingPolicy::Error;
     else fieldError(field + ".missing", "expected impute, drop or error");
 
+    r.options.textColumn = getOr<std::string>(d, "text_column", field, "");
+    r.options.keepSubject = getOr<bool>(d, "subject", field, true);
+    r.options.weighting = getOr<std::string>(d, "weighting", field, "binary");
+    r.options.minDocumentFrequency = getOr<int>(d, "min_df", field, 2);
     if (r.bundled.empty() == r.file.empty()) fieldError(field, "give exactly one of \"bundled\" and \"file\"");
     return r;
 }
@@ -156,6 +160,12 @@ json datasetRefToJson(const DatasetRef& r) {
     if (!r.options.classAttribute.empty()) d["class"] = r.options.classAttribute;
     if (!r.options.idxLabels.empty()) d["labels"] = r.options.idxLabels;
     d["missing"] = missingName(r.options.missing);
+    if (!r.options.textColumn.empty()) d["text_column"] = r.options.textColumn;
+    if (!r.file.empty() && isTextCorpus(r.file, r.options)) {
+        d["subject"] = r.options.keepSubject;
+        d["weighting"] = r.options.weighting;
+        d["min_df"] = r.options.minDocumentFrequency;
+    }
     return d;
 }
 }  // namespace

@@ -7,7 +7,9 @@
 // JSON schema (version 1; every key but "dataset", "learners" and "levels" is optional):
 // {
 //   "schema": 1, "name": "...", "description": "...",
-//   "dataset": {"bundled": "mnist"} | {"file": "PATH", "label": "COL", "class": "ATTR", "missing": "impute"},
+//   "dataset": {"bundled": "mnist"} | {"file": "PATH", "label": "COL", "class": "ATTR", "missing": "impute"}
+//              | {"file": "FOLDER" | "CORPUS.csv", "text_column": "text", "label": "label",
+//                 "subject": true, "weighting": "binary" | "tf" | "tf-idf", "min_df": 2}   (text),
 //   "test": {...as "dataset"...}   (a fixed test file: the whole "dataset" file trains (less the
 //           validation fraction), preprocessing, importance and vocabulary come from it, and the
 //           test file's features are matched to it by name; unseen features are dropped and counted),

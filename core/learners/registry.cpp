@@ -136,7 +136,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "min (1/m) sum_i xi_i s.t. y_i(b + sum_{j in J} w_j x_ij) >= gamma V(J)/P - xi_i for every kept set J, "
                  "||w||_inf <= C",
                  true, true,
-                 {real("gamma", 1.0, 1e-9, 1e9, "gamma: margin parameter", true),
+                 {real("gamma", 0.1, 1e-9, 1e9, "gamma: margin parameter", true),
                   real("C", 1.0, 1e-9, 1e9, "C: box on the weights, |w_j| <= C", true),
                   real("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
                   boolean("useImportance", true, "use the importance values v_j (else v_j = 1)"),
