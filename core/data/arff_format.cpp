@@ -3,6 +3,7 @@
 #include "core/data/csv_format.h"
 #include "core/data/idx_format.h"
 #include "core/data/loaders.h"
+#include "core/text/text_loaders.h"
 #include "core/util/errors.h"
 
 #include <charconv>
@@ -119,6 +120,7 @@ Attribute parseAttribute(const std::string& path, long ln, std::string_view rest
 Dataset loadArff(const std::string& path, const LoadOptions& opt) {
     using namespace detail;
     const std::string text = readMaybeGzipped(path);
+    requireTextBytes(text, path);
     LineReader lr(text);
     std::string_view line;
     std::vector<Attribute> attrs;

@@ -3,6 +3,7 @@
 #include "core/data/idx_format.h"
 #include "core/data/loaders.h"
 #include "core/util/atomic_file.h"
+#include "core/text/text_loaders.h"
 #include "core/util/errors.h"
 
 #include <algorithm>
@@ -249,6 +250,7 @@ std::string splitFields(std::string_view line, char sep, bool arff, std::vector<
 Dataset loadCsv(const std::string& path, const LoadOptions& opt) {
     using namespace detail;
     const std::string text = readMaybeGzipped(path);
+    requireTextBytes(text, path);
     LineReader lr(text);
     std::string_view line;
     bool haveHeader = false;
@@ -265,6 +267,17 @@ Dataset loadCsv(const std::string& path, const LoadOptions& opt) {
     const std::size_t ncols = fields.size();
     std::vector<std::string> columns;
     for (auto& f : fields) columns.push_back(f.text);
+    {
+        std::vector<std::string> sorted = columns;
+        std::sort(sorted.begin(), sorted.end());
+        if (const auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end())
+            throw DataError(path, headerLine, "header: column name " + inQuotes(*dup) + " appears twice");
+        float unused = 0;
+        if (std::all_of(columns.begin(), columns.end(), [&](const std::string& c) { return parseNumber(trim(c), unused) == NumberStatus::Ok; }))
+            throw DataError(path, headerLine,
+                            "expected a header row of column names, found only numbers (a file without a header would lose "
+                            "its first row): add a header line");
+    }
     if (ncols < 2)
         throw DataError(path, headerLine,
                         "expected at least 2 columns (features and a label), found " + std::to_string(ncols) +

@@ -3,9 +3,11 @@
 #include "core/data/csv_format.h"
 #include "core/data/idx_format.h"
 #include "core/data/loaders.h"
+#include "core/text/text_loaders.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -28,6 +30,7 @@ std::string_view nextToken(std::string_view s, std::size_t& pos) {
 Dataset loadLibsvm(const std::string& path, const LoadOptions& opt) {
     using namespace detail;
     const std::string text = readMaybeGzipped(path);
+    requireTextBytes(text, path);
     LineReader lr(text);
     std::string_view line;
     SparseRows rows;
@@ -47,6 +50,8 @@ Dataset loadLibsvm(const std::string& path, const LoadOptions& opt) {
         const std::string_view label = nextToken(line, pos);
         if (label.find(':') != std::string_view::npos)
             throw DataError(path, ln, "expected a class label as the first token, found " + inQuotes(label));
+        if (float v = 0; parseNumber(label, v) != NumberStatus::Ok)
+            throw DataError(path, ln, "expected a numeric class label (e.g. +1, -1, 3), found " + inQuotes(label));
         labels.push_back(classes.add(label));
         std::uint64_t prev = 0;
         for (std::string_view tok = nextToken(line, pos); !tok.empty(); tok = nextToken(line, pos)) {
@@ -93,17 +98,22 @@ void saveLibsvm(const Dataset& d, const std::string& path) {
     if (static_cast<int>(d.labels.size()) != d.rows())
         throw std::invalid_argument("saveLibsvm: " + std::to_string(d.labels.size()) + " labels for " +
                                     std::to_string(d.rows()) + " instances");
-    for (const auto& c : d.classNames)
-        if (c.empty() || c.find_first_of(" \t\r\n:#") != std::string::npos)
-            throw std::invalid_argument("saveLibsvm: class name " + inQuotes(c) +
-                                        " cannot be written as a LIBSVM label (empty, whitespace, ':' or '#')");
+    // LIBSVM labels are numbers: numeric class names are written as they are; otherwise a binary
+    // set is written as -1 / +1 (class 0 / 1) and a multi-class one as the class indices.
+    std::vector<std::string> written = d.classNames;
+    float unused = 0;
+    if (!std::all_of(written.begin(), written.end(), [&](const std::string& c) { return parseNumber(c, unused) == NumberStatus::Ok; })) {
+        if (written.size() == 2) written = {"-1", "+1"};
+        else
+            for (std::size_t c = 0; c < written.size(); ++c) written[c] = std::to_string(c);
+    }
     std::string out;
     out.reserve(static_cast<std::size_t>(d.rows()) * 64);
     for (int i = 0; i < d.rows(); ++i) {
         const int l = d.labels[static_cast<std::size_t>(i)];
         if (l < 0 || l >= d.numClasses())
             throw std::invalid_argument("saveLibsvm: label index " + std::to_string(l) + " out of range");
-        out += d.classNames[static_cast<std::size_t>(l)];
+        out += written[static_cast<std::size_t>(l)];
         bool bad = false;
         d.forEachNonZero(i, [&](int j, float x) {
             if (!std::isfinite(x)) bad = true;

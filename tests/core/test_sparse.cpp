@@ -12,6 +12,7 @@
 #include "core/eval/level_evaluation.h"
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
+#include "core/util/errors.h"
 #include "core/util/rng.h"
 
 #include <QTemporaryDir>
@@ -282,6 +283,21 @@ private slots:
         QVERIFY(c.isSparse());
         QCOMPARE(c.value(1, 0), 3.0f);
         QCOMPARE(c.storedValues(), std::int64_t{3});
+    }
+
+    // Binary and UTF-16 files passed as CSV: one line naming the file and the byte, no raw bytes.
+    void binaryFilesAreRefused() {
+        for (const auto& [file, expected] : {std::pair<std::string, std::string>{"bad_nul.csv", "bad_nul.csv: byte 13: NUL byte"},
+                                             {"bad_utf16.csv", "bad_utf16.csv: UTF-16 text"}}) {
+            try {
+                (void)loadDataFile(std::string(FDLAB_TEST_DATA) + "/text/" + file);
+                QFAIL("expected a DataError");
+            } catch (const DataError& e) {
+                const std::string msg = e.what();
+                QVERIFY2(msg.find(expected) != std::string::npos, msg.c_str());
+                QVERIFY(msg.find('\0') == std::string::npos && msg.find('\n') == std::string::npos);
+            }
+        }
     }
 
     void scalingsKeepZeros() {
