@@ -226,12 +226,15 @@ void printTable(const ExperimentResult& r) {
     std::cout << r.spec.name << "\n" << std::string(r.spec.name.size(), '=') << "\n";
     if (r.spec.paper.is_object() && r.spec.paper.contains("summary"))
         std::cout << "Paper: " << r.spec.paper.at("summary").get<std::string>() << "\n";
-    std::cout << "\nlearner             level   error    +-se     AUC      paper\n";
+    // One-sided threats: the error on the attacked classes' instances and on the others too.
+    const bool oneSided = !r.spec.attackedClasses.empty();
+    std::cout << "\nlearner             level   error    +-se     AUC      " << (oneSided ? "attacked others   " : "") << "paper\n";
     for (const auto& s : r.summary) {
         const auto ref = paperReference(r.spec, s.learner, s.level);
-        char line[200];
-        std::snprintf(line, sizeof line, "%-18s %6g   %-7s  %-7s  %-7s  %s\n", s.learner.c_str(), s.level,
+        char line[240];
+        std::snprintf(line, sizeof line, "%-18s %6g   %-7s  %-7s  %-7s  %s%s\n", s.learner.c_str(), s.level,
                       fmt(s.error.mean).c_str(), fmt(s.error.se).c_str(), fmt(s.auc.mean).c_str(),
+                      oneSided ? (fmt(s.errorAttacked.mean) + "   " + fmt(s.errorOthers.mean) + "   ").c_str() : "",
                       ref ? fmt(*ref, 3).c_str() : "");
         std::cout << line;
     }
