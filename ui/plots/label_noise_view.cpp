@@ -87,20 +87,25 @@ LabelNoiseView::LabelNoiseView(QWidget* parent) : QWidget(parent) {
     m_mu->setValue(0.5);
     m_mu->setToolTip(tr("mu: the flip rate the LN-robust SVM assumes (0.5 is trained as 0.499)"));
 
+    // Two rows of controls: in one row they made the window wider than a 1280-pixel screen.
     auto* controls = new QHBoxLayout;
-    auto addControl = [&](const QString& label, QWidget* w) {
+    auto* svmControls = new QHBoxLayout;
+    auto addControl = [&](QHBoxLayout* row, const QString& label, QWidget* w) {
         auto* l = new QLabel(label, this);
         l->setBuddy(w);
-        controls->addWidget(l);
-        controls->addWidget(w);
+        row->addWidget(l);
+        row->addWidget(w);
     };
-    addControl(tr("&Data"), m_dataset);
-    addControl(tr("&Flips"), m_flipKind);
+    addControl(controls, tr("&Data"), m_dataset);
+    addControl(controls, tr("&Flips"), m_flipKind);
     controls->addWidget(m_flips);
-    addControl(tr("&Kernel"), m_kernel);
-    addControl(tr("&C"), m_C);
-    addControl(tr("&gamma"), m_gamma);
-    addControl(tr("LN-robust &mu"), m_mu);
+    controls->addStretch(1);
+    auto* controlsArea = controls;
+    controls = svmControls;
+    addControl(controls, tr("&Kernel"), m_kernel);
+    addControl(controls, tr("&C"), m_C);
+    addControl(controls, tr("&gamma"), m_gamma);
+    addControl(controls, tr("LN-robust &mu"), m_mu);
     controls->addStretch(1);
 
     auto* plots = new QHBoxLayout;
@@ -123,7 +128,8 @@ LabelNoiseView::LabelNoiseView(QWidget* parent) : QWidget(parent) {
     m_status->setWordWrap(true);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(controls);
+    layout->addLayout(controlsArea);
+    layout->addLayout(svmControls);
     layout->addLayout(plots, 1);
     layout->addWidget(legend);
     layout->addWidget(m_status);

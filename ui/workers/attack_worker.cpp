@@ -17,6 +17,13 @@ const TrainedModel& modelAt(const HeatmapContext& ctx, int k) {
     return m;
 }
 
+/// Row i as all n values: the views draw every feature (one row at a time, also for sparse data).
+std::vector<float> denseRow(const Dataset& d, int i) {
+    std::vector<float> x(static_cast<std::size_t>(d.features()));
+    d.row(i).toDense(x);
+    return x;
+}
+
 double scoreOf(const Scorer& s, std::span<const float> x, int label) {
     if (s.outputs() == 1) {
         double out = 0.0;
@@ -71,11 +78,13 @@ LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instanc
     try {
         const TrainedModel& m = modelAt(ctx, model);
         const Scorer& s = *m.scorer;
-        const std::span<const float> x = rowSpan(d, instance);
+        const std::vector<float> xv = denseRow(d, instance);
+        const std::span<const float> x = xv;
         const AttackResult r = attackInstance(d, instance, s, attackAtLevel(ctx.attack, level), ctx.donors.get());
         v.deleted = r.deleted.at(0);
-        const std::span<const float> xa = rowSpan(r.attacked, 0);
-        v.attackedX.assign(xa.begin(), xa.end());
+        const std::vector<float> xav = denseRow(r.attacked, 0);
+        const std::span<const float> xa = xav;
+        v.attackedX.assign(xav.begin(), xav.end());
         v.scoreBefore = scoreOf(s, x, label);
         v.scoreAfter = scoreOf(s, xa, label);
         v.marginBefore = s.margin(x, label);
@@ -113,7 +122,7 @@ InstanceView computeInstanceView(const HeatmapContext& ctx, int a, int b, int in
     view.instance = instance;
     view.level = level;
     view.label = ctx.test->labels.at(static_cast<std::size_t>(instance));
-    const std::span<const float> x = rowSpan(*ctx.test, instance);
+    const std::vector<float> x = denseRow(*ctx.test, instance);
     view.x.assign(x.begin(), x.end());
     view.a = computeLearnerView(ctx, a, instance, level);
     view.b = computeLearnerView(ctx, b, instance, level);
