@@ -20,5 +20,9 @@ struct Command {
 std::vector<Command> dataCommands();
 /// Experiment commands: presets, run, train, eval, attack.
 std::vector<Command> experimentCommands();
+/// Sharded sweeps: plan, merge (cli_sweep_commands.cpp).
+std::vector<Command> sweepCommands();
+/// `run ... --shard i/N --output PART.json`: runs one shard (runRun routes here).
+int runShardedRun(const std::vector<std::string>& argv);
 
 }  // namespace fdlab::cli

@@ -243,6 +243,8 @@ void printTable(const ExperimentResult& r) {
 }
 
 int runRun(const std::vector<std::string>& argv) {
+    for (const auto& s : argv)   // one shard of a sharded sweep: cli_sweep_commands.cpp
+        if (s == "--shard" || s.starts_with("--shard=")) return runShardedRun(argv);
     const Args a(argv, {"output", "csv", "format", "threads", "repetitions"}, {"quiet"});
     if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");

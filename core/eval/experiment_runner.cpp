@@ -344,7 +344,8 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
 
 }  // namespace
 
-ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc, const PointCallback& onPoint) {
+ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc, const PointCallback& onPoint,
+                               const RunOptions& options) {
     Stopwatch clock;
     spec.validate();
     ExperimentResult result;
@@ -355,16 +356,35 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     if (!data.testAlignment.describe().empty()) result.warnings.push_back("test file: " + data.testAlignment.describe());
     if (!data.testUnseenWords.empty()) result.warnings.push_back("test corpus: " + data.testUnseenWords);
     const int reps = repetitionCount(spec);
-    std::vector<PreparedSplit> splits;
-    for (int r = 0; r < reps; ++r) splits.push_back(prepareRepetition(data, spec, r));
-    if (splits.front().test.rows() == 0)
+    const int L = static_cast<int>(spec.learners.size());
+    std::vector<int> jobs = options.jobs;
+    if (jobs.empty())
+        for (int k = 0; k < reps * L; ++k) jobs.push_back(k);
+    std::sort(jobs.begin(), jobs.end());
+    jobs.erase(std::unique(jobs.begin(), jobs.end()), jobs.end());
+    std::vector<bool> needed(static_cast<std::size_t>(reps), false);
+    for (int k : jobs) {
+        if (k < 0 || k >= reps * L)
+            throw std::invalid_argument("job " + std::to_string(k) + " out of range (the experiment has " +
+                                        std::to_string(reps * L) + " jobs)");
+        needed[static_cast<std::size_t>(k / L)] = true;
+    }
+    // Only the repetitions the jobs use are split (a shard pays for its own data preparation).
+    std::vector<PreparedSplit> splits(static_cast<std::size_t>(reps));
+    const PreparedSplit* first = nullptr;
+    for (int r = 0; r < reps; ++r)
+        if (needed[static_cast<std::size_t>(r)]) {
+            splits[static_cast<std::size_t>(r)] = prepareRepetition(data, spec, r);
+            if (!first) first = &splits[static_cast<std::size_t>(r)];
+        }
+    if (!first) first = &(splits.front() = prepareRepetition(data, spec, 0));   // no jobs: still check the data
+    if (first->test.rows() == 0)
         throw std::invalid_argument("split.test: the experiment has no test part (test fraction 0 and no \"test\" file)");
     const AttackSpec attack = resolvedAttack(spec, data.data);
     // Budgets are checked against the data before any training starts.
-    for (double level : spec.levels) attackAtLevel(attack, level).validate(splits.front().test);
+    for (double level : spec.levels) attackAtLevel(attack, level).validate(first->test);
 
-    const int L = static_cast<int>(spec.learners.size());
-    const long totalPoints = static_cast<long>(reps) * L * static_cast<long>(spec.levels.size());
+    const long totalPoints = static_cast<long>(jobs.size()) * static_cast<long>(spec.levels.size());
     std::mutex mutex;   // guards result.points, warnings, progress and onPoint
     long done = 0;
     auto emit = [&](CurvePoint p) {
@@ -375,16 +395,20 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         rc.report(static_cast<double>(done) / static_cast<double>(totalPoints), done,
                   p.learner + " at " + std::to_string(p.level));
     };
-    auto warn = [&](const std::string& w) {
-        std::lock_guard lock(mutex);
-        result.warnings.push_back(w);
-    };
+    // Warnings are kept per job and listed in job order at the end.
+    std::vector<std::vector<std::string>> jobWarnings(jobs.size());
     bool failed = false;
     FlipCache flipCache;
 
     // Job k = repetition-major, so that every learner's first points arrive early.
-    parallelFor(reps * L, result.threads, [&](int job) {
+    parallelFor(static_cast<int>(jobs.size()), result.threads, [&](int slot) {
+        const int job = jobs[static_cast<std::size_t>(slot)];
         const int rep = job / L, li = job % L;
+        auto warn = [&](const std::string& w) {
+            std::lock_guard lock(mutex);
+            jobWarnings[static_cast<std::size_t>(slot)].push_back(w);
+            if (options.onJobWarning) options.onJobWarning(job, w);
+        };
         const LearnerSpec& ls = spec.learners[static_cast<std::size_t>(li)];
         const PreparedSplit& ps = splits[static_cast<std::size_t>(rep)];
         const std::string where = ls.id + " (repetition " + std::to_string(rep) + ")";
@@ -480,6 +504,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         }
     }, rc.stop);
 
+    for (const auto& ws : jobWarnings) result.warnings.insert(result.warnings.end(), ws.begin(), ws.end());
     std::sort(result.points.begin(), result.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
         return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
     });

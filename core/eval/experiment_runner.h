@@ -105,7 +105,22 @@ std::vector<nlohmann::json> gridCandidates(const LearnerSpec& l);
 
 using PointCallback = std::function<void(const CurvePoint&)>;
 
-ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc = {}, const PointCallback& onPoint = {});
+/// Which jobs of an experiment to run (sharded sweeps, core/eval/sharding.h). Job k is
+/// (repetition k / L, learner k % L) for L learners; a job's numbers do not depend on which
+/// other jobs run, so any subset gives exactly the points a full run gives for those jobs.
+struct RunOptions {
+    /// Job indices to run, each in [0, repetitions x learners) (run in increasing order, repeats
+    /// ignored); empty = every job.
+    std::vector<int> jobs;
+    /// Called (serialised, from worker threads) with every warning a job raises; the result's
+    /// warnings list them too.
+    std::function<void(int job, const std::string& warning)> onJobWarning;
+};
+
+/// Result warnings: the data's own (test file alignment) first, then each job's in job order
+/// (deterministic for any thread count). Only the repetitions the jobs need are prepared.
+ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc = {}, const PointCallback& onPoint = {},
+                               const RunOptions& options = {});
 
 /// Groups points by (learner, level) into means and standard errors.
 std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points);

@@ -1,0 +1,354 @@
+#include "core/eval/sharding.h"
+
+#include "core/eval/results_io.h"
+#include "core/io/json_file.h"
+#include "core/util/atomic_file.h"
+#include "core/util/errors.h"
+#include "core/util/parallel.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+namespace fdlab {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kPartFormat = "fdlab-results-part";
+
+int parseInt(const std::string& s, const std::string& option, const std::string& text) {
+    try {
+        std::size_t used = 0;
+        const long v = std::stol(s, &used);
+        if (used == s.size() && v >= -1000000000L && v <= 1000000000L) return static_cast<int>(v);
+    } catch (const std::exception&) {
+    }
+    throw std::invalid_argument(option + " '" + text + "': expected i/N with integers 0 <= i < N");
+}
+
+// Per-learner training weight: roughly the time of one training relative to a liblinear SVM
+// on the same data (measured on the presets' datasets; only ratios matter).
+double learnerWeight(const std::string& learner) {
+    static const std::map<std::string, double> w = {
+        {"svm", 1}, {"logreg", 1}, {"ds-perceptron", 1}, {"knn", 1}, {"tree", 2}, {"mcf", 3},
+        {"fdrop", 4}, {"kernel-svm", 4}, {"net", 4}, {"ds-lp", 8}, {"adaboost", 10}, {"mixture", 10},
+        {"featureboost", 20}};
+    const auto it = w.find(learner);
+    return it == w.end() ? 4.0 : it->second;
+}
+
+// Per-level test attack weight relative to one training.
+double threatWeight(ThreatModel t) {
+    switch (t) {
+    case ThreatModel::None:
+    case ThreatModel::WorstCaseCount:
+    case ThreatModel::FixedDeletion:
+    case ThreatModel::UniformTopWeight:
+    case ThreatModel::RandomLabelFlip:
+    case ThreatModel::AdversarialLabelFlip: return 0.05;
+    case ThreatModel::GreedyDeletion:
+    case ThreatModel::UniformExact: return 2.0;
+    default: return 0.2;
+    }
+}
+
+std::string taskName(const ExperimentSpec& spec, int task) {
+    const int L = static_cast<int>(spec.learners.size());
+    return "task " + std::to_string(task) + " (" + spec.learners[static_cast<std::size_t>(task % L)].id + ", repetition " +
+           std::to_string(task / L) + ")";
+}
+
+// A point as JSON without its timing (for comparing duplicates).
+json numbersOf(const json& point) {
+    json p = point;
+    p.erase("train_seconds");
+    return p;
+}
+
+}  // namespace
+
+ShardId ShardId::parse(const std::string& text, const std::string& option) {
+    const auto slash = text.find('/');
+    if (slash == std::string::npos)
+        throw std::invalid_argument(option + " '" + text + "': expected i/N with integers 0 <= i < N");
+    ShardId id;
+    id.index = parseInt(text.substr(0, slash), option, text);
+    id.count = parseInt(text.substr(slash + 1), option, text);
+    if (id.count < 1) throw std::invalid_argument(option + " '" + text + "': the shard count N must be at least 1");
+    if (id.index < 0 || id.index >= id.count)
+        throw std::invalid_argument(option + " '" + text + "': the shard index i must be in 0.." + std::to_string(id.count - 1));
+    return id;
+}
+
+std::vector<int> ShardPlan::tasksOf(int shard) const {
+    std::vector<int> out;
+    for (const ShardTask& t : tasks)
+        if (t.shard == shard) out.push_back(t.index);
+    return out;
+}
+
+std::string specFingerprint(const ExperimentSpec& spec) {
+    json j = toJson(spec);
+    j.erase("threads");
+    const std::string text = j.dump();
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+double estimateTaskCost(const ExperimentSpec& spec, int learnerIndex) {
+    const LearnerSpec& ls = spec.learners.at(static_cast<std::size_t>(learnerIndex));
+    const double cands = static_cast<double>(gridCandidates(ls).size());
+    const double levels = static_cast<double>(spec.levels.size());
+    const bool cv = ls.selection == LearnerSpec::Selection::CrossValidation && cands > 1;
+    // Trainings: with "select": "cv", folds x candidates plus the final one; else each candidate.
+    double trainings = cv ? cands * ls.cvFolds + 1 : cands;
+    double attacks = levels * (spec.tunePerLevel && !cv && cands > 1 ? cands + 1 : 1);
+    if (isTrainingTime(spec.attack.threat)) {
+        trainings *= levels;   // one tainted training set per level
+        if (spec.attack.threat == ThreatModel::AdversarialLabelFlip) trainings += levels * spec.attack.labelFlipRepeats;
+    }
+    return learnerWeight(ls.learner) * trainings + threatWeight(spec.attack.threat) * learnerWeight(ls.learner) * attacks;
+}
+
+ShardPlan planShards(const ExperimentSpec& spec, int shards) {
+    if (shards < 1) throw std::invalid_argument("--shards: the shard count must be at least 1, got " + std::to_string(shards));
+    ShardPlan plan;
+    plan.fingerprint = specFingerprint(spec);
+    plan.shards = shards;
+    const int L = static_cast<int>(spec.learners.size());
+    const int R = repetitionCount(spec);
+    std::vector<double> learnerCost;
+    for (int l = 0; l < L; ++l) learnerCost.push_back(estimateTaskCost(spec, l));
+    for (int k = 0; k < R * L; ++k) {
+        ShardTask t;
+        t.index = k;
+        t.repetition = k / L;
+        t.learnerIndex = k % L;
+        t.learner = spec.learners[static_cast<std::size_t>(k % L)].id;
+        t.cost = learnerCost[static_cast<std::size_t>(k % L)];
+        plan.tasks.push_back(t);
+    }
+    // Longest processing time first; every tie broken by index, so the plan is deterministic.
+    std::vector<int> order(plan.tasks.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return plan.tasks[static_cast<std::size_t>(a)].cost > plan.tasks[static_cast<std::size_t>(b)].cost;
+    });
+    plan.shardCost.assign(static_cast<std::size_t>(shards), 0.0);
+    for (int k : order) {
+        const auto lightest = std::min_element(plan.shardCost.begin(), plan.shardCost.end());
+        ShardTask& t = plan.tasks[static_cast<std::size_t>(k)];
+        t.shard = static_cast<int>(lightest - plan.shardCost.begin());
+        *lightest += t.cost;
+    }
+    return plan;
+}
+
+ShardPart runShard(const ExperimentSpec& spec, ShardId id, const RunControl& rc, const PointCallback& onPoint) {
+    spec.validate();
+    const ShardPlan plan = planShards(spec, id.count);
+    ShardPart part;
+    part.fingerprint = plan.fingerprint;
+    part.shard = id;
+    part.tasks = plan.tasksOf(id.index);
+    std::mutex mutex;
+    RunOptions options;
+    options.jobs = part.tasks;
+    options.onJobWarning = [&](int job, const std::string& w) {
+        std::lock_guard lock(mutex);
+        part.taskWarnings[job].push_back(w);
+    };
+    ExperimentResult r;
+    if (part.tasks.empty()) {   // more shards than tasks: an empty part
+        r.spec = spec;
+        r.threads = spec.threads > 0 ? spec.threads : hardwareThreads();
+        r.message = "0 points";
+    } else {
+        r = runExperiment(spec, rc, onPoint, options);
+    }
+    // The data's own warnings come first in the result, then the tasks'.
+    std::size_t taskWarnings = 0;
+    for (const auto& [k, ws] : part.taskWarnings) taskWarnings += ws.size();
+    part.dataWarnings.assign(r.warnings.begin(), r.warnings.end() - static_cast<std::ptrdiff_t>(taskWarnings));
+    // Keep only the points of complete tasks (a cancelled or failed task may have some levels).
+    const int L = static_cast<int>(spec.learners.size());
+    std::map<int, std::size_t> count;
+    for (const CurvePoint& p : r.points) ++count[p.repetition * L + p.learnerIndex];
+    for (int k : part.tasks)
+        if (count[k] == spec.levels.size()) part.complete.push_back(k);
+    const std::set<int> done(part.complete.begin(), part.complete.end());
+    std::erase_if(r.points, [&](const CurvePoint& p) { return !done.count(p.repetition * L + p.learnerIndex); });
+    r.summary = summarizePoints(r.points);
+    part.result = std::move(r);
+    return part;
+}
+
+json partToJson(const ShardPart& part) {
+    json j = resultsToJson(part.result);
+    j["fdlab_version"] = part.version;
+    const ExperimentSpec& spec = part.result.spec;
+    const int L = static_cast<int>(spec.learners.size());
+    const std::set<int> done(part.complete.begin(), part.complete.end());
+    json tasks = json::array();
+    for (int k : part.tasks) {
+        const auto w = part.taskWarnings.find(k);
+        tasks.push_back({{"task", k}, {"repetition", k / L}, {"learner", spec.learners[static_cast<std::size_t>(k % L)].id},
+                         {"learner_index", k % L}, {"complete", done.count(k) > 0},
+                         {"warnings", w == part.taskWarnings.end() ? std::vector<std::string>{} : w->second}});
+    }
+    j["part"] = {{"format", kPartFormat},
+                 {"spec_fingerprint", part.fingerprint},
+                 {"shard", {{"index", part.shard.index}, {"count", part.shard.count}}},
+                 {"data_warnings", part.dataWarnings},
+                 {"tasks", tasks}};
+    return j;
+}
+
+ShardPart partFromJson(const json& j, const std::string& source) {
+    auto fail = [&](const std::string& what) { throw DataError(source, 0, what); };
+    if (!j.is_object() || !j.contains("part") || !j["part"].is_object() || j["part"].value("format", "") != kPartFormat)
+        fail("not a partial results file (no \"part\" object; write one with fdlab-cli run --shard i/N)");
+    ShardPart part;
+    part.source = source;
+    try {
+        part.result = resultsFromJson(j);
+        const json& pj = j.at("part");
+        part.version = j.at("fdlab_version").get<std::string>();
+        part.fingerprint = pj.at("spec_fingerprint").get<std::string>();
+        part.shard.index = pj.at("shard").at("index").get<int>();
+        part.shard.count = pj.at("shard").at("count").get<int>();
+        part.dataWarnings = pj.at("data_warnings").get<std::vector<std::string>>();
+        for (const json& t : pj.at("tasks")) {
+            const int k = t.at("task").get<int>();
+            part.tasks.push_back(k);
+            if (t.at("complete").get<bool>()) part.complete.push_back(k);
+            const auto ws = t.at("warnings").get<std::vector<std::string>>();
+            if (!ws.empty()) part.taskWarnings[k] = ws;
+        }
+    } catch (const json::exception& e) {
+        fail(std::string("malformed part: ") + e.what());
+    } catch (const std::exception& e) {
+        fail(e.what());
+    }
+    // Consistency: the spec is the one fingerprinted, the tasks exist, complete tasks have
+    // every level and no other points are present.
+    const ExperimentSpec& spec = part.result.spec;
+    if (specFingerprint(spec) != part.fingerprint)
+        fail("spec_fingerprint " + part.fingerprint + " is not the fingerprint of the file's spec (" + specFingerprint(spec) + ")");
+    if (part.shard.count < 1 || part.shard.index < 0 || part.shard.index >= part.shard.count)
+        fail("bad shard " + part.shard.str());
+    const int L = static_cast<int>(spec.learners.size());
+    const int total = repetitionCount(spec) * L;
+    std::map<int, std::size_t> count;
+    for (int k : part.tasks)
+        if (k < 0 || k >= total) fail("task " + std::to_string(k) + " out of range (the experiment has " + std::to_string(total) + ")");
+    for (int k : part.complete) count[k] = 0;
+    for (const CurvePoint& p : part.result.points) {
+        const int k = p.repetition * L + p.learnerIndex;
+        if (p.repetition < 0 || p.repetition >= repetitionCount(spec) || !count.count(k))
+            fail("a point of " + (k >= 0 && k < total ? taskName(spec, k) : "repetition " + std::to_string(p.repetition)) +
+                 ", which the part does not list as complete");
+        ++count[k];
+    }
+    for (const auto& [k, n] : count)
+        if (n != spec.levels.size())
+            fail(taskName(spec, k) + " has " + std::to_string(n) + " points for " + std::to_string(spec.levels.size()) +
+                 " levels (truncated or edited part?)");
+    return part;
+}
+
+void savePart(const ShardPart& part, const std::string& path) { writeFileAtomically(path, partToJson(part).dump(2) + "\n"); }
+
+ShardPart loadPart(const std::string& path) { return partFromJson(readJsonFile(path, "partial results file"), path); }
+
+MergeResult mergeParts(const std::vector<ShardPart>& parts) {
+    if (parts.empty()) throw std::invalid_argument("merge: no parts given");
+    const ShardPart& first = parts.front();
+    for (const ShardPart& p : parts) {
+        if (p.version != FDLAB_VERSION)
+            throw DataError(p.source, 0, "written by FDLab " + p.version + ", this is FDLab " FDLAB_VERSION " (rerun the shard)");
+        if (p.fingerprint != first.fingerprint)
+            throw DataError(p.source, 0, "spec fingerprint " + p.fingerprint + " differs from " + first.source + "'s " +
+                                             first.fingerprint + " (parts of different experiments)");
+    }
+    const ExperimentSpec& spec = first.result.spec;
+    const int L = static_cast<int>(spec.learners.size());
+    const int total = repetitionCount(spec) * L;
+
+    // Each task's points (as JSON, the format results files use) and the part they came from.
+    struct Owner {
+        const ShardPart* part = nullptr;
+        std::vector<const CurvePoint*> points;
+    };
+    std::vector<Owner> owners(static_cast<std::size_t>(total));
+    MergeResult m;
+    for (const ShardPart& p : parts) {
+        std::map<int, std::vector<const CurvePoint*>> byTask;
+        for (const CurvePoint& c : p.result.points) byTask[c.repetition * L + c.learnerIndex].push_back(&c);
+        for (int k : p.complete) {
+            Owner& o = owners[static_cast<std::size_t>(k)];
+            auto& pts = byTask[k];
+            if (!o.part) {
+                o.part = &p;
+                o.points = pts;
+                continue;
+            }
+            // A duplicate: the same numbers (timings aside) are harmless, different ones are not.
+            auto asJson = [&](const std::vector<const CurvePoint*>& v) {
+                ExperimentResult r;
+                r.spec = spec;
+                for (const CurvePoint* c : v) r.points.push_back(*c);
+                std::sort(r.points.begin(), r.points.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.levelIndex < b.levelIndex; });
+                json out = json::array();
+                for (const json& q : resultsToJson(r)["points"]) out.push_back(numbersOf(q));
+                return out;
+            };
+            if (asJson(o.points) != asJson(pts))
+                throw DataError(p.source, 0, taskName(spec, k) + " has different numbers than in " + o.part->source);
+            m.duplicates.push_back(taskName(spec, k) + ": " + o.part->source + " and " + p.source);
+        }
+    }
+    for (int k = 0; k < total; ++k)
+        if (!owners[static_cast<std::size_t>(k)].part) m.missing.push_back(k);
+    if (!m.missing.empty()) {
+        const ShardPlan plan = planShards(spec, first.shard.count);
+        std::set<int> shards;
+        for (int k : m.missing) shards.insert(plan.tasks[static_cast<std::size_t>(k)].shard);
+        for (int s : shards) m.rerun.push_back({s, first.shard.count});
+        return m;
+    }
+
+    // The merged result, built as runExperiment builds a full run's.
+    ExperimentResult& r = m.result;
+    r.spec = spec;
+    r.threads = first.result.threads;
+    r.warnings = first.dataWarnings;
+    for (int k = 0; k < total; ++k) {
+        const Owner& o = owners[static_cast<std::size_t>(k)];
+        for (const CurvePoint* c : o.points) r.points.push_back(*c);
+        if (const auto w = o.part->taskWarnings.find(k); w != o.part->taskWarnings.end())
+            r.warnings.insert(r.warnings.end(), w->second.begin(), w->second.end());
+    }
+    for (const ShardPart& p : parts) r.elapsed += p.result.elapsed;
+    std::sort(r.points.begin(), r.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
+        return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
+    });
+    r.summary = summarizePoints(r.points);
+    r.status = Status::Converged;
+    r.message = std::to_string(r.points.size()) + " points";
+    return m;
+}
+
+}  // namespace fdlab
