@@ -311,8 +311,9 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
                 r.spec = spec;
                 for (const CurvePoint* c : v) r.points.push_back(*c);
                 std::sort(r.points.begin(), r.points.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.levelIndex < b.levelIndex; });
+                const json all = resultsToJson(r);
                 json out = json::array();
-                for (const json& q : resultsToJson(r)["points"]) out.push_back(numbersOf(q));
+                for (const json& q : all.at("points")) out.push_back(numbersOf(q));
                 return out;
             };
             if (asJson(o.points) != asJson(pts))

@@ -1,0 +1,279 @@
+// Sharded sweeps (core/eval/sharding.h): the plan is deterministic and balanced, shards cover
+// every task exactly once, merged shards equal a full run byte for byte apart from the timing
+// fields, a cancelled shard keeps its finished tasks, and every bad input is one DataError or
+// std::invalid_argument naming the file or the option.
+
+#include "core/eval/experiment_runner.h"
+#include "core/eval/results_io.h"
+#include "core/eval/sharding.h"
+#include "core/util/errors.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using namespace fdlab;
+using json = nlohmann::json;
+
+namespace {
+
+// Three learners x three repetitions on heart_scale (270 rows): 9 tasks, about 0.1 s in all. The
+// FDROP learner stops at its iteration limit, so every task also raises a warning.
+ExperimentSpec smallSpec() {
+    ExperimentSpec s;
+    s.name = "sharding test";
+    s.dataset.bundled = "heart_scale";
+    s.split.testFraction = 0.3;
+    s.split.validationFraction = 0.2;
+    s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}},
+                  {"LogReg", "logreg", {{"C", 1.0}}, {}},
+                  {"FDROP", "fdrop", {{"C", 1.0}, {"maxIterations", 2}}, {{"K", {0, 2, 4}}}}};
+    s.attack.threat = ThreatModel::WorstCaseCount;
+    s.levels = {0, 1, 2, 3};
+    s.repetitions = 3;
+    s.tunePerLevel = true;
+    s.seed = 11;
+    s.threads = 2;
+    return s;
+}
+
+// The results file with the fields that may differ (timings, thread counts) set to zero.
+std::string withoutTimings(ExperimentResult r) {
+    r.elapsed = 0;
+    r.threads = 0;
+    r.spec.threads = 0;
+    for (auto& p : r.points) p.trainSeconds = 0;
+    return resultsToJson(r).dump(2);
+}
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void writeText(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+// The first line of what `f` throws (empty when it does not throw).
+template <class F>
+std::string errorOf(F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestSharding : public QObject {
+    Q_OBJECT
+
+private slots:
+    void shardIdParsing() {
+        const ShardId id = ShardId::parse("2/5");
+        QCOMPARE(id.index, 2);
+        QCOMPARE(id.count, 5);
+        QCOMPARE(QString::fromStdString(id.str()), QString("2/5"));
+        for (const char* bad : {"4/4", "5/4", "0/0", "-1/3", "1", "a/2", "1/b", "1/2/3", ""}) {
+            const std::string e = errorOf([&] { ShardId::parse(bad); });
+            QVERIFY2(e.find("--shard") != std::string::npos, bad);
+            QVERIFY2(e.find('\n') == std::string::npos, bad);
+        }
+        QVERIFY(errorOf([] { planShards(smallSpec(), 0); }).find("--shards") != std::string::npos);
+    }
+
+    void fingerprintIgnoresThreadsOnly() {
+        ExperimentSpec a = smallSpec(), b = smallSpec();
+        b.threads = 1;
+        QCOMPARE(specFingerprint(a), specFingerprint(b));
+        QCOMPARE(specFingerprint(a).size(), std::size_t(16));
+        b.seed = 12;
+        QVERIFY(specFingerprint(a) != specFingerprint(b));
+        b = smallSpec();
+        b.levels.push_back(4);
+        QVERIFY(specFingerprint(a) != specFingerprint(b));
+        // Stable through the JSON round trip a part file goes through.
+        QCOMPARE(specFingerprint(experimentFromJson(toJson(a))), specFingerprint(a));
+    }
+
+    void planIsDeterministicAndBalanced() {
+        const ExperimentSpec s = smallSpec();
+        QCOMPARE(estimateTaskCost(s, 0), estimateTaskCost(s, 1));
+        QVERIFY(estimateTaskCost(s, 2) > estimateTaskCost(s, 0));   // a 3-candidate grid, tuned per level
+        for (int n = 1; n <= 12; ++n) {
+            const ShardPlan a = planShards(s, n), b = planShards(s, n);
+            QCOMPARE(a.tasks.size(), std::size_t(9));
+            double total = 0, biggest = 0;
+            for (std::size_t k = 0; k < a.tasks.size(); ++k) {
+                QCOMPARE(a.tasks[k].shard, b.tasks[k].shard);
+                QCOMPARE(a.tasks[k].index, static_cast<int>(k));
+                QCOMPARE(a.tasks[k].repetition, static_cast<int>(k) / 3);
+                QCOMPARE(a.tasks[k].learnerIndex, static_cast<int>(k) % 3);
+                total += a.tasks[k].cost;
+                biggest = std::max(biggest, a.tasks[k].cost);
+            }
+            // LPT: no shard exceeds the average by more than one task.
+            for (double c : a.shardCost) QVERIFY(c <= total / n + biggest + 1e-9);
+            if (n <= 9)
+                for (double c : a.shardCost) QVERIFY(c > 0);   // no idle shard while tasks remain
+        }
+        // Equal costs split evenly: 9 tasks in 3 shards of 3 (when the grid learner weighs the same).
+        ExperimentSpec even = smallSpec();
+        even.learners[2] = {"SVM2", "svm", {{"C", 2.0}}, {}};
+        for (int s = 0; s < 3; ++s) QCOMPARE(planShards(even, 3).tasksOf(s).size(), std::size_t(3));
+    }
+
+    void shardsCoverEveryTaskOnce() {
+        ExperimentSpec s = smallSpec();
+        s.repetitions = 7;   // 21 tasks
+        for (int n : {1, 2, 3, 4, 5, 8, 21, 30}) {
+            const ShardPlan plan = planShards(s, n);
+            std::vector<int> seen(21, 0);
+            for (int i = 0; i < n; ++i) {
+                const std::vector<int> t = plan.tasksOf(i);
+                QVERIFY(std::is_sorted(t.begin(), t.end()));
+                for (int k : t) ++seen[static_cast<std::size_t>(k)];
+            }
+            for (int c : seen) QCOMPARE(c, 1);
+        }
+    }
+
+    void mergedShardsEqualFullRun() {
+        const ExperimentSpec s = smallSpec();
+        const ExperimentResult full = runExperiment(s);
+        QCOMPARE(full.status, Status::Converged);
+        QCOMPARE(full.points.size(), std::size_t(36));
+        QVERIFY(!full.warnings.empty());   // FDROP's iteration limit: the warnings merge too
+        const std::string expected = withoutTimings(full);
+        QTemporaryDir dir;
+        for (int n : {1, 2, 3, 4, 9, 11}) {
+            std::vector<ShardPart> parts;
+            for (int i = 0; i < n; ++i) {
+                ExperimentSpec si = s;
+                si.threads = 1 + i % 2;   // thread counts may differ between shards
+                const std::string path = dir.filePath(QString("part-%1-%2.json").arg(n).arg(i)).toStdString();
+                savePart(runShard(si, {i, n}), path);
+                parts.push_back(loadPart(path));
+                QCOMPARE(QString::fromStdString(parts.back().source), QString::fromStdString(path));
+            }
+            std::reverse(parts.begin(), parts.end());   // the order of the files does not matter
+            const MergeResult m = mergeParts(parts);
+            QVERIFY(m.complete());
+            QVERIFY(m.duplicates.empty());
+            QCOMPARE(withoutTimings(m.result), expected);
+            // And through the results file, as the GUI reads it.
+            const std::string out = dir.filePath(QString("merged-%1.json").arg(n)).toStdString();
+            saveResultsJson(m.result, out);
+            QCOMPARE(withoutTimings(loadResultsJson(out)), expected);
+            QCOMPARE(curvesCsv(m.result), curvesCsv(full));
+        }
+    }
+
+    void cancelledShardKeepsFinishedTasks() {
+        ExperimentSpec s = smallSpec();
+        s.threads = 1;
+        std::stop_source stop;
+        RunControl rc;
+        rc.stop = stop.get_token();
+        // Stop after the first point: the running task finishes its levels, no other starts.
+        const ShardPart cancelled = runShard(s, {0, 1}, rc, [&](const CurvePoint&) { stop.request_stop(); });
+        QCOMPARE(cancelled.result.status, Status::Cancelled);
+        QVERIFY(!cancelled.complete.empty());
+        QVERIFY(cancelled.complete.size() < cancelled.tasks.size());
+        QCOMPARE(cancelled.result.points.size(), cancelled.complete.size() * s.levels.size());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("cancelled.json").toStdString();
+        savePart(cancelled, path);
+        const MergeResult m = mergeParts({loadPart(path)});
+        QVERIFY(!m.complete());
+        QCOMPARE(m.missing.size(), cancelled.tasks.size() - cancelled.complete.size());
+        QCOMPARE(m.rerun.size(), std::size_t(1));
+        QCOMPARE(m.rerun[0].index, 0);
+        // Rerunning the shard completes it; the finished task is a harmless duplicate.
+        const std::string again = dir.filePath("again.json").toStdString();
+        savePart(runShard(s, {0, 1}), again);
+        const MergeResult both = mergeParts({loadPart(path), loadPart(again)});
+        QVERIFY(both.complete());
+        QCOMPARE(both.duplicates.size(), cancelled.complete.size());
+        QCOMPARE(withoutTimings(both.result), withoutTimings(runExperiment(s)));
+    }
+
+    void badParts() {
+        const ExperimentSpec s = smallSpec();
+        QTemporaryDir dir;
+        auto file = [&](const char* name) { return dir.filePath(name).toStdString(); };
+        savePart(runShard(s, {0, 2}), file("a.json"));
+        savePart(runShard(s, {1, 2}), file("b.json"));
+        const std::string text = readText(file("b.json"));
+        const json b = json::parse(text);
+        auto rejects = [&](const std::vector<std::string>& paths, const std::string& named) {
+            const std::string e = errorOf([&] {
+                std::vector<ShardPart> parts;
+                for (const auto& p : paths) parts.push_back(loadPart(p));
+                mergeParts(parts);
+            });
+            if (e.empty() || e.find(named) == std::string::npos || e.find('\n') != std::string::npos)
+                QFAIL(("expected one line naming " + named + ", got: " + e).c_str());
+        };
+        // A different spec.
+        ExperimentSpec other = s;
+        other.seed = 99;
+        savePart(runShard(other, {1, 2}), file("other.json"));
+        rejects({file("a.json"), file("other.json")}, file("other.json"));
+        // A different FDLab version.
+        json v = b;
+        v["fdlab_version"] = "0.0.1";
+        writeText(file("version.json"), v.dump(2));
+        rejects({file("a.json"), file("version.json")}, file("version.json"));
+        // Truncated.
+        writeText(file("truncated.json"), text.substr(0, text.size() / 2));
+        rejects({file("a.json"), file("truncated.json")}, file("truncated.json"));
+        // A results file that is not a part.
+        saveResultsJson(runExperiment(s), file("full.json"));
+        rejects({file("full.json")}, file("full.json"));
+        // The same task twice with different numbers.
+        json changed = json::parse(readText(file("a.json")));
+        changed["points"][0]["error"] = changed["points"][0]["error"].get<double>() + 0.125;
+        writeText(file("changed.json"), changed.dump(2));
+        rejects({file("a.json"), file("b.json"), file("changed.json")}, file("changed.json"));
+        // The same task twice with the same numbers (other timings) is fine.
+        json retimed = json::parse(readText(file("a.json")));
+        retimed["points"][0]["train_seconds"] = 123.0;
+        writeText(file("retimed.json"), retimed.dump(2));
+        const MergeResult ok = mergeParts({loadPart(file("a.json")), loadPart(file("b.json")), loadPart(file("retimed.json"))});
+        QVERIFY(ok.complete());
+        QVERIFY(!ok.duplicates.empty());
+        // An edited spec (fingerprint no longer its own), a dropped point, a foreign point.
+        json edited = b;
+        edited["spec"]["seed"] = 5;
+        writeText(file("edited.json"), edited.dump(2));
+        rejects({file("edited.json")}, file("edited.json"));
+        json dropped = b;
+        dropped["points"].erase(0);
+        writeText(file("dropped.json"), dropped.dump(2));
+        rejects({file("dropped.json")}, file("dropped.json"));
+        json foreign = b;
+        foreign["points"].push_back(json::parse(readText(file("a.json")))["points"][0]);
+        writeText(file("foreign.json"), foreign.dump(2));
+        rejects({file("foreign.json")}, file("foreign.json"));
+        // Missing: one of two shards.
+        const MergeResult half = mergeParts({loadPart(file("a.json"))});
+        QVERIFY(!half.complete());
+        QCOMPARE(half.rerun.size(), std::size_t(1));
+        QCOMPARE(half.rerun[0].str(), std::string("1/2"));
+        QCOMPARE(half.missing, planShards(s, 2).tasksOf(1));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSharding)
+#include "test_sharding.moc"
