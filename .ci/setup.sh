@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 PKGS=(cmake g++ make pkg-config
       libeigen3-dev libglpk-dev zlib1g-dev liblbfgspp-dev liblinear-dev libsvm-dev nlohmann-json3-dev
-      qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev libgl-dev fonts-dejavu-core)
+      qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev libgl-dev fonts-dejavu-core
+      parallel slurm-wlm munge)
 
 missing=()
 for p in "${PKGS[@]}"; do
