@@ -195,7 +195,10 @@ std::vector<LearnerInfo> buildCatalogue() {
                   real("q", 0.5, 0.0, 0.99, "blankout probability q"),
                   real("sigma", 0.1, 0.0, 1e6, "Gaussian noise standard deviation"),
                   real("laplaceScale", 0.1, 0.0, 1e6, "Laplace noise scale lambda"),
-                  real("l2", 0.5, 0.0, 1e9, "l2 regularisation weight")},
+                  real("l2", 0.5, 0.0, 1e9, "l2 regularisation weight"),
+                  real("testBlankout", 0.0, 0.0, 0.99,
+                       "expected blankout rate at test time: the bias is returned scaled by (1 - p) to match w.x of a "
+                       "blanked instance (0: the paper's model, bias never corrupted)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      McfParams mp;
                      mp.loss = mcfLossFromString(p.at("loss"));
@@ -204,6 +207,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                      mp.sigma = p.at("sigma");
                      mp.laplaceScale = p.at("laplaceScale");
                      mp.l2 = p.at("l2");
+                     mp.testBlankout = p.at("testBlankout");
                      return wrapLinear(fitMcf(d, mp, rc));
                  }});
 

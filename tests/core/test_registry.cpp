@@ -86,6 +86,18 @@ private slots:
         QVERIFY(trainLearner("svm", train, {}).rounds.empty());
     }
 
+    // MCF's testBlankout reaches the learner: same weights, the bias scaled by (1 - p).
+    void mcfTestBlankoutScalesTheBias() {
+        const Dataset d = loadBundled("heart_scale");
+        const TrainedModel a = trainLearner("mcf", d, nlohmann::json{{"q", 0.3}});
+        const TrainedModel b = trainLearner("mcf", d, nlohmann::json{{"q", 0.3}, {"testBlankout", 0.5}});
+        QVERIFY(a.linear && b.linear);
+        QVERIFY((a.linear->W - b.linear->W).norm() <= 1e-12 * a.linear->W.norm());
+        QVERIFY(std::abs(a.linear->b(0)) > 1e-3);
+        QCOMPARE(b.linear->b(0), a.linear->b(0) * 0.5);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, trainLearner("mcf", d, nlohmann::json{{"testBlankout", 1.0}}));
+    }
+
     void unknownNamesAndBadValuesAreRefused() {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, learnerInfo("nosuch"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, completeParams("tree", {{"depth", 0}}));
