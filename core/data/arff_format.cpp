@@ -313,23 +313,25 @@ Dataset loadArff(const std::string& path, const LoadOptions& opt) {
         else
             d.featureNames.push_back(attrs[a].name);
     }
-    checkDenseSize(path, dataLine, kept.size(), d.featureNames.size());
-    d.X = Dataset::Matrix::Zero(static_cast<Eigen::Index>(kept.size()), static_cast<Eigen::Index>(d.featureNames.size()));
+    // Rows in increasing column order (attributes in order, one-hot blocks inside), stored as
+    // opt.storage says: sparse ARFF data with few non-zeros becomes CSR.
+    SparseRowsBuilder rows(static_cast<int>(d.featureNames.size()));
     d.labels.resize(kept.size());
     for (std::size_t k = 0; k < kept.size(); ++k) {
         const double* v = &raw[kept[k] * A];
-        const auto i = static_cast<Eigen::Index>(k);
         for (std::size_t a = 0; a < A; ++a) {
             const double x = std::isnan(v[a]) ? fill[a] : v[a];
             if (a == cls) {
                 d.labels[k] = static_cast<int>(x);
             } else if (attrs[a].nominal) {
-                d.X(i, static_cast<Eigen::Index>(firstCol[a] + static_cast<std::size_t>(x))) = 1.0f;
+                rows.add(static_cast<int>(firstCol[a] + static_cast<std::size_t>(x)), 1.0f);
             } else {
-                d.X(i, static_cast<Eigen::Index>(firstCol[a])) = static_cast<float>(x);
+                rows.add(static_cast<int>(firstCol[a]), static_cast<float>(x));
             }
         }
+        rows.endRow();
     }
+    storeRows(d, std::move(rows).finish(), static_cast<int>(opt.storage), path, dataLine);
     d.classNames = classAttr.values;
     const auto counts = d.classCounts();
     for (std::size_t c = 0; c < counts.size(); ++c)

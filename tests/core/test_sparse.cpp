@@ -283,6 +283,18 @@ private slots:
         QVERIFY(c.isSparse());
         QCOMPARE(c.value(1, 0), 3.0f);
         QCOMPARE(c.storedValues(), std::int64_t{3});
+        // Sparse ARFF rows with few non-zeros load as CSR.
+        std::string arff = "@relation r\n";
+        for (int a = 0; a < 20; ++a) arff += "@attribute a" + std::to_string(a) + " numeric\n";
+        arff += "@attribute class {no,yes}\n@data\n{1 2.5, 20 yes}\n{7 -1, 20 no}\n{20 yes}\n";
+        writeFileAtomically(dir.filePath("s.arff").toStdString(), arff);
+        const Dataset a = loadDataFile(dir.filePath("s.arff").toStdString());
+        QVERIFY(a.isSparse());
+        QCOMPARE(a.features(), 20);
+        QCOMPARE(a.storedValues(), std::int64_t{2});
+        QCOMPARE(a.value(0, 1), 2.5f);
+        QCOMPARE(a.value(1, 7), -1.0f);
+        QCOMPARE(a.labels, (std::vector<int>{1, 0, 1}));
     }
 
     // Binary and UTF-16 files passed as CSV: one line naming the file and the byte, no raw bytes.
