@@ -1,6 +1,35 @@
 #include "cli_args.h"
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
+
 namespace fdlab::cli {
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+extern "C" void onInterrupt(int) { g_interrupted = true; }
+}  // namespace
+
+InterruptGuard::InterruptGuard(bool alsoTerm) : m_term(alsoTerm) {
+    g_interrupted = false;
+    m_oldInt = std::signal(SIGINT, onInterrupt);
+    if (m_term) m_oldTerm = std::signal(SIGTERM, onInterrupt);
+    m_watch = std::jthread([this](std::stop_token st) {
+        while (!st.stop_requested()) {
+            if (g_interrupted) m_source.request_stop();
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+}
+
+InterruptGuard::~InterruptGuard() {
+    m_watch.request_stop();
+    m_watch.join();
+    std::signal(SIGINT, m_oldInt);
+    if (m_term) std::signal(SIGTERM, m_oldTerm);
+}
+
 
 Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
            const std::set<std::string>& flags) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <stop_token>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,24 @@ enum ExitCode { Ok = 0, Usage = 2, BadInput = 3, Cancelled = 4 };
 /// Thrown for command-line mistakes (exit code 2).
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+/// While alive, Ctrl-C (and with alsoTerm, SIGTERM, e.g. Slurm's time limit) requests a stop
+/// of the running job through token() instead of killing the process.
+class InterruptGuard {
+public:
+    explicit InterruptGuard(bool alsoTerm = false);
+    ~InterruptGuard();
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+    std::stop_token token() const { return m_source.get_token(); }
+
+private:
+    std::stop_source m_source;
+    std::jthread m_watch;
+    bool m_term = false;
+    void (*m_oldInt)(int) = nullptr;
+    void (*m_oldTerm)(int) = nullptr;
 };
 
 class Args {

@@ -36,35 +36,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::atomic<bool> g_interrupted{false};
-extern "C" void onSigint(int) { g_interrupted = true; }
-
-// Ctrl-C requests a stop of the running job instead of killing the process.
-class InterruptGuard {
-public:
-    InterruptGuard() {
-        g_interrupted = false;
-        m_old = std::signal(SIGINT, onSigint);
-        m_watch = std::jthread([this](std::stop_token st) {
-            while (!st.stop_requested()) {
-                if (g_interrupted) m_source.request_stop();
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            }
-        });
-    }
-    ~InterruptGuard() {
-        m_watch.request_stop();
-        m_watch.join();
-        std::signal(SIGINT, m_old);
-    }
-    std::stop_token token() const { return m_source.get_token(); }
-
-private:
-    std::stop_source m_source;
-    std::jthread m_watch;
-    void (*m_old)(int) = SIG_DFL;
-};
-
 /// A CSV cell: quoted when it holds a comma, a quote or a line break.
 std::string csvField(const std::string& s) {
     if (s.find_first_of(",\"\r\n") == std::string::npos) return s;

@@ -24,38 +24,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::atomic<bool> g_stopShard{false};
-extern "C" void onShardSigint(int) { g_stopShard = true; }
-
-// Ctrl-C (or Slurm's SIGTERM at a time limit) stops the shard cleanly: finished tasks are kept.
-class ShardInterrupt {
-public:
-    ShardInterrupt() {
-        g_stopShard = false;
-        m_oldInt = std::signal(SIGINT, onShardSigint);
-        m_oldTerm = std::signal(SIGTERM, onShardSigint);
-        m_watch = std::jthread([this](std::stop_token st) {
-            while (!st.stop_requested()) {
-                if (g_stopShard) m_source.request_stop();
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            }
-        });
-    }
-    ~ShardInterrupt() {
-        m_watch.request_stop();
-        m_watch.join();
-        std::signal(SIGINT, m_oldInt);
-        std::signal(SIGTERM, m_oldTerm);
-    }
-    std::stop_token token() const { return m_source.get_token(); }
-
-private:
-    std::stop_source m_source;
-    std::jthread m_watch;
-    void (*m_oldInt)(int) = SIG_DFL;
-    void (*m_oldTerm)(int) = SIG_DFL;
-};
-
 int intOption(const Args& a, const std::string& name, int fallback) {
     if (!a.has(name)) return fallback;
     const std::string v = *a.value(name);
@@ -172,7 +140,7 @@ int runShardedRun(const std::vector<std::string>& argv) {
     const ShardId id = ShardId::parse(*a.value("shard"));
     const ExperimentSpec spec = sweepSpec(a);
 
-    ShardInterrupt guard;
+    InterruptGuard guard(true);   // SIGTERM too: Slurm sends it at a time limit
     const bool tty = isatty(STDERR_FILENO);
     const bool quiet = a.has("quiet");
     std::mutex mu;
