@@ -1,0 +1,132 @@
+#pragma once
+// The spammer's view: one text instance as the reader sees it, each word with what it
+// contributes to the classifier's verdict and whether the attack deleted it.
+//
+// For a test instance i of a text Dataset (Dataset::documents set), a model and the result of
+// an attack on that instance, every token of the display text (core/text/text_documents.h)
+// becomes a span: its byte range, its vocabulary word, the contribution of its feature j to
+// the margin,
+//     binary:      c_j = y * w_j * x_j                    (y = +1 for class 1, -1 for class 0)
+//     multi-class: c_j = (w_{y,j} - w_{k,j}) * x_j        (k: strongest competitor on the clean x)
+// (sum_j c_j + the bias term is the margin; the worst-case adversary deletes the largest
+// positive c_j, Globerson & Roweis 2006), and whether the attack deleted/changed feature j. A
+// feature is a word, not an occurrence: every occurrence of a word shows the word's whole c_j,
+// and a deleted word is struck in all its occurrences. Tokens outside the vocabulary (unseen in
+// training, or cut by the frequency limits) have feature -1 and contribution 0.
+//
+// The HTML helpers render the same spans for Qt's rich text (QTextBrowser) and for export:
+// one diverging scale (blue: against the true class, white: 0, red: for it), deleted words
+// struck through in red on a neutral background (their contribution is gone after the attack).
+// Everything the text holds is escaped.
+
+#include "core/attacks/attack.h"
+#include "core/data/dataset.h"
+#include "core/learners/linear_model.h"
+#include "core/learners/scorer.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fdlab {
+
+/// One token of the display text.
+struct MessageSpan {
+    std::uint32_t offset = 0;     ///< byte offset in MessageView::text
+    std::uint32_t length = 0;     ///< bytes
+    std::string word;             ///< vocabulary word (case-folded token)
+    int feature = -1;             ///< feature column, -1 when the word is not in the vocabulary
+    double contribution = 0.0;    ///< c_j of the word's feature (see above); 0 for feature -1
+    bool deleted = false;         ///< the attack deleted/changed the word's feature
+
+    bool operator==(const MessageSpan&) const = default;
+};
+
+/// One instance, one model, one attack.
+struct MessageView {
+    int instance = -1;
+    int label = -1;                  ///< true class index
+    std::string id;                  ///< Dataset::instanceId
+    std::string text;                ///< display text (valid UTF-8)
+    std::vector<MessageSpan> spans;  ///< in text order
+    bool hasContributions = false;   ///< false for non-linear models (all contributions 0)
+    double scoreBefore = 0.0;        ///< binary: s(x) = b + w.x; multi-class: the margin
+    double scoreAfter = 0.0;
+    double marginBefore = 0.0;       ///< > 0: classified correctly
+    double marginAfter = 0.0;
+    int predictedBefore = -1;
+    int predictedAfter = -1;
+    std::vector<int> deleted;        ///< deleted/changed features, increasing
+    int deletedOccurrences = 0;      ///< spans struck
+    double maxAbsContribution = 0.0; ///< over the spans (the colour scale's default end)
+};
+
+/// The view of test instance `instance`. `attack` is an attack result of which row `attackRow`
+/// is this instance attacked (0 for an attack on test.subset({instance}), `instance` for an
+/// attack on the whole test set). `linear` gives the contributions (null: a non-linear model,
+/// contributions 0); the scores come from `scorer`. Throws std::invalid_argument when the test
+/// set has no documents, the indices are out of range or the model's feature count differs.
+MessageView buildMessageView(const Dataset& test, int instance, const Scorer& scorer, const LinearModel* linear,
+                             const AttackResult& attack, int attackRow = 0);
+/// The same for a linear model.
+MessageView buildMessageView(const Dataset& test, int instance, const LinearModel& model, const AttackResult& attack,
+                             int attackRow = 0);
+
+struct WordWeight {
+    int feature = -1;
+    std::string word;
+    double weight = 0.0;
+    bool operator==(const WordWeight&) const = default;
+};
+
+/// The k words of largest weight (positive: w_j > 0, largest first; they push toward class 1 of
+/// a binary model) and of most negative weight (negative: w_j < 0, most negative first), of
+/// column `column` of the model (ties: lower feature first). Words come from `words` (feature
+/// names; "f<j+1>" past its end).
+struct TopWords {
+    std::vector<WordWeight> positive;
+    std::vector<WordWeight> negative;
+};
+TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column = 0);
+
+// ---- HTML ------------------------------------------------------------------------------------
+
+/// &, <, >, " and ' as entities; C0 controls other than \n and \t dropped.
+std::string escapeHtml(std::string_view text);
+
+struct Rgb {
+    int r = 255, g = 255, b = 255;
+    bool operator==(const Rgb&) const = default;
+};
+/// The diverging tint of contribution c when |c| = scale is full colour: white at 0, red
+/// (c > 0, for the true class) or blue (c < 0, against it), intensity sqrt(|c| / scale) capped
+/// at 1 so that the many small contributions stay visible next to a few large ones.
+Rgb contributionColor(double c, double scale);
+/// "#rrggbb".
+std::string hexColor(Rgb c);
+
+struct MessageHtmlOptions {
+    std::string learner;          ///< name in the header, e.g. "SVM"
+    std::vector<std::string> classNames;
+    std::string attackLevel;      ///< e.g. "K = 10"
+    std::string attackVerb = "deleted";
+    double scale = 0.0;           ///< |c| of full colour; <= 0: the view's maxAbsContribution
+};
+
+/// The scale actually used: options.scale, else v.maxAbsContribution, else 1.
+double colourScale(const MessageView& v, const MessageHtmlOptions& o);
+/// One line: learner, score before -> after, predicted before -> after (true class), words
+/// deleted, and whether the attack made the model lose the instance.
+std::string messageHeaderHtml(const MessageView& v, const MessageHtmlOptions& o);
+/// The labelled colour legend (swatches from -scale to +scale, the struck-word sample).
+std::string messageLegendHtml(const MessageView& v, const MessageHtmlOptions& o);
+/// The text itself: one <span> per vocabulary token (tinted, or struck when deleted), escaped
+/// text in between, line breaks kept (white-space: pre-wrap).
+std::string messageBodyHtml(const MessageView& v, const MessageHtmlOptions& o);
+/// A standalone UTF-8 HTML document of several views of the same message side by side (e.g.
+/// learner A and B), each with header, legend and body, under a title.
+std::string messageHtmlDocument(const std::vector<MessageView>& views, const std::vector<MessageHtmlOptions>& options,
+                                const std::string& title);
+
+}  // namespace fdlab
