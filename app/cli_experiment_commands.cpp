@@ -429,6 +429,7 @@ std::vector<Command> experimentCommands() {
         {"run", "run an experiment file or preset: error-versus-budget curves",
          "usage: fdlab-cli run EXPERIMENT.json|PRESET [--output RESULTS.json] [--csv CURVES.csv]\n"
          "                     [--format text|csv|json] [--threads N] [--repetitions R] [--quiet]\n"
+         "                     [--shard I/N --output PART.json]   (one shard of a sweep; see plan and merge)\n"
          "Trains every learner, attacks the test set at every level and prints mean error +- standard\n"
          "error (and AUC) per learner and level, next to the paper's numbers for presets. Progress on\n"
          "stderr; Ctrl-C cancels cleanly (exit 4) and keeps the finished points.\n",
