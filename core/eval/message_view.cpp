@@ -137,6 +137,15 @@ TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::strin
     };
     take(pos, true, out.positive);
     take(neg, false, out.negative);
+    auto ties = [&](const std::vector<WordWeight>& top) {
+        if (top.empty()) return 0;
+        const double e = top.front().weight, tol = 1e-6 * std::abs(e);
+        int c = 0;
+        for (int j = 0; j < n; ++j) c += std::abs(model.W(j, column) - e) <= tol ? 1 : 0;
+        return c;
+    };
+    out.positiveAtTop = ties(out.positive);
+    out.negativeAtBottom = ties(out.negative);
     return out;
 }
 

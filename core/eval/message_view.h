@@ -84,9 +84,13 @@ struct WordWeight {
 /// a binary model) and of most negative weight (negative: w_j < 0, most negative first), of
 /// column `column` of the model (ties: lower feature first). Words come from `words` (feature
 /// names; "f<j+1>" past its end).
+/// Bounded-weight learners (FDROP caps each |w_j|) tie many words at the extreme weight: the
+/// counts say how many share it (within 1e-6 relative), so a view can say the list is a sample.
 struct TopWords {
     std::vector<WordWeight> positive;
     std::vector<WordWeight> negative;
+    int positiveAtTop = 0;      ///< words whose weight equals the largest
+    int negativeAtBottom = 0;   ///< words whose weight equals the most negative
 };
 TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column = 0);
 

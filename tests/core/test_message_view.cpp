@@ -164,6 +164,11 @@ private slots:
         const TopWords t = topWordsByWeight(m, words, 2);
         QCOMPARE(t.positive, (std::vector<WordWeight>{{4, "pills", 3.0}, {1, "cheap", 2.0}}));
         QCOMPARE(t.negative, (std::vector<WordWeight>{{2, "meeting", -1.0}}));
+        QCOMPARE(t.positiveAtTop, 1);
+        QCOMPARE(t.negativeAtBottom, 1);
+        Eigen::VectorXd capped(4);
+        capped << 0.5, 0.5, 0.2, 0.5;
+        QCOMPARE(topWordsByWeight(LinearModel::binary(capped, 0.0, {"a", "b"}), {}, 1).positiveAtTop, 3);
         const TopWords all = topWordsByWeight(m, {}, 10);
         QCOMPARE(all.positive.size(), std::size_t(3));   // zero weights are neither
         QCOMPARE(all.positive[2].word, std::string("f4"));

@@ -2,6 +2,7 @@
 
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/feature_rounds_view.h"
+#include "ui/plots/message_view.h"
 
 #include <qcustomplot.h>
 
@@ -250,6 +251,11 @@ void HeatmapView::buildUi() {
     m_original->setFitHeightToWidth(true);
     for (auto& row : m_maps)
         for (ColorMapWidget* map : row) map->setFitHeightToWidth(true);
+    // Text data: the messages take the whole page (the legend and the header explain them).
+    m_messages = new MessageViewWidget(m_detail);
+    m_messages->setObjectName("heatmapMessages");
+    m_messages->setVisible(false);
+    grid->addWidget(m_messages, 0, 0, 5, 4);
     grid->setRowStretch(4, 1);
     for (int c = 0; c < 4; ++c) grid->setColumnStretch(c, 1);
     m_stack->addWidget(m_detail);
@@ -353,15 +359,20 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
 }
 
 void HeatmapView::buildDetailMaps(bool image) {
+    const Dataset& d = *m_ctx->test;
     m_imageLayout = image;
+    m_textLayout = !image && d.documents != nullptr;
     m_original->setVisible(image);
-    m_originalCaption->setVisible(true);
-    for (int k = 0; k < 2; ++k)
+    m_originalCaption->setVisible(!m_textLayout);
+    m_messages->setVisible(m_textLayout);
+    m_messages->clear();
+    for (int k = 0; k < 2; ++k) {
+        m_header[k]->setVisible(!m_textLayout);
         for (int c = 0; c < 3; ++c) {
             m_maps[k][c]->setVisible(image);
-            m_bars[k][c]->setVisible(!image);
+            m_bars[k][c]->setVisible(!image && !m_textLayout);
         }
-    const Dataset& d = *m_ctx->test;
+    }
     const QString pos = d.isBinary() ? className(d, 1).toHtmlEscaped() : QString();
     const QString neg = d.isBinary() ? className(d, 0).toHtmlEscaped() : QString();
     const bool deletion = attackVerb() == tr("deleted");
@@ -399,15 +410,15 @@ void HeatmapView::updateRoundViews() {
         // Weight maps only for linear models; other models get a note instead (FeatureBoost
         // its rounds).
         const bool linear = idx >= 0 && m_ctx->models[static_cast<std::size_t>(idx)].second.linear;
-        m_rounds[k]->setVisible(rounds);
-        m_note[k]->setVisible(!rounds && !linear);
+        m_rounds[k]->setVisible(rounds && !m_textLayout);
+        m_note[k]->setVisible(!rounds && !linear && !m_textLayout);
         if (!rounds && !linear)
             m_note[k]->setText(tr("%1 is not linear: it has no weight map w. The greedy deletion is a heuristic "
                                   "that re-scores the model after each deletion; corruption replaces values.")
                                    .arg(idx >= 0 ? m_ctx->models[static_cast<std::size_t>(idx)].first : QString()));
         for (int c = 1; c < 3; ++c) {
             m_maps[k][c]->setVisible(m_imageLayout && linear);
-            m_bars[k][c]->setVisible(!m_imageLayout && linear);
+            m_bars[k][c]->setVisible(!m_imageLayout && !m_textLayout && linear);
         }
     }
 }
@@ -677,7 +688,9 @@ void HeatmapView::onView(const InstanceView& v) {
                                  .arg(lv.deleted.size())
                                  .arg(attackVerb(), verdict));
     }
-    if (m_imageLayout)
+    if (m_textLayout)
+        drawTextView();
+    else if (m_imageLayout)
         drawImageView();
     else
         drawBarView();
@@ -774,6 +787,23 @@ void HeatmapView::drawBarView() {
         m_bars[k][1]->setTitle(tr("weights w"));
         m_bars[k][2]->setData(shown, lv.contribution, marked, d.featureNames);
         m_bars[k][2]->setTitle(tr("y * w * x"));
+    }
+}
+
+void HeatmapView::drawTextView() {
+    const Dataset& d = *m_ctx->test;
+    for (int k = 0; k < 2; ++k) {
+        const LearnerView& lv = k == 0 ? m_view.a : m_view.b;
+        if (!lv.error.isEmpty() || !lv.message) {
+            m_messages->setError(k, lv.learner, lv.error.isEmpty() ? tr("no message for this instance") : lv.error);
+            continue;
+        }
+        MessageHtmlOptions o;
+        o.learner = lv.learner.toStdString();
+        o.classNames = d.classNames;
+        o.attackLevel = levelText(m_view.level).toStdString();
+        o.attackVerb = attackVerb().toStdString();
+        m_messages->setMessage(k, lv.message, o, lv.messageBodyHtml, lv.topWords);
     }
 }
 

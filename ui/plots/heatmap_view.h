@@ -5,7 +5,9 @@
 // Image data, per learner: the instance with the deleted pixels in red ("SVM: deleted at
 // K = 50"), the weight map w (diverging scale centred at 0) and the contribution map y*w*x, with
 // the score before and after the attack and the predicted class; the clean original on the left.
-// Non-image data: the same as bar charts over the features (deleted features in red).
+// Non-image data: the same as bar charts over the features (deleted features in red). Text data
+// (the test set has documents): the message itself for each learner, words tinted by y*w*x and
+// the deleted words struck through (ui/plots/message_view.h).
 // A FeatureBoost learner has no weights to draw; its row shows instead what each boosting round
 // relied on (ui/plots/feature_rounds_view.h: rounds x features, or one image per round).
 // A grid view shows many instances with their deletions (Figure 1.4 of the FDROP chapter).
@@ -41,6 +43,7 @@ namespace fdlab::ui {
 class ColorMapWidget;
 class FeatureBars;
 class FeatureRoundsView;
+class MessageViewWidget;
 
 class HeatmapView : public QWidget {
     Q_OBJECT
@@ -101,6 +104,10 @@ public:
 
     /// The rounds view in learner A's (0) or B's (1) row; visible only for FeatureBoost models.
     FeatureRoundsView* roundsView(int which) const { return m_rounds[which == 0 ? 0 : 1]; }
+    /// The message view of text data (test set with documents); hidden otherwise.
+    MessageViewWidget* messageView() const { return m_messages; }
+    /// True when the test set is text and the detail page shows messages.
+    bool textLayout() const { return m_textLayout; }
 
     QSlider* budgetSlider() const { return m_slider; }
     QSpinBox* instanceSpin() const { return m_instance; }
@@ -132,6 +139,7 @@ private:
     bool doJump();
     void drawImageView();
     void drawBarView();
+    void drawTextView();
     void updateStatus();
     QString levelText(double level) const;
     /// What the attack did to the marked features: "deleted", "corrupted" or "replaced", and
@@ -177,6 +185,8 @@ private:
     QLabel* m_note[2] = {nullptr, nullptr};   ///< "not linear" in place of the weight maps
     QLabel* m_originalCaption = nullptr;
     bool m_imageLayout = true;
+    bool m_textLayout = false;
+    MessageViewWidget* m_messages = nullptr;
 
     // grid page
     QLabel* m_gridTitle[2] = {nullptr, nullptr};

@@ -9,6 +9,9 @@ namespace fdlab::ui {
 
 namespace {
 
+/// Words per side in the message view's "top words" line.
+constexpr int kTopWords = 12;
+
 const TrainedModel& modelAt(const HeatmapContext& ctx, int k) {
     if (k < 0 || k >= static_cast<int>(ctx.models.size())) throw std::out_of_range("heatmap: no learner " + std::to_string(k));
     const TrainedModel& m = ctx.models[static_cast<std::size_t>(k)].second;
@@ -110,6 +113,12 @@ LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instanc
             v.w.assign(w.data(), w.data() + n);
             v.contribution.resize(static_cast<std::size_t>(n));
             for (int j = 0; j < n; ++j) v.contribution[static_cast<std::size_t>(j)] = sign * w(j) * x[static_cast<std::size_t>(j)];
+            if (d.documents && lm.isBinary()) v.topWords = topWordsByWeight(lm, d.featureNames, kTopWords);
+        }
+        if (d.documents) {
+            auto msg = std::make_shared<MessageView>(buildMessageView(d, instance, s, m.linear.get(), r, 0));
+            v.messageBodyHtml = QString::fromStdString(messageBodyHtml(*msg, {}));
+            v.message = std::move(msg);
         }
     } catch (const std::exception& e) {
         v.error = QString::fromStdString(e.what());

@@ -14,6 +14,7 @@
 // kind obsolete: they are skipped, and a running analysis is stopped through its stop token.
 
 #include "core/attacks/attack.h"
+#include "core/eval/message_view.h"
 #include "core/learners/registry.h"
 
 #include <QImage>
@@ -57,6 +58,12 @@ struct LearnerView {
     double marginAfter = 0.0;
     int predictedBefore = -1;
     int predictedAfter = -1;
+    /// Text data (Dataset::documents): the message with its words' contributions and deletions
+    /// (null otherwise), its body as rich text (messageBodyHtml, built here off the GUI thread),
+    /// and the model's top words by weight (binary linear models; empty otherwise).
+    std::shared_ptr<const MessageView> message;
+    QString messageBodyHtml;
+    TopWords topWords;
 };
 
 struct InstanceView {

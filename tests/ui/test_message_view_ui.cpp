@@ -1,0 +1,179 @@
+// The Heatmaps tab on text data (offscreen): a hand-made two-message corpus and two hand-made
+// linear models. The tab shows the messages instead of the per-feature bar charts; the words
+// are there, the ones the exact worst-case attack deletes are struck (all occurrences), the
+// HTML carries the right spans, the budget slider changes the deletion, the jump finds the
+// message A loses and B keeps, and "Save as HTML" writes the standalone document.
+
+#include "core/attacks/worst_case_linear.h"
+#include "core/eval/message_view.h"
+#include "core/learners/registry.h"
+#include "core/text/text_corpus.h"
+#include "ui/plots/heatmap_view.h"
+#include "ui/plots/message_view.h"
+#include "wait_for_view.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTextBlock>
+#include <QTextDocument>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+namespace {
+
+// Vocabulary (train, minimum document frequency 1): at, cheap, meeting, now, pills = 0..4.
+// Test 0 (spam): "Cheap PILLS, cheap! Meeting at noon."
+// Test 1 (spam): "pills <now> & meeting"
+// A: w = (0, 2, -1, 0.5, 3), b = -1 -> test 0: 3, at K = 1 (pills): 0 -> lost; K = 2: -2.
+// B: w = (0, 1, 0, 1, 1), b = 0.5  -> test 0: 2.5, at K = 2 (cheap, pills): 0.5 -> kept.
+std::shared_ptr<Dataset> tinyText() {
+    TextCorpusOptions o;
+    o.minDocumentFrequency = 1;
+    auto corpus = [](std::vector<std::string> texts, std::vector<int> labels) {
+        TextCorpus c;
+        c.classNames = {"ham", "spam"};
+        c.source = "memory";
+        for (std::size_t k = 0; k < texts.size(); ++k) {
+            c.documents.docs.push_back(makeDocument(texts[k]));
+            c.labels.push_back(labels[k]);
+            c.ids.push_back("msg" + std::to_string(k));
+        }
+        return c;
+    };
+    TextSplit s = vectorizeSplit(corpus({"cheap pills now", "cheap meeting at", "pills meeting"}, {1, 0, 1}),
+                                 corpus({"Cheap PILLS, cheap! Meeting at noon.", "pills <now> & meeting"}, {1, 1}), o, "tiny");
+    return std::make_shared<Dataset>(std::move(s.test.data));
+}
+
+TrainedModel linearModel(const Eigen::VectorXd& w, double b) {
+    FitResult f;
+    f.model = LinearModel::binary(w, b, {"ham", "spam"});
+    f.status = Status::Converged;
+    return wrapLinear(std::move(f));
+}
+
+std::vector<std::pair<QString, TrainedModel>> twoModels() {
+    Eigen::VectorXd wa(5), wb(5);
+    wa << 0.0, 2.0, -1.0, 0.5, 3.0;
+    wb << 0.0, 1.0, 0.0, 1.0, 1.0;
+    return {{"A", linearModel(wa, -1.0)}, {"B", linearModel(wb, 0.5)}};
+}
+
+AttackSpec worstCaseCount() {
+    AttackSpec s;
+    s.threat = ThreatModel::WorstCaseCount;
+    return s;
+}
+
+/// The fragments of the browser's document struck through, and their text.
+QStringList struckWords(QTextBrowser* b) {
+    QStringList out;
+    for (QTextBlock block = b->document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (it.fragment().charFormat().fontStrikeOut()) out << it.fragment().text();
+    return out;
+}
+
+}  // namespace
+
+class TestMessageViewUi : public QObject {
+    Q_OBJECT
+private slots:
+    void showsTheMessageWithStruckWords() {
+        auto d = tinyText();
+        auto models = twoModels();
+        HeatmapView v;
+        v.resize(1200, 800);
+        v.show();
+        v.setContext(d, models, worstCaseCount(), 1);
+        QVERIFY(v.textLayout());
+        QVERIFY(v.messageView()->isVisible());
+        QVERIFY(waitForView(v, 0, 1));
+        MessageViewWidget* mv = v.messageView();
+        QTextBrowser* a = mv->browser(0);
+        QCOMPARE(a->toPlainText(), QString("Cheap PILLS, cheap! Meeting at noon."));
+        QCOMPARE(struckWords(a), QStringList{"PILLS"});
+        // B at K = 1 deletes one of its three equal words; whichever, exactly one is struck.
+        const InstanceDeletion refB = worstCaseCountDeletion(*models[1].second.linear, d->row(0), d->labels[0], 1);
+        QCOMPARE(mv->view(1)->deleted, refB.deleted);
+        QCOMPARE(v.deletedShown(1), refB.deleted);
+        QCOMPARE(mv->header(0)->text().contains("lost by the attack"), true);
+        QVERIFY(mv->header(0)->text().contains("+3.000 &rarr; 0.000"));
+        QVERIFY(mv->legend(0)->text().contains("for spam (true class)"));
+        QVERIFY(mv->topWordsLabel(0)->text().contains("pills"));
+
+        // K = 2: both occurrences of "cheap" go too, for A and for B; B keeps the message.
+        v.setBudget(2);
+        QVERIFY(waitForView(v, 0, 2));
+        QCOMPARE(struckWords(a), (QStringList{"Cheap", "PILLS", "cheap"}));
+        QCOMPARE(struckWords(mv->browser(1)), (QStringList{"Cheap", "PILLS", "cheap"}));
+        QVERIFY(mv->header(1)->text().contains("correct after the attack"));
+
+        // The exported HTML: both sides, the right spans, escaped text.
+        const std::string html = mv->html().toStdString();
+        QVERIFY(html.find("<title>Message msg0 (test instance #0, class spam)</title>") != std::string::npos);
+        const std::string struck = "line-through; color: #d00000; background-color: #eeeeee; font-weight: bold\">";
+        QVERIFY(html.find(struck + "PILLS</span>") != std::string::npos);
+        QVERIFY(html.find(struck + "Cheap</span>") != std::string::npos);
+        const std::string meetingA =
+            "<span style=\"background-color:" + hexColor(contributionColor(-1.0, 3.0)) + "\">Meeting</span> at noon.";
+        QVERIFY2(html.find(meetingA) != std::string::npos, html.c_str());
+        QVERIFY(html.find("<b>A</b>") != std::string::npos && html.find("<b>B</b>") != std::string::npos);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("msg.html");
+        QString error;
+        QVERIFY2(mv->saveHtml(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()), mv->html());
+        QVERIFY(!mv->saveHtml(dir.filePath("no/such/dir/x.html"), &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void escapesMarkupAndJumps() {
+        auto d = tinyText();
+        HeatmapView v;
+        v.resize(1200, 800);
+        v.show();
+        v.setContext(d, twoModels(), worstCaseCount(), 2);
+        v.setInstance(1);
+        QVERIFY(waitForView(v, 1, 2));
+        QTextBrowser* a = v.messageView()->browser(0);
+        QCOMPARE(a->toPlainText(), QString("pills <now> & meeting"));   // text, not markup
+        const QString html = v.messageView()->html();
+        QVERIFY(!html.contains("<now>"));
+        QVERIFY2(html.contains("pills</span> &lt;<span") && html.contains("now</span>&gt; &amp; <span"), qPrintable(html));
+        // Message 0 is the one A loses and B keeps at K = 2.
+        QSignalSpy jumped(&v, &HeatmapView::jumpFinished);
+        v.jumpToLostByFirstKeptBySecond();
+        QVERIFY(jumped.count() > 0 || jumped.wait(30000));
+        QCOMPARE(jumped.last().at(0).toBool(), true);
+        QCOMPARE(jumped.last().at(1).toInt(), 0);
+        QVERIFY(waitForView(v, 0, 2));
+        QCOMPARE(a->toPlainText(), QString("Cheap PILLS, cheap! Meeting at noon."));
+    }
+
+    /// Dense data without documents keeps the bar charts.
+    void nonTextKeepsBars() {
+        auto d = std::make_shared<Dataset>();
+        d->X = Dataset::Matrix::Ones(2, 5);
+        d->labels = {1, 0};
+        d->classNames = {"ham", "spam"};
+        d->fillDefaults();
+        HeatmapView v;
+        v.resize(1200, 800);
+        v.show();
+        v.setContext(d, twoModels(), worstCaseCount(), 1);
+        QVERIFY(!v.textLayout());
+        QVERIFY(!v.messageView()->isVisible());
+    }
+};
+
+QTEST_MAIN(TestMessageViewUi)
+#include "test_message_view_ui.moc"
