@@ -1,0 +1,975 @@
+// The `fdlab` Python module: a third front end (beside the GUI and the CLI) over fdlab_core.
+//
+// Data crossing the boundary:
+//  - In: numpy 2-D arrays (any real dtype, C or Fortran order) and scipy.sparse matrices (CSR;
+//    other formats are converted with .tocsr()). Training, attacks and curves need a Dataset,
+//    which owns its storage (a row-major float Eigen matrix or CSR vectors), so those calls
+//    always copy the features once into it. decision_function/predict on a C-contiguous float32
+//    array or on a CSR matrix with float32 data and int32 indices read the caller's memory
+//    directly (no copy). fdlab.last_copy_info() says what the last call did.
+//  - Out: dense results are numpy arrays that own the moved C++ storage (no copy); sparse
+//    results are scipy.sparse.csr_matrix built from numpy arrays holding the CSR vectors.
+//
+// Errors: std::invalid_argument -> ValueError (same message as the CLI prints),
+// fdlab::DataError -> fdlab.DataError (attributes `file` and `line`).
+
+#include "core/attacks/attack.h"
+#include "core/data/bundled.h"
+#include "core/data/dataset.h"
+#include "core/data/loaders.h"
+#include "core/eval/experiment_runner.h"
+#include "core/eval/level_evaluation.h"
+#include "core/eval/presets.h"
+#include "core/eval/results_io.h"
+#include "core/io/json_file.h"
+#include "core/io/kernel_svm_file.h"
+#include "core/io/model_file.h"
+#include "core/io/model_json.h"
+#include "core/learners/kernel_svm.h"
+#include "core/learners/nonlinear/classifier.h"
+#include "core/learners/nonlinear/model_io.h"
+#include "core/learners/registry.h"
+#include "core/util/errors.h"
+
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <future>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace py = pybind11;
+using nlohmann::json;
+
+namespace fdlab::python {
+
+namespace {
+
+// ---- copy bookkeeping ----------------------------------------------------------------------
+
+struct CopyInfo {
+    bool copied = false;
+    std::string what;   ///< e.g. "float64 C-order 100x784 -> float32 Dataset storage"
+};
+thread_local CopyInfo g_lastCopy;
+
+void noteCopy(bool copied, std::string what) { g_lastCopy = {copied, std::move(what)}; }
+
+// ---- JSON <-> Python (through the json module: exact for doubles, simple) -------------------
+
+json toJson(const py::handle& obj) {
+    if (obj.is_none()) return json::object();
+    const std::string text = py::module_::import("json").attr("dumps")(obj).cast<std::string>();
+    return json::parse(text);
+}
+
+py::object fromJson(const json& j) {
+    return py::module_::import("json").attr("loads")(j.dump());
+}
+
+// ---- features in ----------------------------------------------------------------------------
+
+bool isScipySparse(const py::handle& X) { return py::hasattr(X, "tocsr") && py::hasattr(X, "nnz"); }
+
+std::string shapeText(py::ssize_t m, py::ssize_t n) { return std::to_string(m) + "x" + std::to_string(n); }
+
+/// A scipy.sparse matrix as CSR with sorted, summed indices (scipy copies only when it has to).
+py::object canonicalCsr(const py::handle& X) {
+    py::object csr = X.attr("tocsr")();
+    if (!csr.attr("has_canonical_format").cast<bool>()) {
+        csr = csr.attr("copy")();
+        csr.attr("sum_duplicates")();
+    }
+    return csr;
+}
+
+/// Copies X into d (dense X or sparse). Records what was copied in g_lastCopy.
+void setFeatures(Dataset& d, const py::handle& X) {
+    if (isScipySparse(X)) {
+        const py::object csr = canonicalCsr(X);
+        const auto shape = csr.attr("shape").cast<std::pair<py::ssize_t, py::ssize_t>>();
+        const auto indptr = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(csr.attr("indptr"));
+        const auto indices = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(csr.attr("indices"));
+        const auto data = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(csr.attr("data"));
+        if (!indptr || !indices || !data) throw std::invalid_argument("X: a sparse matrix with unreadable indptr/indices/data");
+        if (shape.second > std::numeric_limits<int>::max() || shape.first > std::numeric_limits<int>::max())
+            throw std::invalid_argument("X: too many rows or columns for FDLab (at most 2^31 - 1)");
+        SparseRowsBuilder b(static_cast<int>(shape.second), static_cast<std::int64_t>(data.size()));
+        const auto* p = indptr.data();
+        const auto* ix = indices.data();
+        const auto* v = data.data();
+        for (py::ssize_t i = 0; i < shape.first; ++i) {
+            for (auto k = p[i]; k < p[i + 1]; ++k) b.add(ix[k], v[k]);   // zeros are dropped
+            b.endRow();
+        }
+        d.sparse = std::move(b).finish();
+        d.X.resize(0, 0);
+        noteCopy(true, "scipy.sparse " + shapeText(shape.first, shape.second) +
+                           " CSR -> Dataset CSR (indptr/indices/data copied, explicit zeros dropped, never densified)");
+        return;
+    }
+    py::array a = py::array::ensure(X);
+    if (!a) throw std::invalid_argument("X: expected a 2-D numpy array or a scipy.sparse matrix");
+    if (a.ndim() != 2) throw std::invalid_argument("X: expected a 2-D array, got " + std::to_string(a.ndim()) + " dimensions");
+    const char kind = a.dtype().kind();
+    if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
+        throw std::invalid_argument("X: expected a numeric array, got dtype " + py::str(a.dtype()).cast<std::string>());
+    const py::ssize_t m = a.shape(0), n = a.shape(1);
+    const bool f32 = a.dtype().is(py::dtype::of<float>());
+    const bool cOrder = (a.flags() & py::array::c_style) != 0;
+    d.sparse.reset();
+    d.X.resize(m, n);
+    if (f32 && cOrder) {
+        if (m * n > 0) std::memcpy(d.X.data(), a.data(), static_cast<std::size_t>(m * n) * sizeof(float));
+        noteCopy(true, "float32 C-order " + shapeText(m, n) + " -> one memcpy into Dataset storage (no conversion)");
+    } else {
+        // numpy does the conversion/transposition into a C-order float32 buffer we then own.
+        auto conv = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
+        if (m * n > 0) std::memcpy(d.X.data(), conv.data(), static_cast<std::size_t>(m * n) * sizeof(float));
+        noteCopy(true, py::str(a.dtype()).cast<std::string>() + (cOrder ? " C-order " : " non-C-order ") + shapeText(m, n) +
+                           " -> converted to float32 C-order, then copied into Dataset storage");
+    }
+}
+
+// ---- labels in ------------------------------------------------------------------------------
+
+/// Class names of the label values, sorted as the loaders sort them: numerically when every
+/// name is a number, else lexicographically.
+std::vector<std::string> sortedClassNames(std::vector<std::string> names) {
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::vector<double> value(names.size());
+    bool numeric = true;
+    for (std::size_t c = 0; c < names.size() && numeric; ++c) {
+        std::string_view s = names[c];
+        if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), value[c]);
+        numeric = r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(value[c]);
+    }
+    if (numeric)
+        std::stable_sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
+            double va = 0, vb = 0;
+            std::from_chars(a.data() + (a[0] == '+'), a.data() + a.size(), va);
+            std::from_chars(b.data() + (b[0] == '+'), b.data() + b.size(), vb);
+            return va < vb;
+        });
+    return names;
+}
+
+/// Label values as strings: integers (and integral floats) print as integers, others via str().
+std::vector<std::string> labelStrings(const py::handle& y) {
+    py::array a = py::array::ensure(y);
+    if (!a) throw std::invalid_argument("y: expected a 1-D array of class labels");
+    if (a.ndim() != 1) throw std::invalid_argument("y: expected a 1-D array, got " + std::to_string(a.ndim()) + " dimensions");
+    std::vector<std::string> out(static_cast<std::size_t>(a.shape(0)));
+    const char kind = a.dtype().kind();
+    if (kind == 'i' || kind == 'u' || kind == 'b') {
+        auto v = py::array_t<long long, py::array::forcecast>::ensure(a);
+        auto r = v.unchecked<1>();
+        for (py::ssize_t i = 0; i < r.shape(0); ++i) out[static_cast<std::size_t>(i)] = std::to_string(r(i));
+    } else if (kind == 'f') {
+        auto v = py::array_t<double, py::array::forcecast>::ensure(a);
+        auto r = v.unchecked<1>();
+        for (py::ssize_t i = 0; i < r.shape(0); ++i) {
+            const double x = r(i);
+            if (!std::isfinite(x) || x != std::round(x))
+                throw std::invalid_argument("y: float labels must be whole numbers (row " + std::to_string(i + 1) + " is " +
+                                            std::to_string(x) + "); pass integers or strings");
+            out[static_cast<std::size_t>(i)] = std::to_string(static_cast<long long>(x));
+        }
+    } else {
+        py::list l = a.attr("tolist")();
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            py::object o = l[i];
+            out[i] = py::isinstance<py::bytes>(o) ? o.cast<std::string>() : py::str(o).cast<std::string>();
+        }
+    }
+    return out;
+}
+
+/// Sets d.labels/classNames from y; `classes` fixes the class order (e.g. a model's classes).
+void setLabels(Dataset& d, const py::handle& y, const std::vector<std::string>& classes) {
+    const std::vector<std::string> s = labelStrings(y);
+    if (static_cast<int>(s.size()) != d.rows())
+        throw std::invalid_argument("y: " + std::to_string(s.size()) + " labels for " + std::to_string(d.rows()) + " rows of X");
+    d.classNames = classes.empty() ? sortedClassNames(s) : classes;
+    std::map<std::string, int> index;
+    for (std::size_t c = 0; c < d.classNames.size(); ++c) index[d.classNames[c]] = static_cast<int>(c);
+    d.labels.resize(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto it = index.find(s[i]);
+        if (it == index.end()) {
+            std::string known;
+            for (const auto& c : d.classNames) known += (known.empty() ? "" : ", ") + c;
+            throw std::invalid_argument("y: label '" + s[i] + "' (row " + std::to_string(i + 1) + ") is not one of the classes " + known);
+        }
+        d.labels[i] = it->second;
+    }
+}
+
+struct DataArgs {
+    py::object featureNames = py::none();
+    py::object imageShape = py::none();
+    py::object importance = py::none();
+};
+
+/// A Dataset from Python arrays; `classes` as in setLabels.
+Dataset makeDataset(const py::handle& X, const py::handle& y, const std::vector<std::string>& classes, const DataArgs& extra,
+                    const std::string& name = "python") {
+    Dataset d;
+    d.name = name;
+    d.provenance = "python arrays";
+    setFeatures(d, X);
+    const CopyInfo features = g_lastCopy;
+    setLabels(d, y, classes);
+    if (!extra.featureNames.is_none()) d.featureNames = extra.featureNames.cast<std::vector<std::string>>();
+    if (!extra.imageShape.is_none()) {
+        const auto rc = extra.imageShape.cast<std::pair<int, int>>();
+        d.imageShape = ImageShape{rc.first, rc.second};
+    }
+    if (!extra.importance.is_none()) d.importance = extra.importance.cast<std::vector<double>>();
+    d.fillDefaults();
+    d.validate("python data");
+    g_lastCopy = features;
+    return d;
+}
+
+// ---- data out -------------------------------------------------------------------------------
+
+template <class T>
+py::array_t<T> vectorToNumpy(std::vector<T> v) {
+    auto* owner = new std::vector<T>(std::move(v));
+    py::capsule free(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+    return py::array_t<T>({static_cast<py::ssize_t>(owner->size())}, {static_cast<py::ssize_t>(sizeof(T))}, owner->data(), free);
+}
+
+/// The features of d: a numpy float32 array owning d's moved matrix, or a csr_matrix.
+py::object featuresOut(Dataset& d) {
+    if (d.sparse) {
+        SparseRows s = std::move(*d.sparse);
+        const int m = s.rows(), n = s.cols;
+        py::object csr = py::module_::import("scipy.sparse").attr("csr_matrix");
+        return csr(py::make_tuple(vectorToNumpy(std::move(s.values)), vectorToNumpy(std::move(s.colIndex)),
+                                  vectorToNumpy(std::move(s.rowStart))),
+                   py::arg("shape") = py::make_tuple(m, n));
+    }
+    auto* owner = new Dataset::Matrix(std::move(d.X));
+    py::capsule free(owner, [](void* p) { delete static_cast<Dataset::Matrix*>(p); });
+    const auto m = static_cast<py::ssize_t>(owner->rows()), n = static_cast<py::ssize_t>(owner->cols());
+    return py::array_t<float>({m, n}, {n * static_cast<py::ssize_t>(sizeof(float)), static_cast<py::ssize_t>(sizeof(float))},
+                              owner->data(), free);
+}
+
+py::array labelsOut(const Dataset& d) {
+    py::list l;
+    for (int c : d.labels) l.append(d.classNames[static_cast<std::size_t>(c)]);
+    return py::module_::import("numpy").attr("array")(l, py::arg("dtype") = "str");
+}
+
+py::dict infoOut(const Dataset& d) {
+    py::dict info;
+    info["name"] = d.name;
+    info["provenance"] = d.provenance;
+    info["class_names"] = d.classNames;
+    info["feature_names"] = d.featureNames;
+    info["image_shape"] = d.imageShape ? py::object(py::make_tuple(d.imageShape->rows, d.imageShape->cols)) : py::none();
+    info["importance"] = vectorToNumpy(std::vector<double>(d.importance));
+    info["labels"] = vectorToNumpy(std::vector<int>(d.labels));
+    info["sparse"] = d.isSparse();
+    return info;
+}
+
+py::tuple datasetOut(Dataset d) {
+    py::dict info = infoOut(d);
+    py::array y = labelsOut(d);
+    py::object X = featuresOut(d);
+    return py::make_tuple(X, y, info);
+}
+
+// ---- models ---------------------------------------------------------------------------------
+
+/// A trained or loaded model, with what saving it needs.
+struct Model {
+    TrainedModel trained;
+    std::string learner;                     ///< registry name ("" when loaded from a file of unknown learner)
+    json params = json::object();            ///< complete registry params
+    std::shared_ptr<const Dataset> train;    ///< the training set (trained in Python; for save's description)
+    std::optional<SavedModel> savedLinear;   ///< loaded linear model file (its metadata is kept on save)
+    std::optional<SavedKernelSvm> savedKernel;
+    std::vector<std::string> classNames;
+    std::vector<std::string> featureNames;
+    std::optional<ImageShape> imageShape;
+
+    int features() const { return trained.scorer->features(); }
+};
+
+std::vector<std::string> classifierClasses(const Scorer& s) {
+    if (const auto* c = dynamic_cast<const Classifier*>(&s)) return c->classNames();
+    if (const auto* k = dynamic_cast<const KernelSvmModel*>(&s)) return k->classNames;
+    if (const auto* l = dynamic_cast<const LinearScorer*>(&s)) return l->model().classNames;
+    return {};
+}
+
+/// Scores of every row of X (Python array), reading float32 C-order / CSR float32-int32 memory
+/// in place; other inputs are converted into a temporary buffer.
+Eigen::MatrixXd scoreRows(const Model& model, const py::handle& X) {
+    const Scorer& s = *model.trained.scorer;
+    const int n = s.features(), K = s.outputs();
+    auto check = [&](py::ssize_t cols) {
+        if (cols != n)
+            throw std::invalid_argument("X has " + std::to_string(cols) + " features; the model expects " + std::to_string(n));
+    };
+    if (isScipySparse(X)) {
+        py::object csr = canonicalCsr(X);
+        const auto shape = csr.attr("shape").cast<std::pair<py::ssize_t, py::ssize_t>>();
+        check(shape.second);
+        py::array ind = csr.attr("indices"), dat = csr.attr("data");
+        const bool direct = ind.dtype().is(py::dtype::of<std::int32_t>()) && dat.dtype().is(py::dtype::of<float>());
+        const auto indptr = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(csr.attr("indptr"));
+        const auto indices = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(ind);
+        const auto data = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(dat);
+        noteCopy(!direct, direct ? "scipy.sparse CSR float32/int32: rows read in place (indptr widened to int64)"
+                                 : "scipy.sparse CSR: indices/data converted to int32/float32 copies");
+        Eigen::MatrixXd out(shape.first, K);
+        const auto* p = indptr.data();
+        const auto* ix = indices.data();
+        const auto* v = data.data();
+        py::gil_scoped_release release;
+        std::vector<double> row(static_cast<std::size_t>(K));
+        for (py::ssize_t i = 0; i < shape.first; ++i) {
+            const RowView r{v + p[i], ix + p[i], static_cast<int>(p[i + 1] - p[i]), n};
+            s.scoresRow(r, row);
+            for (int k = 0; k < K; ++k) out(i, k) = row[static_cast<std::size_t>(k)];
+        }
+        return out;
+    }
+    py::array a = py::array::ensure(X);
+    if (!a || a.ndim() != 2) throw std::invalid_argument("X: expected a 2-D numpy array or a scipy.sparse matrix");
+    check(a.shape(1));
+    const bool direct = a.dtype().is(py::dtype::of<float>()) && (a.flags() & py::array::c_style);
+    auto conv = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
+    noteCopy(!direct, direct ? "float32 C-order: rows read in place (no copy)"
+                             : py::str(a.dtype()).cast<std::string>() + ": converted to a float32 C-order temporary");
+    const py::ssize_t m = conv.shape(0);
+    Eigen::MatrixXd out(m, K);
+    const float* base = conv.data();
+    py::gil_scoped_release release;
+    std::vector<double> row(static_cast<std::size_t>(K));
+    for (py::ssize_t i = 0; i < m; ++i) {
+        s.scores(std::span<const float>(base + i * n, static_cast<std::size_t>(n)), row);
+        for (int k = 0; k < K; ++k) out(i, k) = row[static_cast<std::size_t>(k)];
+    }
+    return out;
+}
+
+py::array_t<double> matrixOut(const Eigen::MatrixXd& M, bool flatten) {
+    if (flatten) {
+        std::vector<double> v(M.data(), M.data() + M.rows());
+        return vectorToNumpy(std::move(v));
+    }
+    py::array_t<double> out({static_cast<py::ssize_t>(M.rows()), static_cast<py::ssize_t>(M.cols())});
+    auto r = out.mutable_unchecked<2>();
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+        for (Eigen::Index k = 0; k < M.cols(); ++k) r(i, k) = M(i, k);
+    return out;
+}
+
+py::dict fitInfo(const Model& m) {
+    py::dict d;
+    const FitResult& f = m.trained.fit;
+    d["status"] = std::string(toString(f.status));
+    d["objective"] = f.objective;
+    d["gap"] = f.gap < 0 ? py::object(py::none()) : py::object(py::float_(f.gap));
+    d["iterations"] = f.iterations;
+    d["elapsed"] = f.elapsed;
+    d["message"] = f.message;
+    return d;
+}
+
+void saveModelFile(const Model& m, const std::string& path) {
+    if (m.train) {
+        saveTrainedModel(path, m.trained, *m.train, m.learner, m.params);
+    } else if (m.savedLinear) {
+        saveModel(path, m.savedLinear->model, m.savedLinear->metadata);
+    } else if (m.savedKernel) {
+        saveKernelSvm(path, *m.savedKernel);
+    } else if (const auto* c = dynamic_cast<const Classifier*>(m.trained.scorer.get())) {
+        saveClassifier(path, *c);
+    } else {
+        throw std::invalid_argument("this model has no file format");
+    }
+}
+
+/// Any model file (linear, kernel SVM, classifier), as the CLI's loadForUse reads them.
+Model loadModelFile(const std::string& path) {
+    Model m;
+    const json doc = readJsonFile(path, "the model file");
+    if (isKernelSvmDocument(doc)) {
+        m.savedKernel = loadKernelSvm(path);
+        m.trained.scorer = std::make_shared<KernelSvmModel>(m.savedKernel->model);
+        m.trained.fit.status = Status::Converged;
+        m.learner = "kernel-svm";
+        m.params = m.savedKernel->params;
+        m.featureNames = m.savedKernel->featureNames;
+        m.classNames = m.savedKernel->model.classNames;
+    } else if (isClassifierDocument(doc)) {
+        std::shared_ptr<const Classifier> c = loadClassifier(path);
+        m.classNames = c->classNames();
+        m.trained.scorer = std::move(c);
+        m.trained.fit.status = Status::Converged;
+        m.learner = doc.value("type", std::string());
+    } else {
+        m.savedLinear = loadModel(path);
+        FitResult f;
+        f.model = m.savedLinear->model;
+        f.status = Status::Converged;
+        m.trained = wrapLinear(std::move(f));
+        m.learner = m.savedLinear->metadata.learner;
+        m.params = m.savedLinear->metadata.params;
+        m.featureNames = m.savedLinear->metadata.featureNames;
+        m.classNames = m.savedLinear->metadata.classNames.empty() ? m.savedLinear->model.classNames
+                                                                  : m.savedLinear->metadata.classNames;
+        m.imageShape = m.savedLinear->metadata.imageShape;
+    }
+    return m;
+}
+
+/// A test set for `model` from Python arrays: the model's class order and feature count.
+Dataset testSet(const Model& model, const py::handle& X, const py::handle& y, const py::object& importance) {
+    DataArgs extra;
+    extra.importance = importance;
+    Dataset d = makeDataset(X, y, model.classNames, extra);
+    if (d.features() != model.features())
+        throw std::invalid_argument("X has " + std::to_string(d.features()) + " features; the model expects " +
+                                    std::to_string(model.features()));
+    if (!model.featureNames.empty() && model.featureNames.size() == static_cast<std::size_t>(d.features()) &&
+        !extra.featureNames.is_none())
+        d.featureNames = model.featureNames;
+    if (model.imageShape && model.imageShape->size() == d.features()) d.imageShape = model.imageShape;
+    return d;
+}
+
+AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::uint64_t seed, const py::object& attackedClasses,
+                          const py::object& feature, const py::object& features, const py::object& regions,
+                          const std::string& replacement) {
+    AttackSpec at;
+    at.threat = threatModelFromString(threat);
+    at.seed = seed;
+    if (!feature.is_none()) at.feature = feature.cast<int>();
+    if (!features.is_none()) at.features = features.cast<std::vector<int>>();
+    if (!regions.is_none()) {
+        const auto rc = regions.cast<std::pair<int, int>>();
+        at.regionRows = rc.first;
+        at.regionCols = rc.second;
+    }
+    if (replacement == "uniform-noise") at.replacement = Replacement::UniformNoise;
+    else if (replacement != "zero") throw std::invalid_argument("replacement must be 'zero' or 'uniform-noise', got '" + replacement + "'");
+    if (!attackedClasses.is_none()) {
+        for (const auto& name : attackedClasses.cast<std::vector<std::string>>()) {
+            const auto it = std::find(model.classNames.begin(), model.classNames.end(), name);
+            if (it == model.classNames.end()) throw std::invalid_argument("attacked_classes: '" + name + "' is not a class of the model");
+            at.attackedClasses.push_back(static_cast<int>(it - model.classNames.begin()));
+        }
+    }
+    return at;
+}
+
+// ---- the CLI's data options -----------------------------------------------------------------
+
+LoadOptions loadOptionsFrom(const py::kwargs& kw, std::set<std::string>& used) {
+    LoadOptions o;
+    auto str = [&](const char* key, std::string& out) {
+        if (kw.contains(key)) out = kw[key].cast<std::string>(), used.insert(key);
+    };
+    if (kw.contains("storage")) {
+        const std::string s = kw["storage"].cast<std::string>();
+        used.insert("storage");
+        if (s == "auto") o.storage = Storage::Auto;
+        else if (s == "dense") o.storage = Storage::Dense;
+        else if (s == "sparse") o.storage = Storage::Sparse;
+        else throw std::invalid_argument("storage must be 'auto', 'dense' or 'sparse', got '" + s + "'");
+    }
+    str("label", o.labelColumn);
+    str("class_attribute", o.classAttribute);
+    str("text_column", o.textColumn);
+    str("weighting", o.weighting);
+    str("idx_labels", o.idxLabels);
+    if (kw.contains("separator")) {
+        const std::string s = kw["separator"].cast<std::string>();
+        used.insert("separator");
+        if (s.size() != 1) throw std::invalid_argument("separator must be one character");
+        o.separator = s[0];
+    }
+    if (kw.contains("min_df")) o.minDocumentFrequency = kw["min_df"].cast<int>(), used.insert("min_df");
+    if (kw.contains("missing")) {
+        const std::string s = kw["missing"].cast<std::string>();
+        used.insert("missing");
+        if (s == "error") o.missing = MissingPolicy::Error;
+        else if (s == "drop-row") o.missing = MissingPolicy::DropRow;
+        else if (s == "impute") o.missing = MissingPolicy::Impute;
+        else throw std::invalid_argument("missing must be 'error', 'drop-row' or 'impute', got '" + s + "'");
+    }
+    return o;
+}
+
+void rejectUnknown(const py::kwargs& kw, const std::set<std::string>& used, const std::string& who) {
+    for (const auto& item : kw) {
+        const std::string k = item.first.cast<std::string>();
+        if (!used.count(k)) throw std::invalid_argument(who + ": unknown option '" + k + "'");
+    }
+}
+
+std::vector<std::string> splitComma(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t b = 0;
+    while (b <= s.size()) {
+        const std::size_t e = std::min(s.find(',', b), s.size());
+        if (e > b) out.push_back(s.substr(b, e - b));
+        b = e + 1;
+    }
+    return out;
+}
+
+std::vector<std::string> nameList(const py::object& o) {
+    if (o.is_none()) return {};
+    if (py::isinstance<py::str>(o)) return splitComma(o.cast<std::string>());
+    std::vector<std::string> out;
+    for (const auto& v : o) out.push_back(py::str(v).cast<std::string>());
+    return out;
+}
+
+// ---- run: a worker thread, the calling thread polls for Ctrl-C ------------------------------
+
+py::object runExperimentPy(const std::string& presetOrFile, int threads, const py::object& repetitions, const py::object& onPoint) {
+    ExperimentSpec spec = loadPresetOrFile(presetOrFile);
+    if (threads > 0) spec.threads = threads;
+    if (!repetitions.is_none()) spec.repetitions = repetitions.cast<int>();
+    spec.validate();
+
+    std::stop_source stop;
+    std::mutex mu;
+    std::vector<CurvePoint> pending;
+    RunControl rc;
+    rc.stop = stop.get_token();
+    PointCallback cb;
+    if (!onPoint.is_none())
+        cb = [&](const CurvePoint& p) {
+            std::lock_guard lock(mu);
+            pending.push_back(p);
+        };
+    auto deliver = [&] {
+        std::vector<CurvePoint> batch;
+        {
+            std::lock_guard lock(mu);
+            batch.swap(pending);
+        }
+        for (const auto& p : batch) {
+            py::dict d;
+            d["learner"] = p.learner;
+            d["level"] = p.level;
+            d["repetition"] = p.repetition;
+            d["error"] = p.error;
+            d["auc"] = p.auc;
+            d["params"] = fromJson(p.params);
+            d["train_seconds"] = p.trainSeconds;
+            onPoint(d);
+        }
+    };
+    auto fut = std::async(std::launch::async, [&] { return runExperiment(spec, rc, cb); });
+    bool interrupted = false;
+    std::exception_ptr callbackError;
+    for (;;) {
+        std::future_status st;
+        {
+            py::gil_scoped_release release;
+            st = fut.wait_for(std::chrono::milliseconds(50));
+        }
+        if (!interrupted && !callbackError) {
+            try {
+                if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+                deliver();
+            } catch (py::error_already_set& e) {
+                interrupted = e.matches(PyExc_KeyboardInterrupt);
+                if (!interrupted) callbackError = std::current_exception();
+                else e.restore(), PyErr_Clear();
+                stop.request_stop();
+            }
+        }
+        if (st == std::future_status::ready) break;
+    }
+    ExperimentResult r;
+    {
+        py::gil_scoped_release release;
+        r = fut.get();   // rethrows the runner's exceptions
+    }
+    if (callbackError) std::rethrow_exception(callbackError);
+    if (interrupted) {
+        PyErr_SetString(PyExc_KeyboardInterrupt, ("fdlab.run cancelled: " + r.message).c_str());
+        throw py::error_already_set();
+    }
+    deliver();
+    return fromJson(resultsToJson(r));
+}
+
+}  // namespace
+
+}  // namespace fdlab::python
+
+PYBIND11_MODULE(fdlab, m) {
+    using namespace fdlab;
+    using namespace fdlab::python;
+    m.doc() = "FDLab, the Feature Deletion Lab, from Python: the same C++ core as fdlab-cli and the GUI.\n\n"
+              "Learners robust to deleted/corrupted features (FDROP, Dekel-Shamir LP, MCF, LN-robust SVM,\n"
+              "FeatureBoost, ...), exact worst-case attacks and error-versus-budget curves on numpy arrays and\n"
+              "scipy.sparse CSR matrices. Training, attacks and curves copy the features once into FDLab's\n"
+              "own storage (see last_copy_info()); results come back as numpy arrays without a copy.";
+
+    static py::exception<DataError> dataError(m, "DataError", PyExc_Exception);
+    dataError.doc() = "A data or model file is malformed. str(e) reads 'FILE:LINE: message'; e.file and e.line give the parts.";
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const DataError& e) {
+            py::object exc = py::reinterpret_borrow<py::object>(dataError.ptr())(e.what());
+            exc.attr("file") = e.file();
+            exc.attr("line") = e.line();
+            PyErr_SetObject(dataError.ptr(), exc.ptr());
+        }
+    });
+
+    m.attr("__version__") = FDLAB_VERSION;
+
+    m.def("last_copy_info", [] {
+        py::dict d;
+        d["copied"] = g_lastCopy.copied;
+        d["what"] = g_lastCopy.what;
+        return d;
+    }, "last_copy_info() -> dict\n\n"
+       "What the last call that took features did with them (this thread): {'copied': bool, 'what': str}.\n"
+       "train/attack/curve always copy once into FDLab's Dataset (it owns its storage): a C-order\n"
+       "float32 array is one memcpy, other dtypes/orders are converted to float32 C-order first, and a\n"
+       "scipy.sparse CSR matrix is copied as CSR (never densified). decision_function/predict read a\n"
+       "C-order float32 array, or a CSR matrix with float32 data and int32 indices, in place (copied=False).");
+
+    m.def("learners", [] {
+        py::list out;
+        for (const auto& l : learnerCatalogue()) {
+            py::dict d;
+            d["name"] = l.name;
+            d["title"] = l.title;
+            d["paper"] = l.paper;
+            d["formula"] = l.formula;
+            d["linear"] = l.linear;
+            d["binary_only"] = l.binaryOnly;
+            py::dict params;
+            for (const auto& p : l.params) {
+                py::dict pd;
+                pd["default"] = fromJson(p.defaultValue);
+                pd["min"] = p.min;
+                pd["max"] = p.max;
+                pd["choices"] = p.choices;
+                pd["doc"] = p.doc;
+                params[py::str(p.name)] = pd;
+            }
+            d["params"] = params;
+            out.append(d);
+        }
+        return out;
+    }, "learners() -> list of dict\n\nEvery registry learner (name, title, paper, formula, linear, binary_only) and its\n"
+       "parameters (default, min, max, choices, doc): the names train() accepts.");
+
+    m.def("datasets", [] {
+        py::list out;
+        for (const auto& b : bundledDatasets()) {
+            py::dict d;
+            d["name"] = b.name;
+            d["title"] = b.title;
+            d["files"] = b.files;
+            d["licence"] = b.licence;
+            d["synthetic"] = b.synthetic;
+            out.append(d);
+        }
+        return out;
+    }, "datasets() -> list of dict\n\nThe bundled datasets and generators (name, title, files, licence, synthetic).");
+
+    m.def("bundled", [](const std::string& name) { return datasetOut(loadBundled(name)); }, py::arg("name"),
+          "bundled(name) -> (X, y, info)\n\n"
+          "A bundled dataset ('mnist', 'spambase', 'vote', ...; see datasets()). X is a float32 numpy array\n"
+          "(owning FDLab's storage, no copy) or a scipy.sparse.csr_matrix for sparse sets; y holds the class\n"
+          "names of each row (numpy str array); info has name, class_names, feature_names, image_shape\n"
+          "(rows, cols) or None, importance, labels (class indices) and sparse.\n"
+          "Raises ValueError for an unknown name, fdlab.DataError for a broken file.");
+
+    m.def("load", [](const std::string& path, const py::kwargs& kw) {
+        std::set<std::string> used;
+        const LoadOptions o = loadOptionsFrom(kw, used);
+        rejectUnknown(kw, used, "load");
+        return datasetOut(loadDataFile(path, o));
+    }, py::arg("path"),
+          "load(path, **options) -> (X, y, info)\n\n"
+          "Reads an IDX, CSV, LIBSVM or ARFF file (or a text corpus) with FDLab's loaders; returns as bundled().\n"
+          "Options: storage='auto'|'dense'|'sparse', label=COLUMN (CSV), separator=',', class_attribute=NAME\n"
+          "(ARFF), missing='impute'|'drop-row'|'error' (ARFF), text_column=COL, weighting='binary'|'tf'|'tf-idf',\n"
+          "min_df=2, idx_labels=PATH. Class names are sorted numerically when all numeric, else\n"
+          "lexicographically. Raises fdlab.DataError ('FILE:LINE: message') for a malformed file.");
+
+    m.def("prepare", [](const py::object& bundled, const py::object& data, const py::object& positive,
+                        const py::object& negative, const py::object& oneVsRest, const std::string& scale, double testFraction,
+                        std::uint64_t seed, const std::string& importance, const py::kwargs& kw) {
+        ExperimentSpec s;
+        std::set<std::string> used;
+        s.dataset.options = loadOptionsFrom(kw, used);
+        rejectUnknown(kw, used, "prepare");
+        if (bundled.is_none() == data.is_none()) throw std::invalid_argument("give exactly one of bundled= and data=");
+        if (!bundled.is_none()) s.dataset.bundled = bundled.cast<std::string>();
+        else s.dataset.file = data.cast<std::string>();
+        if (!positive.is_none() || !negative.is_none()) {
+            s.task.kind = TaskSpec::Kind::Binary;
+            s.task.positive = nameList(positive);
+            s.task.negative = nameList(negative);
+        } else if (!oneVsRest.is_none()) {
+            s.task.kind = TaskSpec::Kind::OneVsRest;
+            s.task.positive = {oneVsRest.cast<std::string>()};
+        }
+        s.preprocessing = scalingFromString(scale);
+        s.split.kind = SplitSpec::Kind::Fraction;
+        s.split.testFraction = testFraction;
+        s.split.validationFraction = 0.0;
+        s.seed = seed;
+        if (importance == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
+        else if (importance == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
+        else if (importance == "mutual-information") s.importance.kind = ImportanceSpec::Kind::MutualInformation;
+        else s.importance.kind = ImportanceSpec::Kind::Csv, s.importance.path = importance;
+        PreparedSplit ps = prepareRepetition(loadTaskData(s), s, 0);
+        py::dict out;
+        out["train"] = datasetOut(std::move(ps.train));
+        out["test"] = datasetOut(std::move(ps.test));
+        return out;
+    }, py::kw_only(), py::arg("bundled") = py::none(), py::arg("data") = py::none(), py::arg("positive") = py::none(),
+          py::arg("negative") = py::none(), py::arg("one_vs_rest") = py::none(), py::arg("scale") = "none",
+          py::arg("test_fraction") = 0.3, py::arg("seed") = 1, py::arg("importance") = "dataset",
+          "prepare(*, bundled=None, data=None, positive=None, negative=None, one_vs_rest=None, scale='none',\n"
+          "        test_fraction=0.3, seed=1, importance='dataset', **load_options) -> {'train': (X, y, info), 'test': (X, y, info)}\n\n"
+          "The data exactly as fdlab-cli train/eval/attack prepare it from the same DATA-OPTIONS: the task\n"
+          "(positive/negative class names, a list or 'A,B'; binary class index 1 = positive), the scaling\n"
+          "fitted on the training part, and the stratified split (test_fraction, seed). Use it to get the\n"
+          "CLI's numbers from Python. For a binary task train with classes=info['class_names'] of the train part.");
+
+    py::class_<Model, std::shared_ptr<Model>>(m, "Model",
+                                               "A trained (or loaded) FDLab model: any registry learner. Create with fdlab.train() "
+                                               "or fdlab.load_model().")
+        .def("decision_function", [](const Model& self, const py::handle& X) {
+            const Eigen::MatrixXd s = scoreRows(self, X);
+            return matrixOut(s, s.cols() == 1);
+        }, py::arg("X"),
+             "decision_function(X) -> ndarray\n\nScores: shape (m,) for binary models (positive = class_names[1]),\n"
+             "(m, K) for multi-class. Reads C-order float32 arrays and float32/int32 CSR matrices in place.")
+        .def("predict", [](const Model& self, const py::handle& X) {
+            const Eigen::MatrixXd s = scoreRows(self, X);
+            py::list out;
+            for (Eigen::Index i = 0; i < s.rows(); ++i) {
+                int c = 0;
+                if (s.cols() == 1) c = s(i, 0) > 0 ? 1 : 0;
+                else s.row(i).maxCoeff(&c);
+                out.append(self.classNames[static_cast<std::size_t>(c)]);
+            }
+            return py::module_::import("numpy").attr("array")(out, py::arg("dtype") = "str");
+        }, py::arg("X"),
+             "predict(X) -> ndarray of str\n\nThe predicted class names (binary: class_names[1] when the score is > 0; "
+             "multi-class: argmax, ties to the lowest index), as FDLab's Scorer decides.")
+        .def_property_readonly("weights", [](const Model& self) -> py::object {
+            if (!self.trained.linear) return py::none();
+            const Eigen::MatrixXd& W = self.trained.linear->W;
+            return matrixOut(W, W.cols() == 1);
+        }, "Linear models: w, shape (n,) for binary, (n, K) for multi-class; None for non-linear models.")
+        .def_property_readonly("bias", [](const Model& self) -> py::object {
+            if (!self.trained.linear) return py::none();
+            const Eigen::VectorXd& b = self.trained.linear->b;
+            if (b.size() == 1) return py::float_(b(0));
+            return vectorToNumpy(std::vector<double>(b.data(), b.data() + b.size()));
+        }, "Linear models: b (a float for binary, shape (K,) for multi-class); None otherwise.")
+        .def_property_readonly("linear", [](const Model& self) { return static_cast<bool>(self.trained.linear); },
+                               "True when the model is linear (worst-case attacks need that).")
+        .def_property_readonly("fit_info", &fitInfo,
+                               "dict: status ('converged', 'max-iterations', ...), objective, gap (None when the solver has "
+                               "none), iterations, elapsed (s), message. Loaded models report status only.")
+        .def_property_readonly("class_names", [](const Model& self) { return self.classNames; },
+                               "The class names in index order (binary: [negative, positive]).")
+        .def_property_readonly("feature_names", [](const Model& self) { return self.featureNames; }, "The feature names.")
+        .def_property_readonly("learner", [](const Model& self) { return self.learner; }, "The registry learner name.")
+        .def_property_readonly("params", [](const Model& self) { return fromJson(self.params); },
+                               "The complete parameters (defaults filled in) the model was trained with.")
+        .def_property_readonly("n_features", &Model::features, "Number of input features.")
+        .def("save", [](const Model& self, const std::string& path) { saveModelFile(self, path); }, py::arg("path"),
+             "save(path)\n\nWrites the model file the CLI and the GUI read (atomic): linear models as "
+             "fdlab-linear-model JSON, kernel SVMs as fdlab-kernel-svm, trees/kNN/nets/ensembles as fdlab-classifier.")
+        .def("__repr__", [](const Model& self) {
+            return "<fdlab.Model " + self.learner + " n_features=" + std::to_string(self.features()) +
+                   " classes=" + std::to_string(self.classNames.size()) + ">";
+        });
+
+    m.def("train", [](const std::string& name, const py::handle& X, const py::handle& y, const py::object& params,
+                      const py::object& importance, const py::object& featureNames, const py::object& imageShape,
+                      const py::object& classes, const py::object& info) {
+        DataArgs extra{featureNames, imageShape, importance};
+        py::object cls = classes;
+        if (!info.is_none()) {   // the metadata dict load()/bundled()/prepare() return
+            const py::dict i = info.cast<py::dict>();
+            if (extra.featureNames.is_none() && i.contains("feature_names")) extra.featureNames = i["feature_names"];
+            if (extra.imageShape.is_none() && i.contains("image_shape")) extra.imageShape = i["image_shape"];
+            if (cls.is_none() && i.contains("class_names")) cls = i["class_names"];
+        }
+        auto d = std::make_shared<Dataset>(makeDataset(X, y, nameList(cls), extra));
+        const CopyInfo copy = g_lastCopy;
+        const json p = toJson(params);
+        const json complete = completeParams(name, p);   // ValueError before any work
+        auto model = std::make_shared<Model>();
+        {
+            py::gil_scoped_release release;
+            model->trained = trainLearner(name, *d, p);
+        }
+        if (model->trained.fit.status == Status::Failed) throw std::runtime_error("training failed: " + model->trained.fit.message);
+        model->learner = name;
+        model->params = complete;
+        model->classNames = d->classNames;
+        model->featureNames = d->featureNames;
+        model->imageShape = d->imageShape;
+        model->train = std::move(d);
+        g_lastCopy = copy;
+        return model;
+    }, py::arg("name"), py::arg("X"), py::arg("y"), py::arg("params") = py::dict(), py::arg("importance") = py::none(),
+          py::kw_only(), py::arg("feature_names") = py::none(), py::arg("image_shape") = py::none(), py::arg("classes") = py::none(),
+          py::arg("info") = py::none(),
+          "train(name, X, y, params={}, importance=None, *, feature_names=None, image_shape=None, classes=None,\n"
+          "      info=None) -> Model\n\n"
+          "Trains registry learner `name` (see learners()) on X (numpy 2-D, any real dtype/order, or\n"
+          "scipy.sparse CSR) and labels y (ints or strings). Classes are sorted as the loaders sort them unless\n"
+          "`classes` gives the order (binary: [negative, positive]). info: the dict load()/bundled()/prepare()\n"
+          "return, supplying feature_names, image_shape and classes (so saved models match the CLI's data). importance: one v_j > 0 per feature.\n"
+          "Parameters are checked by the CLI's code: a bad name or value raises ValueError with its message.\n"
+          "X is copied once into FDLab's storage (last_copy_info()); the model keeps that copy for save().\n"
+          "The GIL is released while training.");
+
+    m.def("load_model", [](const std::string& path) { return std::make_shared<Model>(loadModelFile(path)); }, py::arg("path"),
+          "load_model(path) -> Model\n\nAny FDLab model file (linear, kernel SVM, classifier), e.g. one written by "
+          "fdlab-cli train or the GUI. Raises fdlab.DataError naming the file for a broken one.");
+
+    m.def("attack", [](const Model& model, const py::handle& X, const py::handle& y, const std::string& threat, double budget,
+                       const py::object& importance, std::uint64_t seed, const py::object& attackedClasses,
+                       const py::object& feature, const py::object& features, const py::object& regions,
+                       const std::string& replacement) {
+        const Dataset test = testSet(model, X, y, importance);
+        const CopyInfo copy = g_lastCopy;
+        AttackSpec at = attackAtLevel(attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement), budget);
+        at.validate(test);
+        AttackResult r;
+        {
+            py::gil_scoped_release release;
+            r = runAttack(test, *model.trained.scorer, at);
+        }
+        const Scorer& s = *model.trained.scorer;
+        std::vector<double> before(static_cast<std::size_t>(test.rows())), after(before.size());
+        for (int i = 0; i < test.rows(); ++i) {
+            before[static_cast<std::size_t>(i)] = s.margin(test.row(i), test.labels[static_cast<std::size_t>(i)]);
+            after[static_cast<std::size_t>(i)] = s.margin(r.attacked.row(i), test.labels[static_cast<std::size_t>(i)]);
+        }
+        py::dict out;
+        py::list deleted;
+        for (auto& v : r.deleted) deleted.append(vectorToNumpy(std::move(v)));
+        out["deleted"] = deleted;
+        out["margins_before"] = vectorToNumpy(std::move(before));
+        out["margins_after"] = vectorToNumpy(std::move(after));
+        out["damage"] = vectorToNumpy(std::move(r.damage));
+        out["damage_bound"] = vectorToNumpy(std::move(r.damageBound));
+        out["status"] = std::string(toString(r.status));
+        out["message"] = r.message;
+        out["elapsed"] = r.elapsed;
+        out["attacked"] = featuresOut(r.attacked);
+        g_lastCopy = copy;
+        return out;
+    }, py::arg("model"), py::arg("X"), py::arg("y"), py::kw_only(), py::arg("threat"), py::arg("budget") = 0.0,
+          py::arg("importance") = py::none(), py::arg("seed") = 1, py::arg("attacked_classes") = py::none(),
+          py::arg("feature") = py::none(), py::arg("features") = py::none(), py::arg("regions") = py::none(),
+          py::arg("replacement") = "zero",
+          "attack(model, X, y, *, threat, budget=0, importance=None, seed=1, attacked_classes=None, feature=None,\n"
+          "       features=None, regions=None, replacement='zero') -> dict\n\n"
+          "Runs an FDLab attack (threat names as fdlab-cli: 'worst-case-count', 'worst-case-value-exact',\n"
+          "'random-deletion', 'feature-corruption', 'group-corruption', ...) at level `budget` on every row.\n"
+          "Returns 'attacked' (same layout as X: float32 ndarray or csr_matrix), 'deleted' (per row, an int\n"
+          "array of deleted/corrupted feature indices), 'margins_before'/'margins_after' (true-class margins;\n"
+          "<= 0 is an error), 'damage' and 'damage_bound' (worst-case threats), status, message, elapsed.\n"
+          "y must use the model's class names. importance: v_j per feature (value budgets). regions=(r, c)\n"
+          "for group-corruption on images. Corruption donors are X itself. The GIL is released.");
+
+    m.def("curve", [](const Model& model, const py::handle& X, const py::handle& y, const std::string& threat,
+                      const std::vector<double>& levels, std::uint64_t seed, const py::object& importance,
+                      const py::object& attackedClasses, const py::object& feature, const py::object& features,
+                      const py::object& regions, const std::string& replacement, const py::object& donorsX,
+                      const py::object& donorsY) {
+        const Dataset test = testSet(model, X, y, importance);
+        const CopyInfo copy = g_lastCopy;
+        std::optional<Dataset> donors;
+        if (!donorsX.is_none()) donors = testSet(model, donorsX, donorsY, py::none());
+        const AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement);
+        std::vector<LevelScore> sc;
+        {
+            py::gil_scoped_release release;
+            sc = evaluateAtLevels(model.trained, test, at, levels, {}, donors ? &*donors : nullptr);
+        }
+        std::vector<double> err, auc, ea, eo;
+        for (const auto& s : sc) err.push_back(s.error), auc.push_back(s.auc), ea.push_back(s.errorAttacked), eo.push_back(s.errorOthers);
+        py::dict out;
+        out["levels"] = vectorToNumpy(std::vector<double>(levels));
+        out["error"] = vectorToNumpy(std::move(err));
+        out["auc"] = vectorToNumpy(std::move(auc));
+        if (!at.attackedClasses.empty()) {
+            out["error_attacked"] = vectorToNumpy(std::move(ea));
+            out["error_others"] = vectorToNumpy(std::move(eo));
+        }
+        g_lastCopy = copy;
+        return out;
+    }, py::arg("model"), py::arg("X"), py::arg("y"), py::kw_only(), py::arg("threat") = "none",
+          py::arg("levels") = std::vector<double>{0.0}, py::arg("seed") = 1, py::arg("importance") = py::none(),
+          py::arg("attacked_classes") = py::none(), py::arg("feature") = py::none(), py::arg("features") = py::none(),
+          py::arg("regions") = py::none(), py::arg("replacement") = "zero", py::arg("donors_X") = py::none(),
+          py::arg("donors_y") = py::none(),
+          "curve(model, X, y, *, threat='none', levels=[0], seed=1, importance=None, attacked_classes=None, feature=None,\n"
+          "      features=None, regions=None, replacement='zero', donors_X=None, donors_y=None) -> dict\n\n"
+          "Error (fraction with margin <= 0) and AUC (binary; NaN for multi-class) of the model on X attacked\n"
+          "at each level, by the same code as fdlab-cli eval (evaluateAtLevels): same data, threat, levels and\n"
+          "seed (the CLI's --attack-seed) give the same numbers. Corruption threats draw replacement values\n"
+          "from donors_X/donors_y (fdlab-cli eval uses the training part) or X itself. Returns 'levels',\n"
+          "'error', 'auc' arrays (and 'error_attacked'/'error_others' for one-sided threats). GIL released.");
+
+    m.def("run", &runExperimentPy, py::arg("preset_or_file"), py::kw_only(), py::arg("threads") = 0,
+          py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(),
+          "run(preset_or_file, *, threads=0, repetitions=None, on_point=None) -> dict\n\n"
+          "Runs an experiment (a preset name, see presets(), or an experiment JSON file) as fdlab-cli run does\n"
+          "and returns its results file as a dict (spec, points, summary, status, warnings, timings:\n"
+          "the JSON `fdlab-cli run --output` writes). threads=0 uses every core. The work runs on a worker\n"
+          "thread with the GIL released; on_point(dict) is called on the calling thread as points finish.\n"
+          "Ctrl-C (KeyboardInterrupt) stops the run cleanly within ~0.1 s of the solvers noticing, and is\n"
+          "re-raised; an exception in on_point also stops the run and is re-raised.");
+
+    m.def("presets", [] {
+        py::list out;
+        for (const auto& p : listPresets()) {
+            py::dict d;
+            d["name"] = p.name;
+            d["title"] = p.title;
+            d["description"] = p.description;
+            d["path"] = p.path;
+            out.append(d);
+        }
+        return out;
+    }, "presets() -> list of dict\n\nThe paper presets (name, title, description, path) that run() accepts by name.");
+}
