@@ -312,13 +312,6 @@ struct Model {
     int features() const { return trained.scorer->features(); }
 };
 
-std::vector<std::string> classifierClasses(const Scorer& s) {
-    if (const auto* c = dynamic_cast<const Classifier*>(&s)) return c->classNames();
-    if (const auto* k = dynamic_cast<const KernelSvmModel*>(&s)) return k->classNames;
-    if (const auto* l = dynamic_cast<const LinearScorer*>(&s)) return l->model().classNames;
-    return {};
-}
-
 /// Scores of every row of X (Python array), reading float32 C-order / CSR float32-int32 memory
 /// in place; other inputs are converted into a temporary buffer.
 Eigen::MatrixXd scoreRows(const Model& model, const py::handle& X) {
