@@ -39,7 +39,7 @@ constexpr std::array<char16_t, 32> kCp1252High = {
     0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
     0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178};
 
-enum class Charset { Utf8, Latin1, Windows1252, Latin9, Unknown };
+enum class Charset { Utf8, Latin1, Windows1252, Latin9, Unknown, Undecodable };
 
 std::string normalizedLabel(std::string_view label) {
     std::string out;
@@ -63,7 +63,10 @@ Charset charsetOf(std::string_view label) {
         return Charset::Latin1;
     if (is({"windows-1252", "cp1252", "x-cp1252"})) return Charset::Windows1252;
     if (is({"iso-8859-15", "iso8859-15", "iso_8859-15", "latin-9", "latin9", "l9"})) return Charset::Latin9;
-    return Charset::Unknown;  // us-ascii included: see the header
+    // us-ascii and no label: 8-bit bytes there are mostly latin-1 (see the header).
+    if (l.empty() || is({"us-ascii", "ascii", "us", "ansi_x3.4-1968", "iso646-us", "default", "unknown-8bit", "x-unknown"}))
+        return Charset::Unknown;
+    return Charset::Undecodable;  // gb2312, big5, koi8-r, iso-2022-jp, ...: not decoded here
 }
 
 char32_t latin9(unsigned char b) {
@@ -113,6 +116,7 @@ void appendUtf8(std::string& out, char32_t cp) {
 std::string toUtf8(std::string_view s, std::string_view charset) {
     Charset cs = charsetOf(charset);
     if (cs == Charset::Unknown) cs = isValidUtf8(s) ? Charset::Utf8 : Charset::Latin1;
+    if (cs == Charset::Undecodable && isValidUtf8(s)) cs = Charset::Utf8;
     std::string out;
     out.reserve(s.size() + s.size() / 8);
     for (std::size_t i = 0; i < s.size();) {
@@ -136,6 +140,7 @@ std::string toUtf8(std::string_view s, std::string_view charset) {
             if (b < 0xA0) cp = kCp1252High[b - 0x80] ? kCp1252High[b - 0x80] : kReplacement;
             break;
         case Charset::Latin9: cp = latin9(b); break;
+        case Charset::Undecodable: cp = kReplacement; break;   // no invented latin-1 words
         case Charset::Latin1:
         case Charset::Unknown: break;
         }

@@ -7,8 +7,11 @@
 // the eight differences: 0xA4 -> U+20AC, 0xA6 -> U+0160, ...). Labels are matched
 // case-insensitively with the usual aliases (utf8, latin1, iso8859-1, iso_8859-1, cp1252, ...).
 // iso-8859-1 is strict: 0x80-0x9F become the C1 controls U+0080-U+009F (not cp1252's quotes).
-// Everything else -- an unknown or empty label, or us-ascii text with 8-bit bytes (common in
-// spam) -- is kept as UTF-8 when it is valid UTF-8, else read as latin-1.
+// An empty label, or us-ascii text with 8-bit bytes (common in spam), is kept as UTF-8 when it is
+// valid UTF-8, else read as latin-1. Any other label (gb2312, big5, euc-kr, koi8-r, iso-2022-jp,
+// windows-1251, ...) is a charset FDLab does not decode: valid UTF-8 is kept, otherwise every
+// 8-bit byte becomes U+FFFD (a word separator), so such text adds its ASCII words only instead
+// of latin-1 garbage words such as "íáá".
 
 #include <string>
 #include <string_view>
