@@ -339,7 +339,7 @@ Eigen::MatrixXd scoreRows(const Model& model, const py::handle& X) {
         py::gil_scoped_release release;
         std::vector<double> row(static_cast<std::size_t>(K));
         for (py::ssize_t i = 0; i < shape.first; ++i) {
-            const RowView r{v + p[i], ix + p[i], static_cast<int>(p[i + 1] - p[i]), n};
+            const RowView r{v + p[i], ix + p[i], static_cast<int>(p[i + 1] - p[i]), n, true};
             s.scoresRow(r, row);
             for (int k = 0; k < K; ++k) out(i, k) = row[static_cast<std::size_t>(k)];
         }

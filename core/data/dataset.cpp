@@ -28,7 +28,7 @@ void Dataset::columnRange(std::vector<float>& lo, std::vector<float>& hi) const 
     for (int i = 0; i < rows(); ++i) {
         const RowView r = row(i);
         for (int k = 0; k < r.count; ++k) {
-            const auto j = static_cast<std::size_t>(r.indices ? r.indices[k] : k);
+            const auto j = static_cast<std::size_t>(r.sparse ? r.indices[k] : k);
             lo[j] = std::min(lo[j], r.values[k]);
             hi[j] = std::max(hi[j], r.values[k]);
             ++stored[j];
@@ -87,14 +87,14 @@ void SparseRowsBuilder::endRow() {
 SparseRows SparseRowsBuilder::finish() && { return std::move(m_s); }
 
 float RowView::value(int j) const {
-    if (!indices) return values[j];
+    if (!sparse) return values[j];
     const std::int32_t* end = indices + count;
     const std::int32_t* it = std::lower_bound(indices, end, j);
     return it != end && *it == j ? values[it - indices] : 0.0f;
 }
 
 void RowView::toDense(std::span<float> out) const {
-    if (!indices) {
+    if (!sparse) {
         std::copy(values, values + n, out.begin());
         return;
     }

@@ -93,15 +93,17 @@ struct RowView {
     const std::int32_t* indices = nullptr;  ///< sparse: `count` increasing columns; dense: null
     int count = 0;                          ///< dense: n; sparse: stored entries
     int n = 0;                              ///< number of features
+    /// The layout. Not inferred from `indices`: an empty sparse row may have null pointers.
+    bool sparse = false;
 
     static RowView dense(std::span<const float> x) {
-        return {x.data(), nullptr, static_cast<int>(x.size()), static_cast<int>(x.size())};
+        return {x.data(), nullptr, static_cast<int>(x.size()), static_cast<int>(x.size()), false};
     }
-    bool isSparse() const { return indices != nullptr; }
+    bool isSparse() const { return sparse; }
     /// Calls f(j, x_j) for each non-zero feature, in increasing j.
     template <class F>
     void forEachNonZero(F&& f) const {
-        if (indices) {
+        if (sparse) {
             for (int k = 0; k < count; ++k)
                 if (values[k] != 0.0f) f(static_cast<int>(indices[k]), values[k]);
         } else {
@@ -168,9 +170,9 @@ public:
         if (sparse) {
             const auto b = sparse->rowStart[static_cast<std::size_t>(i)];
             const auto e = sparse->rowStart[static_cast<std::size_t>(i) + 1];
-            return {sparse->values.data() + b, sparse->colIndex.data() + b, static_cast<int>(e - b), sparse->cols};
+            return {sparse->values.data() + b, sparse->colIndex.data() + b, static_cast<int>(e - b), sparse->cols, true};
         }
-        return {X.row(i).data(), nullptr, static_cast<int>(X.cols()), static_cast<int>(X.cols())};
+        return {X.row(i).data(), nullptr, static_cast<int>(X.cols()), static_cast<int>(X.cols()), false};
     }
     float value(int i, int j) const { return sparse ? row(i).value(j) : X(i, j); }
     /// w . x_i (no bias).

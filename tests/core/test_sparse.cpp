@@ -93,6 +93,30 @@ private slots:
         QVERIFY(mutualInformationImportance(s) == mutualInformationImportance(d));
     }
 
+    // A set holding only empty sparse rows has no storage at all (null pointers): its rows must
+    // still read as sparse and empty (they once read as dense rows of n values at nullptr).
+    void emptySparseRows() {
+        const Dataset d = sparseish(30, 12, 2, 5);
+        Dataset s = d.toSparse();
+        const TrainedModel m = trainLearner("svm", d, json::object());
+        SparseRowsBuilder b(12);
+        b.endRow();
+        Dataset empty = s.subset(std::vector<int>{0});
+        empty.sparse = std::move(b).finish();
+        QVERIFY(empty.sparse->values.data() == nullptr);
+        QVERIFY(empty.row(0).isSparse());
+        QCOMPARE(empty.nonZeros(0), 0);
+        QCOMPARE(empty.value(0, 3), 0.0f);
+        const int label = empty.labels[0];
+        QCOMPARE(m.scorer->margin(empty.row(0), label), (label == 1 ? 1.0 : -1.0) * m.linear->b(0));
+        AttackSpec a;
+        a.threat = ThreatModel::WorstCaseCount;
+        a.budget = 3;
+        const AttackResult r = runAttack(empty, *m.scorer, a);
+        QVERIFY(r.deleted[0].empty());
+        QCOMPARE(r.attacked.nonZeros(0), 0);
+    }
+
     void builderAndValidation() {
         SparseRowsBuilder b(4);
         b.add(1, 2.0f);
