@@ -1,6 +1,9 @@
 #include "cli_args.h"
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdio>
 #include <chrono>
 #include <csignal>
 
@@ -10,6 +13,25 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 extern "C" void onInterrupt(int) { g_interrupted = true; }
 }  // namespace
+
+StderrProgress::StderrProgress(bool quiet) : m_quiet(quiet), m_tty(isatty(STDERR_FILENO)) {}
+
+void StderrProgress::operator()(const Progress& p) {
+    if (m_quiet) return;
+    std::lock_guard lock(m_mu);
+    const int pct = static_cast<int>(100 * p.fraction);
+    if (m_tty) {
+        std::fprintf(stderr, "\r[%-25s] %3d%%  %-40.40s", std::string(static_cast<std::size_t>(pct / 4), '#').c_str(), pct,
+                     p.message.c_str());
+    } else if (pct / 10 != m_lastDecile) {
+        m_lastDecile = pct / 10;
+        std::fprintf(stderr, "progress %3d%%  %s\n", pct, p.message.c_str());
+    }
+}
+
+void StderrProgress::finish() {
+    if (m_tty && !m_quiet) std::fprintf(stderr, "\n");
+}
 
 InterruptGuard::InterruptGuard(bool alsoTerm) : m_term(alsoTerm) {
     g_interrupted = false;

@@ -1,7 +1,10 @@
 #pragma once
 // Minimal argument parsing for fdlab-cli: "--name value", "--name=value", "--flag", positionals.
 
+#include "core/util/run_control.h"
+
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -36,6 +39,20 @@ private:
     bool m_term = false;
     void (*m_oldInt)(int) = nullptr;
     void (*m_oldTerm)(int) = nullptr;
+};
+
+/// Progress of a long run on stderr: a bar on a terminal, one line per 10% otherwise, nothing
+/// when quiet. Thread-safe; finish() ends the bar's line.
+class StderrProgress {
+public:
+    explicit StderrProgress(bool quiet);
+    void operator()(const Progress& p);
+    void finish();
+
+private:
+    bool m_quiet = false, m_tty = false;
+    int m_lastDecile = -1;
+    std::mutex m_mu;
 };
 
 class Args {

@@ -224,27 +224,12 @@ int runRun(const std::vector<std::string>& argv) {
     if (a.has("repetitions")) spec.repetitions = static_cast<int>(parseNumber(*a.value("repetitions"), "repetitions"));
 
     InterruptGuard guard;
-    const bool tty = isatty(STDERR_FILENO);
-    const bool quiet = a.has("quiet");
-    std::mutex mu;
-    int lastDecile = -1;
+    StderrProgress progress(a.has("quiet"));
     RunControl rc;
     rc.stop = guard.token();
-    rc.onProgress = [&](const Progress& p) {
-        if (quiet) return;
-        std::lock_guard lock(mu);
-        const int pct = static_cast<int>(100 * p.fraction);
-        if (tty) {
-            const int bar = pct / 4;
-            std::fprintf(stderr, "\r[%-25s] %3d%%  %-40.40s", std::string(static_cast<std::size_t>(bar), '#').c_str(), pct,
-                         p.message.c_str());
-        } else if (pct / 10 != lastDecile) {
-            lastDecile = pct / 10;
-            std::fprintf(stderr, "progress %3d%%  %s\n", pct, p.message.c_str());
-        }
-    };
+    rc.onProgress = [&progress](const Progress& p) { progress(p); };
     const ExperimentResult r = runExperiment(spec, rc);
-    if (tty && !quiet) std::fprintf(stderr, "\n");
+    progress.finish();
     if (a.has("output")) saveResultsJson(r, *a.value("output"));
     if (a.has("csv")) saveCurvesCsv(r, *a.value("csv"));
     if (format == "json") std::cout << resultsToJson(r).dump(2) << '\n';

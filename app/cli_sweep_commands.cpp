@@ -141,26 +141,13 @@ int runShardedRun(const std::vector<std::string>& argv) {
     const ExperimentSpec spec = sweepSpec(a);
 
     InterruptGuard guard(true);   // SIGTERM too: Slurm sends it at a time limit
-    const bool tty = isatty(STDERR_FILENO);
     const bool quiet = a.has("quiet");
-    std::mutex mu;
-    int lastDecile = -1;
+    StderrProgress progress(quiet);
     RunControl rc;
     rc.stop = guard.token();
-    rc.onProgress = [&](const Progress& p) {
-        if (quiet) return;
-        std::lock_guard lock(mu);
-        const int pct = static_cast<int>(100 * p.fraction);
-        if (tty) {
-            std::fprintf(stderr, "\r[%-25s] %3d%%  %-40.40s", std::string(static_cast<std::size_t>(pct / 4), '#').c_str(), pct,
-                         p.message.c_str());
-        } else if (pct / 10 != lastDecile) {
-            lastDecile = pct / 10;
-            std::fprintf(stderr, "progress %3d%%  %s\n", pct, p.message.c_str());
-        }
-    };
+    rc.onProgress = [&progress](const Progress& p) { progress(p); };
     const ShardPart part = runShard(spec, id, rc);
-    if (tty && !quiet) std::fprintf(stderr, "\n");
+    progress.finish();
     savePart(part, *a.value("output"));
     if (!quiet)
         std::cout << "shard " << id.str() << ": " << part.complete.size() << " of " << part.tasks.size() << " task(s) ("
