@@ -1,5 +1,7 @@
 #include "core/learners/mcf.h"
 
+#include "core/util/parallel.h"
+
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
@@ -58,9 +60,10 @@ struct McfObjective::Impl {
     CorruptionModel noise;
     int N = 0, D = 0, K = 1;
     bool binary = true;
-    // The training rows in compressed sparse row form (built once through forEachNonZero).
+    // The training rows in compressed sparse row form (built once through forEachNonZero; values
+    // in the dataset's own float precision, so the copy is exact at half the memory).
     std::vector<int> rowStart, col;
-    std::vector<double> val;
+    std::vector<float> val;
     std::vector<int> cls;   // class index of each row
     int maxRowNnz = 0;
 
@@ -76,7 +79,7 @@ struct McfObjective::Impl {
         for (int i = 0; i < N; ++i) {
             d.forEachNonZero(i, [&](int j, float x) {
                 col.push_back(j);
-                val.push_back(static_cast<double>(x));
+                val.push_back(x);
             });
             rowStart.push_back(static_cast<int>(col.size()));
             maxRowNnz = std::max(maxRowNnz, rowStart.back() - rowStart[rowStart.size() - 2]);
@@ -113,7 +116,7 @@ double McfObjective::Impl::quadratic(const Eigen::Map<const Eigen::MatrixXd>& W,
             r(k) = b(k) - target;
         }
         for (int e = rowStart[static_cast<std::size_t>(n)]; e < rowStart[static_cast<std::size_t>(n) + 1]; ++e)
-            r += val[static_cast<std::size_t>(e)] * Wr.row(col[static_cast<std::size_t>(e)]).transpose();
+            r += static_cast<double>(val[static_cast<std::size_t>(e)]) * Wr.row(col[static_cast<std::size_t>(e)]).transpose();
         total += r.squaredNorm();
         gb += 2.0 * r;
         for (int e = rowStart[static_cast<std::size_t>(n)]; e < rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
@@ -454,132 +457,201 @@ FitResult fitQuadratic(const Dataset& train, const McfParams& p, const McfObject
 // each non-zero e = (n, d) and class k != c_n, a direction (V, v_b) moves a_nk by
 //     da_k = sum_e g_ek (V_dk - V_dc) + v_bk - v_bc,
 // and H (V, v_b) = J^T (diag(p) - p p^T) da + sum_k p_k Hess a_k (V, v_b): both scatter into
-// the (d, k) and (d, c) entries of each non-zero, so H v costs O(nnz K) with the g, h cached.
+// the (d, k) and (d, c) entries of each non-zero, so H v costs O(nnz K) with the g cached.
+// Memory is what limits this case (60,000 Fashion-MNIST images: 25 M non-zeros x 10 classes), so
+// only g is kept, once, in float: value() at a trial point keeps p alone; gradient() recomputes g
+// at the accepted point in double (the gradient is exact) and stores it rounded to float for the
+// Hessian products (an inexact Newton direction does not move the optimum, which the gradient
+// defines); h = phi''(g) is derived from g in each product (CorruptionModel::secondFromFirst).
 struct McfNewtonObjective::State {
     struct Cache {
         Eigen::VectorXd theta;
-        std::vector<double> S, d1, d2;    // binary: per row; per non-zero phi', phi''
-                                          // softmax: S = p (N x K), d1/d2 = g/h (nnz x K)
+        std::vector<double> S, d1, d2;    // binary: S per row, phi' and phi'' per non-zero
+                                          // softmax: S = p (N x K); d1, d2 unused
         Eigen::MatrixXd psi1, psi2;       // D x 2 (class 0: t = w, class 1: t = -w)
+        Eigen::VectorXd grad;             // softmax: the exact gradient, computed with the value
     };
     const McfObjective::Impl& m;
     Cache trial, at;
+    // Softmax: g (nnz x K) of the last value() point, or of `at` once gHoldsAt. Refreshed for
+    // `at` by the Hessian product after a rejected trial point (mutable: a cache of `at`).
+    mutable std::vector<float> g;
+    mutable bool gHoldsAt = false;
     std::vector<double> lpp;              // l''(S_n) at `at`
     double lpClass[2] = {0.0, 0.0};       // sum of l'(S_n) per class
     Eigen::VectorXd diag;                 // diagonal part of the Hessian (W block)
 
     explicit State(const McfObjective::Impl& impl) : m(impl) {}
 
+    // The softmax passes run over blocks of rows in parallel. The number of blocks depends only
+    // on the data's shape (and the per-block D x K partial sums are capped at about 256 MB), and
+    // partial sums are added in block order, so results do not depend on the thread count.
+    int blocks() const {
+        const double perBlock = 8.0 * m.D * m.K;
+        const int byMemory = static_cast<int>(std::max(1.0, 256e6 / std::max(perBlock, 1.0)));
+        return std::clamp(std::min(m.N / 4096, byMemory), 1, 8);
+    }
+    std::pair<int, int> blockRows(int b, int nb) const {
+        const auto n = static_cast<long long>(m.N);
+        return {static_cast<int>(n * b / nb), static_cast<int>(n * (b + 1) / nb)};
+    }
+
     double softmaxValue(const Eigen::VectorXd& theta);
-    void softmaxGradient(const Eigen::VectorXd& theta, Eigen::VectorXd& g) const;
+    void refreshG() const;
     void softmaxHessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const;
 };
 
+// Value and exact gradient at a trial point in one pass (the trust-region method asks for the
+// gradient only where it accepts a step, and accepted points are the last value() points); g of
+// the trial point goes into the float cache on the way.
 double McfNewtonObjective::State::softmaxValue(const Eigen::VectorXd& theta) {
-    const int D = m.D, K = m.K;
+    const int D = m.D, K = m.K, nb = blocks();
     Cache& c = trial;
     c.theta = theta;
     const RowMatrix W = Eigen::Map<const Eigen::MatrixXd>(theta.data(), D, K);
-    Eigen::VectorXd a(K);
-    double total = 0.0;
-    for (int n = 0; n < m.N; ++n) {
-        const int cl = m.cls[static_cast<std::size_t>(n)];
-        for (int k = 0; k < K; ++k) a(k) = k == cl ? 0.0 : (m.p.bias ? theta(D * K + k) - theta(D * K + cl) : 0.0);
-        for (int e = m.rowStart[static_cast<std::size_t>(n)]; e < m.rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
-            const auto ee = static_cast<std::size_t>(e);
-            const int d = m.col[ee];
-            const double* w = W.row(d).data();
-            double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
-            double* h = c.d2.data() + ee * static_cast<std::size_t>(K);
-            for (int k = 0; k < K; ++k) {
-                if (k == cl) {
-                    g[k] = h[k] = 0.0;
-                    continue;
+    std::vector<double> part(static_cast<std::size_t>(nb), 0.0);
+    std::vector<RowMatrix> gWs(static_cast<std::size_t>(nb));
+    std::vector<Eigen::VectorXd> gbs(static_cast<std::size_t>(nb));
+    parallelFor(nb, 0, [&](int blk) {
+        const auto [n0, n1] = blockRows(blk, nb);
+        RowMatrix& gW = gWs[static_cast<std::size_t>(blk)];
+        Eigen::VectorXd& gb = gbs[static_cast<std::size_t>(blk)];
+        gW.setZero(D, K);
+        gb.setZero(K);
+        Eigen::VectorXd a(K);
+        std::vector<double> rowG(static_cast<std::size_t>(std::max(1, m.maxRowNnz)) * static_cast<std::size_t>(K));
+        double total = 0.0;
+        for (int n = n0; n < n1; ++n) {
+            const int cl = m.cls[static_cast<std::size_t>(n)];
+            const int e0 = m.rowStart[static_cast<std::size_t>(n)], e1 = m.rowStart[static_cast<std::size_t>(n) + 1];
+            for (int k = 0; k < K; ++k) a(k) = k == cl ? 0.0 : (m.p.bias ? theta(D * K + k) - theta(D * K + cl) : 0.0);
+            for (int e = e0; e < e1; ++e) {
+                const auto ee = static_cast<std::size_t>(e);
+                const int d = m.col[ee];
+                const double* w = W.row(d).data();
+                double* gr = rowG.data() + static_cast<std::size_t>(e - e0) * static_cast<std::size_t>(K);
+                float* gs = g.data() + ee * static_cast<std::size_t>(K);
+                for (int k = 0; k < K; ++k) {
+                    gr[k] = 0.0;
+                    if (k != cl) a(k) += m.noise.phi(d, w[k] - w[cl], m.val[ee], gr[k]);
+                    gs[k] = static_cast<float>(gr[k]);
                 }
-                a(k) += m.noise.phi(d, w[k] - w[cl], m.val[ee], g[k], h[k]);
             }
+            const double mx = a.maxCoeff();
+            double sum = 0.0;
+            double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
+            for (int k = 0; k < K; ++k) sum += (pr[k] = std::exp(a(k) - mx));
+            for (int k = 0; k < K; ++k) pr[k] /= sum;
+            total += mx + std::log(sum);
+            for (int e = e0; e < e1; ++e) {
+                const double* gr = rowG.data() + static_cast<std::size_t>(e - e0) * static_cast<std::size_t>(K);
+                double* out = gW.row(m.col[static_cast<std::size_t>(e)]).data();
+                double acc = 0.0;
+                for (int k = 0; k < K; ++k) {
+                    const double t = pr[k] * gr[k];   // gr[cl] = 0
+                    out[k] += t;
+                    acc += t;
+                }
+                out[cl] -= acc;
+            }
+            for (int k = 0; k < K; ++k) gb(k) += pr[k];
+            gb(cl) -= 1.0;
         }
-        const double mx = a.maxCoeff();
-        double sum = 0.0;
-        double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
-        for (int k = 0; k < K; ++k) sum += (pr[k] = std::exp(a(k) - mx));
-        for (int k = 0; k < K; ++k) pr[k] /= sum;
-        total += mx + std::log(sum);
+        part[static_cast<std::size_t>(blk)] = total;
+    });
+    double total = 0.0;
+    for (int blk = 0; blk < nb; ++blk) {
+        total += part[static_cast<std::size_t>(blk)];
+        if (blk == 0) continue;
+        gWs[0] += gWs[static_cast<std::size_t>(blk)];
+        gbs[0] += gbs[static_cast<std::size_t>(blk)];
     }
+    gHoldsAt = false;
+    c.grad.setZero(theta.size());
+    Eigen::Map<Eigen::MatrixXd>(c.grad.data(), D, K) = gWs[0];
+    c.grad.head(D * K) += 2.0 * m.p.l2 * theta.head(D * K);
+    if (m.p.bias) c.grad.tail(K) = gbs[0];
     return total + m.p.l2 * W.squaredNorm();
 }
 
-void McfNewtonObjective::State::softmaxGradient(const Eigen::VectorXd& theta, Eigen::VectorXd& grad) const {
-    const int D = m.D, K = m.K;
-    const Cache& c = at;
-    RowMatrix gW = RowMatrix::Zero(D, K);
-    Eigen::VectorXd gb = Eigen::VectorXd::Zero(K);
-    for (int n = 0; n < m.N; ++n) {
-        const int cl = m.cls[static_cast<std::size_t>(n)];
-        const double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
-        for (int e = m.rowStart[static_cast<std::size_t>(n)]; e < m.rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
-            const auto ee = static_cast<std::size_t>(e);
-            const double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
-            double* out = gW.row(m.col[ee]).data();
-            double acc = 0.0;
-            for (int k = 0; k < K; ++k) {
-                const double t = pr[k] * g[k];   // g[cl] = 0
-                out[k] += t;
-                acc += t;
+void McfNewtonObjective::State::refreshG() const {
+    const int D = m.D, K = m.K, nb = blocks();
+    const RowMatrix W = Eigen::Map<const Eigen::MatrixXd>(at.theta.data(), D, K);
+    parallelFor(nb, 0, [&](int blk) {
+        const auto [n0, n1] = blockRows(blk, nb);
+        for (int n = n0; n < n1; ++n) {
+            const int cl = m.cls[static_cast<std::size_t>(n)];
+            for (int e = m.rowStart[static_cast<std::size_t>(n)]; e < m.rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
+                const auto ee = static_cast<std::size_t>(e);
+                const int d = m.col[ee];
+                const double* w = W.row(d).data();
+                float* gs = g.data() + ee * static_cast<std::size_t>(K);
+                for (int k = 0; k < K; ++k)
+                    gs[k] = k == cl ? 0.0f : static_cast<float>(m.noise.dphi(d, w[k] - w[cl], m.val[ee]));
             }
-            out[cl] -= acc;
         }
-        for (int k = 0; k < K; ++k) gb(k) += pr[k];
-        gb(cl) -= 1.0;
-    }
-    grad.setZero(theta.size());
-    Eigen::Map<Eigen::MatrixXd>(grad.data(), D, K) = gW;
-    grad.head(D * K) += 2.0 * m.p.l2 * theta.head(D * K);
-    if (m.p.bias) grad.tail(K) = gb;
+    });
+    gHoldsAt = true;
 }
 
 void McfNewtonObjective::State::softmaxHessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const {
-    const int D = m.D, K = m.K;
+    if (!gHoldsAt) refreshG();
+    const int D = m.D, K = m.K, nb = blocks();
     const Cache& c = at;
     const RowMatrix V = Eigen::Map<const Eigen::MatrixXd>(v.data(), D, K);
-    RowMatrix out = RowMatrix::Zero(D, K);
-    Eigen::VectorXd hb = Eigen::VectorXd::Zero(K), da(K), r(K);
-    for (int n = 0; n < m.N; ++n) {
-        const int cl = m.cls[static_cast<std::size_t>(n)];
-        const double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
-        const int e0 = m.rowStart[static_cast<std::size_t>(n)], e1 = m.rowStart[static_cast<std::size_t>(n) + 1];
-        for (int k = 0; k < K; ++k) da(k) = k == cl || !m.p.bias ? 0.0 : v(D * K + k) - v(D * K + cl);
-        for (int e = e0; e < e1; ++e) {
-            const auto ee = static_cast<std::size_t>(e);
-            const double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
-            const double* vr = V.row(m.col[ee]).data();
-            for (int k = 0; k < K; ++k) da(k) += g[k] * (vr[k] - vr[cl]);
-        }
-        double pda = 0.0;
-        for (int k = 0; k < K; ++k) pda += pr[k] * da(k);
-        for (int k = 0; k < K; ++k) r(k) = pr[k] * (da(k) - pda);
-        r(cl) = 0.0;   // a_c = 0 has no derivative
-        for (int e = e0; e < e1; ++e) {
-            const auto ee = static_cast<std::size_t>(e);
-            const double* g = c.d1.data() + ee * static_cast<std::size_t>(K);
-            const double* h = c.d2.data() + ee * static_cast<std::size_t>(K);
-            const double* vr = V.row(m.col[ee]).data();
-            double* o = out.row(m.col[ee]).data();
-            double acc = 0.0;
-            for (int k = 0; k < K; ++k) {
-                const double t = r(k) * g[k] + pr[k] * h[k] * (vr[k] - vr[cl]);   // 0 for k = cl
-                o[k] += t;
-                acc += t;
+    std::vector<RowMatrix> outs(static_cast<std::size_t>(nb));
+    std::vector<Eigen::VectorXd> hbs(static_cast<std::size_t>(nb));
+    parallelFor(nb, 0, [&](int blk) {
+        const auto [n0, n1] = blockRows(blk, nb);
+        RowMatrix& out = outs[static_cast<std::size_t>(blk)];
+        Eigen::VectorXd& hb = hbs[static_cast<std::size_t>(blk)];
+        out.setZero(D, K);
+        hb.setZero(K);
+        Eigen::VectorXd da(K), r(K);
+        for (int n = n0; n < n1; ++n) {
+            const int cl = m.cls[static_cast<std::size_t>(n)];
+            const double* pr = c.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
+            const int e0 = m.rowStart[static_cast<std::size_t>(n)], e1 = m.rowStart[static_cast<std::size_t>(n) + 1];
+            for (int k = 0; k < K; ++k) da(k) = k == cl || !m.p.bias ? 0.0 : v(D * K + k) - v(D * K + cl);
+            for (int e = e0; e < e1; ++e) {
+                const auto ee = static_cast<std::size_t>(e);
+                const float* gs = g.data() + ee * static_cast<std::size_t>(K);
+                const double* vr = V.row(m.col[ee]).data();
+                for (int k = 0; k < K; ++k) da(k) += gs[k] * (vr[k] - vr[cl]);
             }
-            o[cl] -= acc;
+            double pda = 0.0;
+            for (int k = 0; k < K; ++k) pda += pr[k] * da(k);
+            for (int k = 0; k < K; ++k) r(k) = pr[k] * (da(k) - pda);
+            r(cl) = 0.0;   // a_c = 0 has no derivative
+            for (int e = e0; e < e1; ++e) {
+                const auto ee = static_cast<std::size_t>(e);
+                const int d = m.col[ee];
+                double A = 0.0, B = 0.0;   // h = g (A + B g)
+                m.noise.secondOrderCoefficients(d, m.val[ee], A, B);
+                const float* gs = g.data() + ee * static_cast<std::size_t>(K);
+                const double* vr = V.row(d).data();
+                double* o = out.row(d).data();
+                double acc = 0.0;
+                for (int k = 0; k < K; ++k) {
+                    const double gk = gs[k];   // 0 for k = cl, and so is h
+                    const double t = r(k) * gk + pr[k] * gk * (A + B * gk) * (vr[k] - vr[cl]);
+                    o[k] += t;
+                    acc += t;
+                }
+                o[cl] -= acc;
+            }
+            for (int k = 0; k < K; ++k) hb(k) += r(k);
+            hb(cl) -= r.sum();
         }
-        for (int k = 0; k < K; ++k) hb(k) += r(k);
-        hb(cl) -= r.sum();
+    });
+    for (int blk = 1; blk < nb; ++blk) {
+        outs[0] += outs[static_cast<std::size_t>(blk)];
+        hbs[0] += hbs[static_cast<std::size_t>(blk)];
     }
     Hv.setZero(v.size());
-    Eigen::Map<Eigen::MatrixXd>(Hv.data(), D, K) = out;
+    Eigen::Map<Eigen::MatrixXd>(Hv.data(), D, K) = outs[0];
     Hv.head(D * K) += 2.0 * m.p.l2 * v.head(D * K);
-    if (m.p.bias) Hv.tail(K) = hb;
+    if (m.p.bias) Hv.tail(K) = hbs[0];
 }
 
 McfNewtonObjective::McfNewtonObjective(const McfObjective& obj) {
@@ -590,11 +662,8 @@ McfNewtonObjective::McfNewtonObjective(const McfObjective& obj) {
     s = std::make_unique<State>(m);
     if (m.K > 1) {
         const std::size_t K = static_cast<std::size_t>(m.K);
-        for (State::Cache* c : {&s->trial, &s->at}) {
-            c->S.resize(static_cast<std::size_t>(m.N) * K);
-            c->d1.resize(m.val.size() * K);
-            c->d2.resize(m.val.size() * K);
-        }
+        for (State::Cache* c : {&s->trial, &s->at}) c->S.resize(static_cast<std::size_t>(m.N) * K);
+        s->g.resize(m.val.size() * K);
         return;
     }
     for (State::Cache* c : {&s->trial, &s->at}) {
@@ -650,7 +719,11 @@ void McfNewtonObjective::gradient(const Eigen::VectorXd& theta, Eigen::VectorXd&
     const McfObjective::Impl& m = s->m;
     if (s->trial.theta.size() != theta.size() || s->trial.theta != theta) value(theta);
     std::swap(s->at, s->trial);
-    if (m.K > 1) return s->softmaxGradient(theta, g);
+    if (m.K > 1) {
+        s->gHoldsAt = !s->gHoldsAt;   // g holds one of the two points, which swapped names
+        g = s->at.grad;
+        return;
+    }
     const State::Cache& c = s->at;
     const bool expLoss = m.p.loss == McfLoss::Exponential;
     g.setZero(theta.size());

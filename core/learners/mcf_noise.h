@@ -81,21 +81,47 @@ public:
         return 0.0;
     }
 
+    /// phi'_d(t; x) alone (the same value phi() returns in dphi, without the logarithm).
+    double dphi(int d, double t, double x) const {
+        switch (m_kind) {
+        case McfNoise::Blankout: {
+            const auto j = static_cast<std::size_t>(d);
+            const double c = m_log1mq[j] + t * x * m_inv1mq[j], a = m_logq[j];
+            if (c >= a) return x * m_inv1mq[j] / (1.0 + std::exp(a - c));
+            const double r = std::exp(c - a);
+            return x * m_inv1mq[j] * (r / (1.0 + r));
+        }
+        case McfNoise::Gaussian:
+        case McfNoise::Laplace: return x;
+        case McfNoise::Poisson: return x * std::exp(t);
+        }
+        return 0.0;
+    }
+
     /// phi_d(t; x) with its first and second derivatives in t (for Newton's method).
     double phi(int d, double t, double x, double& dphi, double& d2phi) const {
         const double v = phi(d, t, x, dphi);
-        switch (m_kind) {
-        case McfNoise::Blankout: {
-            // phi' = s' sigma, phi'' = s'^2 sigma (1 - sigma), s' = x / (1-q), sigma = phi' / s'.
-            const double sp = x * m_inv1mq[static_cast<std::size_t>(d)];
-            const double sig = sp != 0.0 ? dphi / sp : 0.0;
-            d2phi = sp * sp * sig * (1.0 - sig);
-            break;
-        }
-        case McfNoise::Poisson: d2phi = dphi; break;   // x e^t
-        default: d2phi = 0.0; break;
-        }
+        d2phi = secondFromFirst(d, x, dphi);
         return v;
+    }
+
+    /// phi''_d(t; x) from phi'_d(t; x) at the same t, so that Newton can cache phi' alone:
+    /// phi'' = phi' (A + B phi') with A, B from secondOrderCoefficients.
+    double secondFromFirst(int d, double x, double dphi) const {
+        double A = 0.0, B = 0.0;
+        secondOrderCoefficients(d, x, A, B);
+        return dphi * (A + B * dphi);
+    }
+
+    /// A and B of phi'' = phi' (A + B phi'), which depend on (d, x) only. Blankout: phi' = s' sigma
+    /// and phi'' = s'^2 sigma (1 - sigma) with s' = x / (1-q), so A = s', B = -1. Poisson:
+    /// phi'' = phi' = x e^t, A = 1, B = 0. Gaussian, Laplace: phi is linear, A = B = 0.
+    void secondOrderCoefficients(int d, double x, double& A, double& B) const {
+        switch (m_kind) {
+        case McfNoise::Blankout: A = x * m_inv1mq[static_cast<std::size_t>(d)], B = -1.0; return;
+        case McfNoise::Poisson: A = 1.0, B = 0.0; return;
+        default: A = B = 0.0; return;
+        }
     }
 
     /// psi(t) with its first and second derivatives in t.

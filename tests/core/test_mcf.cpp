@@ -337,6 +337,42 @@ private slots:
             const double err = (Hv - fd).norm() / std::max(1e-12, fd.norm());
             if (!(err < 1e-6)) qWarning("seed %d: relative H v error %g", int(seed), err);
             QVERIFY(err < 1e-6);
+            // A rejected trust-region step: value() at another point, then H v at the accepted
+            // point again must be the same product (the multi-class cache is refreshed).
+            newton.value(theta + 0.3 * v);
+            Eigen::VectorXd Hv2;
+            newton.hessianTimes(v, Hv2);
+            QVERIFY((Hv2 - Hv).norm() <= 1e-12 * std::max(1.0, Hv.norm()));
+        }
+    }
+
+    void softmaxNewtonOverRowBlocks() {
+        // 9,000 rows: the multi-class Newton passes run over several row blocks in parallel; the
+        // value and gradient still equal McfObjective's serial ones and H v the central difference.
+        Rng rng(21);
+        std::vector<std::vector<float>> X(9000, std::vector<float>(4));
+        std::vector<int> y(9000);
+        for (std::size_t i = 0; i < X.size(); ++i) {
+            y[i] = static_cast<int>(rng.below(3));
+            for (int j = 0; j < 4; ++j)
+                X[i][static_cast<std::size_t>(j)] = rng.uniform() < 0.4 ? 0.0f : static_cast<float>(rng.uniform(0.0, 2.0) + 0.3 * y[i] * j);
+        }
+        const Dataset d = makeData(X, y, 3);
+        for (McfNoise n : {McfNoise::Blankout, McfNoise::Poisson}) {
+            const McfObjective obj(d, params(McfLoss::Logistic, n));
+            McfNewtonObjective newton(obj);
+            const Eigen::VectorXd theta = randomTheta(obj.dimension(), 8, 0.6), v = randomTheta(obj.dimension(), 9, 1.0);
+            Eigen::VectorXd g, gN, Hv, gp, gm;
+            const double J = obj(theta, g);
+            QVERIFY(std::abs(newton.value(theta) - J) <= 1e-11 * std::abs(J));
+            newton.gradient(theta, gN);
+            QVERIFY((gN - g).norm() <= 1e-11 * std::max(1.0, g.norm()));
+            newton.hessianTimes(v, Hv);
+            const double h = 1e-5;
+            obj(theta + h * v, gp);
+            obj(theta - h * v, gm);
+            const Eigen::VectorXd fd = (gp - gm) / (2 * h);
+            QVERIFY2((Hv - fd).norm() <= 1e-6 * fd.norm(), qPrintable(QString::number((Hv - fd).norm() / fd.norm())));
         }
     }
 
