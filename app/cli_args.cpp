@@ -5,7 +5,9 @@
 #include <atomic>
 #include <cstdio>
 #include <chrono>
+#include <cmath>
 #include <csignal>
+#include <sstream>
 
 namespace fdlab::cli {
 
@@ -101,6 +103,26 @@ std::string Args::choice(const std::string& name, const std::vector<std::string>
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
     throw UsageError("--" + name + " must be one of: " + list + " (got '" + v + "')");
+}
+
+std::vector<std::string> splitList(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, sep))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+double parseNumber(const std::string& s, const std::string& option) {
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(s, &used);
+        if (used != s.size() || !std::isfinite(v)) throw std::invalid_argument("");
+        return v;
+    } catch (const std::exception&) {
+        throw UsageError("--" + option + " expects a number, got '" + s + "'");
+    }
 }
 
 }  // namespace fdlab::cli

@@ -76,4 +76,9 @@ private:
     std::set<std::string> m_flags;
 };
 
+/// The non-empty items of a `sep`-separated list.
+std::vector<std::string> splitList(const std::string& s, char sep = ',');
+/// A finite number, else UsageError naming --option.
+double parseNumber(const std::string& s, const std::string& option);
+
 }  // namespace fdlab::cli

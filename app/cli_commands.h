@@ -22,6 +22,8 @@ std::vector<Command> dataCommands();
 std::vector<Command> experimentCommands();
 /// Sharded sweeps: plan, merge (cli_sweep_commands.cpp).
 std::vector<Command> sweepCommands();
+/// The reproduction report: report (cli_report_command.cpp).
+std::vector<Command> reportCommands();
 /// `run ... --shard i/N --output PART.json`: runs one shard (runRun routes here).
 int runShardedRun(const std::vector<std::string>& argv);
 

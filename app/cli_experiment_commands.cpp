@@ -44,26 +44,6 @@ std::string csvField(const std::string& s) {
     return r + "\"";
 }
 
-std::vector<std::string> splitList(const std::string& s, char sep = ',') {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, sep))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
-double parseNumber(const std::string& s, const std::string& option) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(s, &used);
-        if (used != s.size() || !std::isfinite(v)) throw std::invalid_argument("");
-        return v;
-    } catch (const std::exception&) {
-        throw UsageError("--" + option + " expects a number, got '" + s + "'");
-    }
-}
-
 std::vector<double> parseLevels(const std::string& s) {
     std::vector<double> out;
     for (const auto& t : splitList(s)) out.push_back(parseNumber(t, "levels"));

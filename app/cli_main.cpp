@@ -16,6 +16,7 @@ std::vector<fdlab::cli::Command> allCommands() {
     auto cmds = fdlab::cli::dataCommands();
     for (auto& c : fdlab::cli::experimentCommands()) cmds.push_back(std::move(c));
     for (auto& c : fdlab::cli::sweepCommands()) cmds.push_back(std::move(c));
+    for (auto& c : fdlab::cli::reportCommands()) cmds.push_back(std::move(c));
     return cmds;
 }
 

@@ -111,6 +111,20 @@ bool usesValueBudget(ThreatModel t) {
     return t == ThreatModel::WorstCaseValueExact || t == ThreatModel::WorstCaseValueGreedy;
 }
 
+std::string levelLabel(ThreatModel t) {
+    if (usesCountBudget(t)) return "deleted features K";
+    if (usesValueBudget(t)) return "value budget N";
+    switch (t) {
+    case ThreatModel::RandomFeatureDrop:
+    case ThreatModel::RandomBlankout: return "deletion probability p";
+    case ThreatModel::FeatureCorruption:
+    case ThreatModel::GroupCorruption: return "fraction corrupted";
+    case ThreatModel::RandomLabelFlip:
+    case ThreatModel::AdversarialLabelFlip: return "fraction of training labels flipped";
+    default: return "attack level";
+    }
+}
+
 void AttackSpec::validate(const Dataset& d) const {
     if (!std::isfinite(budget) || budget < 0) bad("budget", "must be finite and >= 0, got " + std::to_string(budget));
     if (usesCountBudget(threat)) {

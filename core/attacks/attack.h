@@ -57,6 +57,8 @@ ThreatModel threatModelFromString(const std::string& s);
 /// True for the threat models whose budget is a count K (else a value N, or no budget).
 bool usesCountBudget(ThreatModel t);
 bool usesValueBudget(ThreatModel t);
+/// What a curve's level means for the threat, as an axis label ("deleted features K", ...).
+std::string levelLabel(ThreatModel t);
 /// True for the label-flip threats, which act on the training set, not on test instances.
 bool isTrainingTime(ThreatModel t);
 
