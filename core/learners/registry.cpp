@@ -302,7 +302,13 @@ std::vector<LearnerInfo> buildCatalogue() {
                  false, false,
                  concat({integer("rounds", 10, 1, 1000, "rounds T"),
                          choice("variant", "hard", {"hard", "soft-noise", "soft-scale"},
-                                "hard = progressive feature removal; soft = noise or scaling")},
+                                "hard = progressive feature removal; soft = noise or scaling"),
+                         real("thresholdFraction", 1.0, 0.0, 1.0, "phi: hard removal threshold schedule"),
+                         real("softStrength", 0.9, 0.0, 1.0, "s: largest marginalisation probability (soft-noise)"),
+                         real("updateScale", 1.0, 0.0, 100.0, "u: step of the feature distribution update"),
+                         real("distributionFloor", 0.01, 0.0, 1.0, "every D(f) >= floor / n"),
+                         choice("importance", "error-change", {"error-change", "margin-change"},
+                                "sensitivity analysis measure")},
                         baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      FeatureBoostParams fp;
@@ -312,6 +318,12 @@ std::vector<LearnerInfo> buildCatalogue() {
                      fp.variant = v == "soft-noise" ? FeatureBoostVariant::SoftNoise
                                   : v == "soft-scale" ? FeatureBoostVariant::SoftScale
                                                       : FeatureBoostVariant::Hard;
+                     fp.thresholdFraction = p.at("thresholdFraction");
+                     fp.softStrength = p.at("softStrength");
+                     fp.updateScale = p.at("updateScale");
+                     fp.distributionFloor = p.at("distributionFloor");
+                     fp.importance = p.at("importance") == "margin-change" ? ImportanceMeasure::MarginChange
+                                                                           : ImportanceMeasure::ErrorChange;
                      fp.seed = p.at("seed").get<std::uint64_t>();
                      const FeatureBoostFit f = fitFeatureBoost(d, fp, rc);
                      TrainedModel t = wrapClassifier(f, true);

@@ -86,6 +86,43 @@ private slots:
         QVERIFY(trainLearner("svm", train, {}).rounds.empty());
     }
 
+    // FeatureBoost's schedule parameters reach fitFeatureBoost (presets tune them): the registry
+    // fit equals the direct fit with the same non-default values, and differs from the default.
+    void featureBoostScheduleParamsReachTheLearner() {
+        Dataset d = loadBundled("heart_scale");
+        const TrainTest s = stratifiedSplit(d, 0.3, 5);
+        const Dataset train = d.subset(s.train);
+        const nlohmann::json hard = {{"rounds", 5}, {"depth", 3}, {"seed", 7}, {"thresholdFraction", 0.5},
+                                     {"updateScale", 0.3}, {"distributionFloor", 0.05}, {"importance", "margin-change"}};
+        FeatureBoostParams p;
+        p.base.tree.maxDepth = 3;
+        p.rounds = 5;
+        p.seed = 7;
+        p.thresholdFraction = 0.5;
+        p.updateScale = 0.3;
+        p.distributionFloor = 0.05;
+        p.importance = ImportanceMeasure::MarginChange;
+        const FeatureBoostFit ref = fitFeatureBoost(train, p);
+        const TrainedModel t = trainLearner("featureboost", train, hard);
+        QVERIFY(t.rounds.distribution == ref.distribution);
+        QVERIFY(t.rounds.importance == ref.importance);
+        QCOMPARE(t.rounds.removed, ref.removed);
+        const TrainedModel def = trainLearner("featureboost", train, {{"rounds", 5}, {"depth", 3}, {"seed", 7}});
+        QVERIFY(def.rounds.distribution != ref.distribution);
+
+        p.variant = FeatureBoostVariant::SoftNoise;
+        p.softStrength = 0.5;
+        const FeatureBoostFit soft = fitFeatureBoost(train, p);
+        nlohmann::json sp = hard;
+        sp["variant"] = "soft-noise";
+        sp["softStrength"] = 0.5;
+        const TrainedModel ts = trainLearner("featureboost", train, sp);
+        QVERIFY(ts.rounds.distribution == soft.distribution);
+        QCOMPARE(ts.rounds.errors, soft.memberErrors);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, completeParams("featureboost", {{"importance", "gain"}}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, completeParams("featureboost", {{"thresholdFraction", 1.5}}));
+    }
+
     // MCF's testBlankout reaches the learner: same weights, the bias scaled by (1 - p).
     void mcfTestBlankoutScalesTheBias() {
         const Dataset d = loadBundled("heart_scale");
