@@ -105,6 +105,36 @@ private slots:
         QCOMPARE(w.lastResult()->points.size(), std::size_t(12));
     }
 
+    void oneSidedThreatDrawsThreeCurvesPerLearner() {
+        // Only class +1 is attacked: each learner gets its overall, attacked and other-class
+        // curves, named in the legend; the other class is never attacked, so its error is the
+        // same at every budget.
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        ExperimentSpec s = tinySpec();
+        s.learners.resize(1);
+        s.attack.threat = ThreatModel::WorstCaseCount;
+        s.attackedClasses = {"+1"};
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        w.runSpec(s);
+        QVERIFY(done.wait(60000));
+        CurvePlot* plot = w.curvePlot();
+        QCOMPARE(plot->graphPointCount(0), 3);
+        QCOMPARE(plot->attackedPointCount(0), 3);
+        QCOMPARE(plot->othersPointCount(0), 3);
+        QStringList names;
+        for (int i = 0; i < plot->plot()->graphCount(); ++i) names << plot->plot()->graph(i)->name();
+        QVERIFY2(names.contains("SVM: all instances") && names.contains("SVM: attacked (+1)") &&
+                     names.contains("SVM: other classes"),
+                 qPrintable(names.join(" | ")));
+        const auto& summary = w.lastResult()->summary;
+        QCOMPARE(summary.size(), std::size_t(3));
+        QVERIFY(summary[2].errorAttacked.mean > summary[0].errorAttacked.mean);   // K = 4 hurts
+        for (const auto& sm : summary) QCOMPARE(sm.errorOthers.mean, summary[0].errorOthers.mean);
+        plot->setMetric(CurvePlot::Metric::Auc);
+        QVERIFY(!plot->plot()->graph(names.indexOf("SVM: attacked (+1)"))->visible());
+    }
+
     void runsAPresetWithOneRepetition() {
         MainWindow w;
         w.setProperty("quietErrors", true);

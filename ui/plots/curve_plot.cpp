@@ -26,19 +26,7 @@ QColor learnerColour(int index) {
     return colours[static_cast<std::size_t>(index) % std::size(colours)];
 }
 
-QString CurvePlot::levelLabel(ThreatModel t) {
-    if (usesCountBudget(t)) return tr("deleted features K");
-    if (usesValueBudget(t)) return tr("value budget N");
-    switch (t) {
-    case ThreatModel::RandomFeatureDrop:
-    case ThreatModel::RandomBlankout: return tr("deletion probability p");
-    case ThreatModel::FeatureCorruption:
-    case ThreatModel::GroupCorruption: return tr("fraction corrupted");
-    case ThreatModel::RandomLabelFlip:
-    case ThreatModel::AdversarialLabelFlip: return tr("fraction of training labels flipped");
-    default: return tr("attack level");
-    }
-}
+QString CurvePlot::levelLabel(ThreatModel t) { return tr(fdlab::levelLabel(t).c_str()); }
 
 CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -95,12 +83,17 @@ void CurvePlot::setSpec(const ExperimentSpec& spec) {
                               QString::fromStdString(toString(spec.attack.threat)).toHtmlEscaped())
                          .arg(spec.repetitions));
 
+    // One-sided threats: three curves per learner, named so that the legend says which is which.
+    QString attackedNames;
+    for (const std::string& c : spec.attackedClasses)
+        attackedNames += (attackedNames.isEmpty() ? "" : ", ") + QString::fromStdString(c);
+    const bool oneSided = !spec.attackedClasses.empty();
     for (std::size_t i = 0; i < spec.learners.size(); ++i) {
         const LearnerSpec& l = spec.learners[i];
         const QColor colour = learnerColour(static_cast<int>(i));
         Line line;
         line.graph = m_plot->addGraph();
-        line.graph->setName(QString::fromStdString(l.id));
+        line.graph->setName(QString::fromStdString(l.id) + (oneSided ? tr(": all instances") : QString()));
         line.graph->setPen(QPen(colour, 2));
         line.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 6));
         line.bars = new QCPErrorBars(m_plot->xAxis, m_plot->yAxis);
@@ -118,10 +111,30 @@ void CurvePlot::setSpec(const ExperimentSpec& spec) {
             for (const auto& lv : paper["curves"][l.id])
                 if (lv.is_array() && lv.size() >= 2) line.paper->addData(lv[0].get<double>(), lv[1].get<double>());
         }
+        if (oneSided) {
+            line.attacked = m_plot->addGraph();
+            line.attacked->setName(QString::fromStdString(l.id) + tr(": attacked (%1)").arg(attackedNames));
+            line.attacked->setPen(QPen(colour, 2, Qt::DashLine));
+            line.others = m_plot->addGraph();
+            line.others->setName(QString::fromStdString(l.id) + tr(": other classes"));
+            line.others->setPen(QPen(colour, 1.5, Qt::DotLine));
+        }
         m_lines.push_back(line);
         m_ids.push_back(l.id);
     }
     rebuildData();
+}
+
+int CurvePlot::attackedPointCount(int learnerIndex) const {
+    if (learnerIndex < 0 || learnerIndex >= learnerCount()) return 0;
+    const QCPGraph* g = m_lines[static_cast<std::size_t>(learnerIndex)].attacked;
+    return g ? g->dataCount() : 0;
+}
+
+int CurvePlot::othersPointCount(int learnerIndex) const {
+    if (learnerIndex < 0 || learnerIndex >= learnerCount()) return 0;
+    const QCPGraph* g = m_lines[static_cast<std::size_t>(learnerIndex)].others;
+    return g ? g->dataCount() : 0;
 }
 
 void CurvePlot::addPoint(const CurvePoint& p) {
@@ -142,7 +155,8 @@ void CurvePlot::setMetric(Metric m) {
     }
     m_plot->yAxis->setLabel(m == Metric::Auc ? tr("AUC") : tr("test error"));
     for (const Line& l : m_lines)
-        if (l.paper) l.paper->setVisible(m == Metric::Error);   // the papers report errors
+        for (QCPGraph* g : {l.paper, l.attacked, l.others})   // errors only (the papers report errors)
+            if (g) g->setVisible(m == Metric::Error);
     rebuildData();
 }
 
@@ -177,6 +191,18 @@ void CurvePlot::rebuildData() {
         }
         m_lines[i].graph->setData(keys, values, true);
         m_lines[i].bars->setData(errors);
+        for (const bool attacked : {true, false}) {
+            QCPGraph* g = attacked ? m_lines[i].attacked : m_lines[i].others;
+            if (!g) continue;
+            QVector<double> k, v;
+            for (const CurveSummary& s : m_summary) {
+                const double e = attacked ? s.errorAttacked.mean : s.errorOthers.mean;
+                if (s.learner != m_ids[i] || !std::isfinite(e)) continue;
+                k.push_back(s.level);
+                v.push_back(e);
+            }
+            g->setData(k, v, true);
+        }
     }
     rescale();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -207,11 +233,13 @@ void CurvePlot::rescale() {
         yhi = std::max(yhi, ms.mean + se);
     }
     for (const Line& l : m_lines)
-        if (l.paper && l.paper->visible())
-            for (auto it = l.paper->data()->constBegin(); it != l.paper->data()->constEnd(); ++it) {
+        for (const QCPGraph* g : {l.paper, l.attacked, l.others}) {
+            if (!g || !g->visible()) continue;
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
                 ylo = std::min(ylo, it->value);
                 yhi = std::max(yhi, it->value);
             }
+        }
     if (!std::isfinite(ylo)) {
         ylo = 0.0;
         yhi = m_metric == Metric::Auc ? 1.0 : 0.5;

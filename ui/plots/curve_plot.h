@@ -50,6 +50,10 @@ public:
     bool exportTo(const QString& path, Format format, int width, int height);
     static Format formatForPath(const QString& path);
 
+    /// One-sided threats: points drawn for learner i's error on the attacked classes / the others.
+    int attackedPointCount(int learnerIndex) const;
+    int othersPointCount(int learnerIndex) const;
+
     /// Axis title for the level of a threat model.
     static QString levelLabel(fdlab::ThreatModel t);
 
@@ -58,6 +62,10 @@ private:
         QCPGraph* graph = nullptr;
         QCPErrorBars* bars = nullptr;
         QCPGraph* paper = nullptr;   // hollow markers of the paper's numbers, may be null
+        // One-sided threats: the error on the attacked classes' instances (dashed) and on the
+        // others (dotted); null otherwise.
+        QCPGraph* attacked = nullptr;
+        QCPGraph* others = nullptr;
     };
     void rebuildData();
     void rescale();
