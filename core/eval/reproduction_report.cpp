@@ -210,7 +210,24 @@ ChartSpec chartOf(const ExperimentResult& r) {
                 s.y.push_back(c.error.mean);
                 s.se.push_back(std::isfinite(c.error.se) ? c.error.se : 0.0);
             }
-        chart.series.push_back(std::move(s));
+        if (!r.spec.attackedClasses.empty()) {   // one-sided: the attacked classes' error, dashed
+            std::string classes;
+            for (const std::string& c : r.spec.attackedClasses) classes += (classes.empty() ? "" : ", ") + c;
+            ChartSeries a;
+            a.name = id + ": attacked (" + classes + ")";
+            a.colour = static_cast<int>(li);
+            a.dashed = true;
+            for (const CurveSummary& c : r.summary)
+                if (c.learner == id && std::isfinite(c.errorAttacked.mean)) {
+                    a.x.push_back(c.level);
+                    a.y.push_back(c.errorAttacked.mean);
+                }
+            s.name += ": all instances";
+            chart.series.push_back(std::move(s));
+            chart.series.push_back(std::move(a));
+        } else {
+            chart.series.push_back(std::move(s));
+        }
         if (r.spec.paper.is_object() && r.spec.paper.contains("curves") && r.spec.paper["curves"].contains(id)) {
             ChartSeries p;
             p.name = id + " (paper)";

@@ -157,6 +157,16 @@ RgbImage renderChart(const ChartSpec& chart) {
             cairo_stroke(cr);
             continue;
         }
+        if (s.dashed) {
+            const double dash[] = {9.0, 5.0};
+            cairo_set_dash(cr, dash, 2, 0.0);
+            cairo_set_line_width(cr, 2.0);
+            for (std::size_t i = 0; i < s.x.size(); ++i)
+                (i == 0 ? cairo_move_to : cairo_line_to)(cr, px(s.x[i]), py(s.y[i]));
+            cairo_stroke(cr);
+            cairo_set_dash(cr, nullptr, 0, 0.0);
+            continue;
+        }
         for (std::size_t i = 0; i < s.se.size(); ++i) {   // error bars
             const double xx = px(s.x[i]);
             cairo_move_to(cr, xx, py(s.y[i] - s.se[i]));
@@ -205,10 +215,13 @@ RgbImage renderChart(const ChartSpec& chart) {
                 cairo_arc(cr, lx + 18, yy, 5.0, 0, 2 * M_PI);
                 cairo_stroke(cr);
             } else {
-                cairo_set_line_width(cr, 2.2);
+                const double dash[] = {9.0, 5.0};
+                cairo_set_dash(cr, dash, s.dashed ? 2 : 0, 0.0);
+                cairo_set_line_width(cr, s.dashed ? 2.0 : 2.2);
                 cairo_move_to(cr, lx + 6, yy);
                 cairo_line_to(cr, lx + 30, yy);
                 cairo_stroke(cr);
+                cairo_set_dash(cr, nullptr, 0, 0.0);
             }
             setColour(cr, 0x202020);
             text(cr, s.name, lx + 38, yy, 0.0, 0.5);

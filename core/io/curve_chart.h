@@ -17,6 +17,7 @@ struct ChartSeries {
     std::vector<double> x, y;
     std::vector<double> se;   ///< +-1 standard error per point; empty = no error bars
     bool markersOnly = false; ///< true: hollow circles, no line (reference numbers)
+    bool dashed = false;      ///< a dashed line without markers or error bars (a secondary curve)
     int colour = 0;           ///< index into the palette; series with the same index share a colour
 };
 

@@ -167,9 +167,9 @@ private slots:
     void chartDrawsEverySeriesInItsColour() {
         ChartSpec c;
         c.title = "t";
-        c.series.push_back({"A", {0, 1, 2}, {0.1, 0.2, 0.4}, {0.01, 0.02, 0.01}, false, 0});
-        c.series.push_back({"B", {0, 1, 2}, {0.3, 0.3, 0.3}, {}, false, 1});
-        c.series.push_back({"B (paper)", {1, 2}, {0.25, 0.35}, {}, true, 2});
+        c.series.push_back({"A", {0, 1, 2}, {0.1, 0.2, 0.4}, {0.01, 0.02, 0.01}, false, false, 0});
+        c.series.push_back({"B", {0, 1, 2}, {0.3, 0.3, 0.3}, {}, false, true, 1});
+        c.series.push_back({"B (paper)", {1, 2}, {0.25, 0.35}, {}, true, false, 2});
         const RgbImage img = renderChart(c);
         QCOMPARE(img.width, 900);
         QCOMPARE(img.height, 560);
@@ -190,7 +190,7 @@ private slots:
 
     void chartRejectsBadInput() {
         ChartSpec c;
-        c.series.push_back({"A", {0, 1}, {0.1}, {}, false, 0});
+        c.series.push_back({"A", {0, 1}, {0.1}, {}, false, false, 0});
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, renderChart(c));
         c.series[0].y = {0.1, std::nan("")};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, renderChart(c));
