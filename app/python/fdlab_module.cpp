@@ -19,6 +19,7 @@
 #include "core/data/loaders.h"
 #include "core/eval/experiment_runner.h"
 #include "core/eval/level_evaluation.h"
+#include "core/eval/metrics.h"
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/json_file.h"
@@ -610,7 +611,29 @@ py::object runExperimentPy(const std::string& presetOrFile, int threads, const p
         throw py::error_already_set();
     }
     deliver();
-    return fromJson(resultsToJson(r));
+    py::dict out = fromJson(resultsToJson(r));
+    // The summary per learner as numpy arrays, ready to plot.
+    py::dict curves;
+    for (const LearnerSpec& l : r.spec.learners) {
+        std::vector<double> lv, err, se, auc, ea, eo;
+        for (const CurveSummary& c : r.summary) {
+            if (c.learner != l.id) continue;
+            lv.push_back(c.level), err.push_back(c.error.mean), se.push_back(c.error.se), auc.push_back(c.auc.mean);
+            ea.push_back(c.errorAttacked.mean), eo.push_back(c.errorOthers.mean);
+        }
+        py::dict d;
+        d["levels"] = vectorToNumpy(std::move(lv));
+        d["error"] = vectorToNumpy(std::move(err));
+        d["error_se"] = vectorToNumpy(std::move(se));
+        d["auc"] = vectorToNumpy(std::move(auc));
+        if (!r.spec.attackedClasses.empty()) {
+            d["error_attacked"] = vectorToNumpy(std::move(ea));
+            d["error_others"] = vectorToNumpy(std::move(eo));
+        }
+        curves[py::str(l.id)] = d;
+    }
+    out["arrays"] = curves;
+    return out;
 }
 
 }  // namespace
@@ -907,26 +930,44 @@ PYBIND11_MODULE(fdlab, m) {
                       const std::vector<double>& levels, std::uint64_t seed, const py::object& importance,
                       const py::object& attackedClasses, const py::object& feature, const py::object& features,
                       const py::object& regions, const std::string& replacement, const py::object& donorsX,
-                      const py::object& donorsY) {
+                      const py::object& donorsY, int repetitions) {
+        if (repetitions < 1) throw std::invalid_argument("repetitions must be >= 1, got " + std::to_string(repetitions));
         const Dataset test = testSet(model, X, y, importance);
         const CopyInfo copy = g_lastCopy;
         std::optional<Dataset> donors;
         if (!donorsX.is_none()) donors = testSet(model, donorsX, donorsY, py::none());
-        const AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement);
-        std::vector<LevelScore> sc;
+        AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement);
+        // Repetition r draws the attack with seed + r (repetition 0 is fdlab-cli eval --attack-seed seed).
+        std::vector<std::vector<LevelScore>> runs(static_cast<std::size_t>(repetitions));
         {
             py::gil_scoped_release release;
-            sc = evaluateAtLevels(model.trained, test, at, levels, {}, donors ? &*donors : nullptr);
+            for (int r = 0; r < repetitions; ++r) {
+                at.seed = seed + static_cast<std::uint64_t>(r);
+                runs[static_cast<std::size_t>(r)] = evaluateAtLevels(model.trained, test, at, levels, {}, donors ? &*donors : nullptr);
+            }
         }
-        std::vector<double> err, auc, ea, eo;
-        for (const auto& s : sc) err.push_back(s.error), auc.push_back(s.auc), ea.push_back(s.errorAttacked), eo.push_back(s.errorOthers);
+        const auto column = [&](auto field) {
+            std::vector<double> mean, se;
+            py::array_t<double> all({static_cast<py::ssize_t>(repetitions), static_cast<py::ssize_t>(levels.size())});
+            auto a = all.mutable_unchecked<2>();
+            for (std::size_t k = 0; k < levels.size(); ++k) {
+                std::vector<double> v;
+                for (std::size_t r = 0; r < runs.size(); ++r) v.push_back(a(r, k) = field(runs[r][k]));
+                const MeanSe m = meanAndStandardError(v);
+                mean.push_back(m.mean), se.push_back(repetitions > 1 ? m.se : 0.0);
+            }
+            return std::make_tuple(vectorToNumpy(std::move(mean)), vectorToNumpy(std::move(se)), all);
+        };
+        const auto [err, errSe, errRuns] = column([](const LevelScore& s) { return s.error; });
         py::dict out;
         out["levels"] = vectorToNumpy(std::vector<double>(levels));
-        out["error"] = vectorToNumpy(std::move(err));
-        out["auc"] = vectorToNumpy(std::move(auc));
+        out["error"] = err;
+        out["error_se"] = errSe;
+        out["error_runs"] = errRuns;
+        out["auc"] = std::get<0>(column([](const LevelScore& s) { return s.auc; }));
         if (!at.attackedClasses.empty()) {
-            out["error_attacked"] = vectorToNumpy(std::move(ea));
-            out["error_others"] = vectorToNumpy(std::move(eo));
+            out["error_attacked"] = std::get<0>(column([](const LevelScore& s) { return s.errorAttacked; }));
+            out["error_others"] = std::get<0>(column([](const LevelScore& s) { return s.errorOthers; }));
         }
         g_lastCopy = copy;
         return out;
@@ -934,21 +975,24 @@ PYBIND11_MODULE(fdlab, m) {
           py::arg("levels") = std::vector<double>{0.0}, py::arg("seed") = 1, py::arg("importance") = py::none(),
           py::arg("attacked_classes") = py::none(), py::arg("feature") = py::none(), py::arg("features") = py::none(),
           py::arg("regions") = py::none(), py::arg("replacement") = "zero", py::arg("donors_X") = py::none(),
-          py::arg("donors_y") = py::none(),
+          py::arg("donors_y") = py::none(), py::arg("repetitions") = 1,
           "curve(model, X, y, *, threat='none', levels=[0], seed=1, importance=None, attacked_classes=None, feature=None,\n"
-          "      features=None, regions=None, replacement='zero', donors_X=None, donors_y=None) -> dict\n\n"
+          "      features=None, regions=None, replacement='zero', donors_X=None, donors_y=None, repetitions=1) -> dict\n\n"
           "Error (fraction with margin <= 0) and AUC (binary; NaN for multi-class) of the model on X attacked\n"
           "at each level, by the same code as fdlab-cli eval (evaluateAtLevels): same data, threat, levels and\n"
           "seed (the CLI's --attack-seed) give the same numbers. Corruption threats draw replacement values\n"
           "from donors_X/donors_y (fdlab-cli eval uses the training part) or X itself. Returns 'levels',\n"
-          "'error', 'auc' arrays (and 'error_attacked'/'error_others' for one-sided threats). GIL released.");
+          "'error', 'auc' arrays (and 'error_attacked'/'error_others' for one-sided threats). repetitions=R\n"
+          "draws a random threat R times (seeds seed, seed+1, ...): the arrays are then means over the draws,\n"
+          "'error_se' their standard errors and 'error_runs' the R x levels errors. GIL released.");
 
     m.def("run", &runExperimentPy, py::arg("preset_or_file"), py::kw_only(), py::arg("threads") = 0,
           py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(),
           "run(preset_or_file, *, threads=0, repetitions=None, on_point=None) -> dict\n\n"
           "Runs an experiment (a preset name, see presets(), or an experiment JSON file) as fdlab-cli run does\n"
           "and returns its results file as a dict (spec, points, summary, status, warnings, timings:\n"
-          "the JSON `fdlab-cli run --output` writes). threads=0 uses every core. The work runs on a worker\n"
+          "the JSON `fdlab-cli run --output` writes), plus 'arrays': per learner id, numpy arrays 'levels',\n"
+          "'error', 'error_se', 'auc' (and 'error_attacked'/'error_others' for one-sided threats). threads=0 uses every core. The work runs on a worker\n"
           "thread with the GIL released; on_point(dict) is called on the calling thread as points finish.\n"
           "Ctrl-C (KeyboardInterrupt) stops the run cleanly within ~0.1 s of the solvers noticing, and is\n"
           "re-raised; an exception in on_point also stops the run and is re-raised.");

@@ -242,3 +242,31 @@ def test_ctrl_c_cancels_run():
     out, err = p.communicate(timeout=60)
     assert out.startswith("cancelled"), out + err
     assert time.time() - start < 10
+
+
+def test_curve_repetitions_average_seeded_draws(mnist35):
+    Xtr, ytr, itr = mnist35["train"]
+    Xte, yte, _ = mnist35["test"]
+    m = fdlab.train("svm", Xtr, ytr, {"C": 1}, info=itr)
+    levels = [0, 50, 100]
+    c = fdlab.curve(m, Xte, yte, threat="random-deletion", levels=levels, seed=7, repetitions=3)
+    singles = [fdlab.curve(m, Xte, yte, threat="random-deletion", levels=levels, seed=s)["error"] for s in (7, 8, 9)]
+    np.testing.assert_allclose(c["error_runs"], np.array(singles), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(c["error"], np.mean(singles, axis=0), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(c["error_se"], np.std(singles, axis=0, ddof=1) / np.sqrt(3), rtol=1e-12, atol=1e-15)
+    assert c["error_se"][0] == 0 and c["error_se"][2] > 0   # nothing deleted at level 0
+    # a deterministic threat gives the same curve every time
+    w = fdlab.curve(m, Xte, yte, threat="worst-case-count", levels=[0, 10], repetitions=2)
+    assert list(w["error_se"]) == [0.0, 0.0]
+    with pytest.raises(ValueError, match="repetitions must be >= 1"):
+        fdlab.curve(m, Xte, yte, levels=[0], repetitions=0)
+
+
+def test_run_returns_numpy_curves():
+    r = fdlab.run("dekel-shamir-label-copy", threads=2)
+    for learner in ("SVM", "LP (N=20)"):
+        c = r["arrays"][learner]
+        assert isinstance(c["error"], np.ndarray) and list(c["levels"]) == [0, 1, 2]
+        mine = [s for s in r["curves"] if s["learner"] == learner]
+        assert list(c["error"]) == pytest.approx([s["mean_error"] for s in mine], abs=1e-15)
+        assert list(c["error_se"]) == pytest.approx([s["se_error"] for s in mine], abs=1e-15)
