@@ -310,7 +310,9 @@ int runEval(const std::vector<std::string>& argv) {
     setAttackedClasses(at, a, ps.test);
     const std::vector<double> levels = parseLevels(a.value("levels", "0"));
     InterruptGuard guard;
+    const Stopwatch sw;
     const auto scores = evaluateAtLevels(m, ps.test, at, levels, {{}, guard.token()}, &ps.train);
+    const double seconds = sw.seconds();
     if (scores.size() < levels.size()) return Cancelled;
     json out = json::array();
     // One-sided threats add the error on the attacked classes and on the others.
@@ -336,7 +338,10 @@ int runEval(const std::vector<std::string>& argv) {
             std::cout << '\n';
         }
     }
-    if (format == "json") std::cout << json{{"threat", toString(at.threat)}, {"instances", ps.test.rows()}, {"levels", out}}.dump(2) << '\n';
+    if (format == "json")
+        std::cout << json{{"threat", toString(at.threat)}, {"instances", ps.test.rows()}, {"levels", out}, {"seconds", seconds}}.dump(2)
+                  << '\n';
+    if (format == "text") std::cout << "curve computed in " << fmt(seconds, 3) << " s\n";
     return Ok;
 }
 
