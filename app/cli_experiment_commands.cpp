@@ -3,6 +3,7 @@
 #include "cli_args.h"
 #include "cli_commands.h"
 
+#include "core/attacks/threat_registry.h"
 #include "core/data/bundled.h"
 #include "core/eval/experiment_runner.h"
 #include "core/eval/level_evaluation.h"
@@ -417,16 +418,15 @@ std::vector<Command> experimentCommands() {
                      "                      [--regions RxC]   (group-corruption on images: R x C pixel blocks as groups)\n"
                      "                      DATA-OPTIONS\n") +
              kDataHelp +
-             "  threats: none, worst-case-count, worst-case-value-exact, worst-case-value-greedy, random-deletion,\n"
-             "           random-feature-drop, random-blankout, uniform-top-weight, uniform-exact, fixed-deletion,\n"
-             "           greedy-deletion, feature-corruption, group-corruption\n"
+             "  threats (--threat; the level is K, N, p or a fraction as the threat says):\n" + threatHelp(false) +
              "  --attack-class NAME[,NAME]: a one-sided adversary that attacks only these classes (e.g. spam);\n"
              "           the error is then also reported on the attacked instances and on the others\n",
          runEval},
         {"attack", "per-instance deleted features of an attack (and a PNG grid for images)",
          std::string("usage: fdlab-cli attack --model MODEL.json --threat T --budget B [--format csv|json]\n"
                      "                        [--png GRID.png [--count N]] DATA-OPTIONS\n") +
-             kDataHelp + "  --png draws originals next to attacked images, deleted pixels in red (image data)\n"
+             kDataHelp + "  threats (--threat; --budget is K, N, p or a fraction as the threat says):\n" + threatHelp(false) +
+                 "  --png draws originals next to attacked images, deleted pixels in red (image data)\n"
                          "  --attack-class NAME[,NAME]: attack only these classes' instances\n"
                          "  each row names the instance's 1-based row in its file (source_row) and its id (message id\n"
                          "  for text corpora)\n",

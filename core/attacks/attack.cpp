@@ -1,5 +1,7 @@
 #include "core/attacks/attack.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "core/attacks/corruption.h"
 #include "core/attacks/greedy_deletion.h"
 #include "core/attacks/random_deletion.h"
@@ -13,28 +15,6 @@
 namespace fdlab {
 
 namespace {
-
-struct ThreatName {
-    ThreatModel threat;
-    const char* name;
-};
-constexpr ThreatName kThreatNames[] = {
-    {ThreatModel::None, "none"},
-    {ThreatModel::WorstCaseCount, "worst-case-count"},
-    {ThreatModel::WorstCaseValueExact, "worst-case-value-exact"},
-    {ThreatModel::WorstCaseValueGreedy, "worst-case-value-greedy"},
-    {ThreatModel::RandomDeletion, "random-deletion"},
-    {ThreatModel::RandomFeatureDrop, "random-feature-drop"},
-    {ThreatModel::UniformTopWeight, "uniform-top-weight"},
-    {ThreatModel::UniformExact, "uniform-exact"},
-    {ThreatModel::GreedyDeletion, "greedy-deletion"},
-    {ThreatModel::FeatureCorruption, "feature-corruption"},
-    {ThreatModel::GroupCorruption, "group-corruption"},
-    {ThreatModel::FixedDeletion, "fixed-deletion"},
-    {ThreatModel::RandomBlankout, "random-blankout"},
-    {ThreatModel::RandomLabelFlip, "random-label-flips"},
-    {ThreatModel::AdversarialLabelFlip, "adversarial-label-flips"},
-};
 
 [[noreturn]] void bad(const std::string& field, const std::string& msg) {
     throw std::invalid_argument("attack " + field + ": " + msg);
@@ -84,46 +64,17 @@ void appendAttackedRow(const RowView& x, const std::vector<int>& deleted, Replac
 
 }  // namespace
 
-const char* toString(ThreatModel t) {
-    for (const auto& n : kThreatNames)
-        if (n.threat == t) return n.name;
-    return "unknown";
-}
+const char* toString(ThreatModel t) { return threatInfo(t).name; }
 
-ThreatModel threatModelFromString(const std::string& s) {
-    for (const auto& n : kThreatNames)
-        if (s == n.name) return n.threat;
-    std::string all;
-    for (const auto& n : kThreatNames) all += (all.empty() ? "" : ", ") + std::string(n.name);
-    throw std::invalid_argument("unknown threat model '" + s + "' (expected one of: " + all + ")");
-}
+ThreatModel threatModelFromString(const std::string& s) { return threatInfo(s).threat; }
 
-bool usesCountBudget(ThreatModel t) {
-    return t == ThreatModel::WorstCaseCount || t == ThreatModel::RandomDeletion || t == ThreatModel::UniformTopWeight ||
-           t == ThreatModel::UniformExact || t == ThreatModel::GreedyDeletion || t == ThreatModel::FixedDeletion;
-}
+bool usesCountBudget(ThreatModel t) { return threatInfo(t).level == LevelKind::Count; }
 
-bool isTrainingTime(ThreatModel t) {
-    return t == ThreatModel::RandomLabelFlip || t == ThreatModel::AdversarialLabelFlip;
-}
+bool isTrainingTime(ThreatModel t) { return threatInfo(t).trainingTime; }
 
-bool usesValueBudget(ThreatModel t) {
-    return t == ThreatModel::WorstCaseValueExact || t == ThreatModel::WorstCaseValueGreedy;
-}
+bool usesValueBudget(ThreatModel t) { return threatInfo(t).level == LevelKind::Value; }
 
-std::string levelLabel(ThreatModel t) {
-    if (usesCountBudget(t)) return "deleted features K";
-    if (usesValueBudget(t)) return "value budget N";
-    switch (t) {
-    case ThreatModel::RandomFeatureDrop:
-    case ThreatModel::RandomBlankout: return "deletion probability p";
-    case ThreatModel::FeatureCorruption:
-    case ThreatModel::GroupCorruption: return "fraction corrupted";
-    case ThreatModel::RandomLabelFlip:
-    case ThreatModel::AdversarialLabelFlip: return "fraction of training labels flipped";
-    default: return "attack level";
-    }
-}
+std::string levelLabel(ThreatModel t) { return threatInfo(t).levelLabel; }
 
 void AttackSpec::validate(const Dataset& d) const {
     if (!std::isfinite(budget) || budget < 0) bad("budget", "must be finite and >= 0, got " + std::to_string(budget));

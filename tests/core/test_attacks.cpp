@@ -3,6 +3,7 @@
 
 #include "core/attacks/attack.h"
 #include "core/attacks/greedy_deletion.h"
+#include "core/attacks/threat_registry.h"
 #include "core/attacks/uniform_deletion.h"
 #include "core/attacks/worst_case_linear.h"
 #include "core/util/rng.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 using namespace fdlab;
 
@@ -71,6 +73,78 @@ std::vector<float> row(const Dataset& d, int i) { return {d.X.row(i).data(), d.X
 class TestAttacks : public QObject {
     Q_OBJECT
 private slots:
+    void registryDeclaresEveryThreatOnce() {
+        // Every enumerator of ThreatModel has exactly one entry, names round-trip, and the flags
+        // agree with the helpers the rest of FDLab calls.
+        const auto& reg = threatRegistry();
+        const int count = static_cast<int>(ThreatModel::AdversarialLabelFlip) + 1;
+        QCOMPARE(static_cast<int>(reg.size()), count);
+        std::set<std::string> names;
+        std::set<int> seen;
+        for (const ThreatInfo& t : reg) {
+            QVERIFY(names.insert(t.name).second);
+            QVERIFY(seen.insert(static_cast<int>(t.threat)).second);
+            QCOMPARE(threatModelFromString(t.name), t.threat);
+            QCOMPARE(std::string(toString(t.threat)), std::string(t.name));
+            QCOMPARE(usesCountBudget(t.threat), t.level == LevelKind::Count);
+            QCOMPARE(usesValueBudget(t.threat), t.level == LevelKind::Value);
+            QCOMPARE(levelLabel(t.threat), std::string(t.levelLabel));
+            QVERIFY(std::string(t.title).size() > 5 && std::string(t.doc).size() > 5);
+            QCOMPARE(t.trainingTime, t.verb == ThreatVerb::Flipped);
+        }
+        QCOMPARE(static_cast<int>(seen.size()), count);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, threatModelFromString("worst-case"));
+        const std::string help = threatHelp(false);
+        for (const ThreatInfo& t : reg)
+            QCOMPARE(help.find(std::string("    ") + t.name + " ") != std::string::npos, !t.trainingTime);
+    }
+
+    void registryFlagsMatchWhatEachThreatDoes() {
+        // Each test-time threat runs on a small set at a mid level: 'randomised' threats change
+        // their deletions with the seed and the others do not; 'needsLinearModel' ones refuse a
+        // scorer that is not linear; 'Deleted' threats zero what they touch.
+        const Dataset d = randomData(30, 8, 2, 5, 0.2);
+        const LinearModel model = randomModel(8, 1, 6);
+        const LinearScorer lin(model);
+        struct NotLinear final : Scorer {
+            const Scorer& inner;
+            explicit NotLinear(const Scorer& s) : inner(s) {}
+            int outputs() const override { return inner.outputs(); }
+            int features() const override { return inner.features(); }
+            void scores(std::span<const float> x, std::span<double> out) const override { inner.scores(x, out); }
+        } other(lin);
+        for (const ThreatInfo& t : threatRegistry()) {
+            if (t.trainingTime || t.threat == ThreatModel::None) continue;
+            AttackSpec a;
+            a.threat = t.threat;
+            a.budget = t.level == LevelKind::Count ? 3 : t.level == LevelKind::Value ? 2 : 0.5;
+            a.probability = a.fraction = 0.5;
+            a.feature = 2;
+            a.features = {1, 4, 6};
+            a.groups = {{"a", 0, 4}, {"b", 4, 8}};
+            a.stopWhenWrong = false;
+            AttackResult r1;
+            try {
+                r1 = runAttack(d, lin, a);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(QString::fromStdString(std::string(t.name) + ": " + e.what())));
+            }
+            a.seed = 99;
+            const AttackResult r2 = runAttack(d, lin, a);
+            QVERIFY2((r1.deleted != r2.deleted) == t.randomised, t.name);
+            if (t.verb == ThreatVerb::Deleted)
+                for (int i = 0; i < d.rows(); ++i)
+                    for (int j : r1.deleted[static_cast<std::size_t>(i)]) QCOMPARE(r1.attacked.value(i, j), 0.0f);
+            bool refused = false;
+            try {
+                runAttack(d, other, a);
+            } catch (const std::invalid_argument& e) {
+                refused = std::string(e.what()).find("needs a linear model") != std::string::npos;
+            }
+            QVERIFY2(refused == t.needsLinearModel, t.name);
+        }
+    }
+
     void countBudgetEqualsBruteForce() {
         for (int outputs : {1, 3}) {
             const int classes = outputs == 1 ? 2 : 3;

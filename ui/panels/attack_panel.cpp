@@ -1,5 +1,7 @@
 #include "ui/panels/attack_panel.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "ui/panels/compact_spin_box.h"
 #include "ui/plots/curve_plot.h"
 
@@ -22,21 +24,18 @@
 
 namespace fdlab::ui {
 
-namespace {
-const ThreatModel kThreats[] = {
-    ThreatModel::RandomDeletion,      ThreatModel::WorstCaseCount,      ThreatModel::WorstCaseValueExact,
-    ThreatModel::WorstCaseValueGreedy, ThreatModel::UniformTopWeight,   ThreatModel::UniformExact,
-    ThreatModel::GreedyDeletion,      ThreatModel::RandomFeatureDrop,   ThreatModel::RandomBlankout,
-    ThreatModel::FeatureCorruption,   ThreatModel::GroupCorruption,     ThreatModel::FixedDeletion,
-    ThreatModel::RandomLabelFlip,     ThreatModel::AdversarialLabelFlip, ThreatModel::None};
-}
-
 AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
     auto* form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_threat = new QComboBox(this);
     m_threat->setObjectName("threatCombo");
-    for (ThreatModel t : kThreats) m_threat->addItem(QString::fromStdString(toString(t)), static_cast<int>(t));
+    for (const ThreatInfo& t : threatRegistry()) {
+        m_threat->addItem(QString::fromUtf8(t.name), static_cast<int>(t.threat));
+        m_threat->setItemData(m_threat->count() - 1,
+                              QStringLiteral("<b>%1</b><br>%2<br><i>%3</i>")
+                                  .arg(QString::fromUtf8(t.title), QString::fromUtf8(t.doc), QString::fromUtf8(t.source)),
+                              Qt::ToolTipRole);
+    }
     m_threat->setToolTip(tr("What the adversary does to each test instance. Worst-case threats need a linear "
                             "model; value budgets use the importance values v_j."));
     form->addRow(tr("Threat model"), m_threat);
@@ -134,8 +133,7 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
 void AttackPanel::updateEnabled() {
     const auto t = static_cast<ThreatModel>(m_threat->currentData().toInt());
     m_feature->setEnabled(t == ThreatModel::RandomFeatureDrop);
-    const bool deletion = t != ThreatModel::FeatureCorruption && t != ThreatModel::GroupCorruption &&
-                          t != ThreatModel::None && !isTrainingTime(t);
+    const bool deletion = threatInfo(t).verb == ThreatVerb::Deleted;
     m_replacement->setEnabled(deletion);
     const bool range = m_rangeMode->isChecked();
     m_from->setEnabled(range);
@@ -199,11 +197,8 @@ void AttackPanel::onBudgetMoved() {
     else if (usesValueBudget(t))
         m_budgetLabel->setText(tr("N = %1 (below V = %2)").arg(b, 0, 'g', 6).arg(m_totalValue, 0, 'g', 6));
     else
-        m_budgetLabel->setText(tr("%1 = %2").arg(t == ThreatModel::FeatureCorruption || t == ThreatModel::GroupCorruption ||
-                                                         isTrainingTime(t)
-                                                     ? tr("fraction")
-                                                     : tr("p"))
-                                   .arg(b, 0, 'f', 2));
+        m_budgetLabel->setText(
+            tr("%1 = %2").arg(threatInfo(t).level == LevelKind::Fraction ? tr("fraction") : tr("p")).arg(b, 0, 'f', 2));
     emit budgetChanged(b);
 }
 

@@ -1,5 +1,7 @@
 #include "ui/plots/heatmap_view.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/feature_rounds_view.h"
 #include "ui/plots/message_view.h"
@@ -97,8 +99,8 @@ private:
 namespace {
 
 bool isProbabilityThreat(ThreatModel t) {
-    return t == ThreatModel::RandomFeatureDrop || t == ThreatModel::RandomBlankout || t == ThreatModel::FeatureCorruption ||
-           t == ThreatModel::GroupCorruption;
+    const ThreatInfo& i = threatInfo(t);
+    return !i.trainingTime && (i.level == LevelKind::Probability || i.level == LevelKind::Fraction);
 }
 
 QString className(const Dataset& d, int k) {
@@ -643,7 +645,7 @@ void HeatmapView::stepPlay() {
 
 QString HeatmapView::attackVerb() const {
     const ThreatModel t = threat();
-    if (t == ThreatModel::FeatureCorruption || t == ThreatModel::GroupCorruption) return tr("corrupted");
+    if (threatInfo(t).verb == ThreatVerb::Corrupted) return tr("corrupted");
     if (m_ctx && m_ctx->attack.replacement == Replacement::UniformNoise) return tr("replaced");
     return tr("deleted");
 }
