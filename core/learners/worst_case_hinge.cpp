@@ -117,37 +117,8 @@ double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const {
 }
 
 double WorstCaseHingeOracle::risk(const Eigen::VectorXd& w) const {
-    if (w.size() != dimension())
-        throw std::invalid_argument("WorstCaseHingeOracle: parameter vector has size " + std::to_string(w.size()) +
-                                    ", expected " + std::to_string(dimension()));
-    // One pass per row gives w.x_i and two upper bounds on the damage: the sum of the positive
-    // profits, and (count budget) K times the largest. Most rows of a trained model have a
-    // margin that no deletion can break, and then need no selection; the damage is only computed
-    // (a second pass) for the others. Exact either way: the bounds only decide that h_i = 0.
-    const double b = m_bias ? w(m_n) : 0.0;
-    const double* wd = w.data();
-    const bool noBudget = m_valueBudget ? m_N <= 0.0 : m_K == 0;
     double R = 0.0;
-    for (int i = 0; i < m_m; ++i) {
-        const long k0 = m_rowStart[static_cast<std::size_t>(i)], k1 = m_rowStart[static_cast<std::size_t>(i) + 1];
-        const double y = m_y[static_cast<std::size_t>(i)];
-        double f = 0.0, sumPos = 0.0, maxPos = 0.0;
-        for (long k = k0; k < k1; ++k) {
-            const double t = wd[m_col[static_cast<std::size_t>(k)]] * m_val[static_cast<std::size_t>(k)];
-            f += t;
-            const double p = std::max(0.0, y * t);
-            sumPos += p;
-            maxPos = std::max(maxPos, p);
-        }
-        const double base = 1.0 - y * (f + b);
-        if (noBudget) {
-            R += std::max(0.0, base);
-            continue;
-        }
-        const double bound = m_valueBudget ? sumPos : std::min(sumPos, static_cast<double>(m_K) * maxPos);
-        if (base + bound <= 0.0) continue;
-        R += std::max(0.0, base + damage(i, w, nullptr));
-    }
+    for (int i = 0; i < m_m; ++i) R += loss(i, w);
     return R;
 }
 
