@@ -72,7 +72,7 @@ public:
     double refresh() {
         m_w.setZero();
         const int* col = m_o.columns();
-        const double* val = m_o.values();
+        const float* val = m_o.values();
         double sumAlpha = 0.0;
         for (int i = 0; i < m_o.rows(); ++i) {
             const double a = m_alpha[static_cast<std::size_t>(i)];
@@ -108,7 +108,7 @@ public:
     /// doublings accepted.
     int extrapolate(const std::vector<double>& prev) {
         const int* col = m_o.columns();
-        const double* val = m_o.values();
+        const float* val = m_o.values();
         const int m = m_o.rows();
         const int bias = m_o.hasBias() ? m_o.features() : -1;
         // Without clipping, w(t) = w + (t - 1) u with u = sum_i (alpha_i - prev_i) y_i x~_i: u
@@ -175,7 +175,7 @@ private:
     /// f = w.x~_i and q = ||x~_i||^2 for x~_i = x_i o (1 - beta_i), without the bias.
     void marginTerms(int i, double& f, double& q) const {
         const int* col = m_o.columns();
-        const double* val = m_o.values();
+        const float* val = m_o.values();
         for (long k = m_o.rowBegin(i); k < m_o.rowEnd(i); ++k) {
             const double xt = val[k] * (1.0 - m_beta[static_cast<std::size_t>(k)]);
             f += m_w(col[k]) * xt;
@@ -192,7 +192,7 @@ private:
         const long k0 = m_o.rowBegin(i), k1 = m_o.rowEnd(i);
         const auto len = static_cast<std::size_t>(k1 - k0);
         const int* col = m_o.columns() + k0;
-        const double* val = m_o.values() + k0;
+        const float* val = m_o.values() + k0;
         const double y = m_o.label(i);
         const double a = m_alpha[static_cast<std::size_t>(i)];
         const double ya = y / a, ia2 = 1.0 / (a * a);
@@ -313,7 +313,7 @@ private:
     /// negative gradient (inactive row).
     bool updateAlpha(int i, double f, double q) {
         const int* col = m_o.columns();
-        const double* val = m_o.values();
+        const float* val = m_o.values();
         const double y = m_o.label(i);
         if (m_o.hasBias()) {
             f += m_w(m_o.features());

@@ -34,10 +34,16 @@ void WorstCaseHingeOracle::build(const Dataset& d) {
     m_n = d.features();
     m_rowStart.assign(1, 0);
     m_y.resize(static_cast<std::size_t>(m_m));
+    // Exact sizes first: on a large sparse set the copy is the solver's main memory (one CSR).
+    std::size_t nnz = 0;
+    for (int i = 0; i < m_m; ++i) d.forEachNonZero(i, [&](int, float) { ++nnz; });
+    m_col.reserve(nnz);
+    m_val.reserve(nnz);
+    m_rowStart.reserve(static_cast<std::size_t>(m_m) + 1);
     for (int i = 0; i < m_m; ++i) {
         d.forEachNonZero(i, [&](int j, float x) {
             m_col.push_back(j);
-            m_val.push_back(static_cast<double>(x));
+            m_val.push_back(x);
         });
         m_rowStart.push_back(static_cast<long>(m_col.size()));
         m_y[static_cast<std::size_t>(i)] = d.y(i);
@@ -147,7 +153,7 @@ double WorstCaseHingeOracle::evaluateWith(const Eigen::VectorXd& w, const double
     for (int i = 0; i < m_m; ++i) {
         const long k0 = m_rowStart[static_cast<std::size_t>(i)], k1 = m_rowStart[static_cast<std::size_t>(i) + 1];
         const int* col = m_col.data();
-        const double* val = m_val.data();
+        const float* val = m_val.data();
         double f = b;
         if (fPre) f = fPre[i];
         else

@@ -66,7 +66,7 @@ public:
     long rowBegin(int i) const { return m_rowStart[static_cast<std::size_t>(i)]; }
     long rowEnd(int i) const { return m_rowStart[static_cast<std::size_t>(i) + 1]; }
     const int* columns() const { return m_col.data(); }
-    const double* values() const { return m_val.data(); }
+    const float* values() const { return m_val.data(); }
     double label(int i) const { return m_y[static_cast<std::size_t>(i)]; }
     /// The adversary's cost of deleting feature j: v_j (value budget) or 1 (count budget).
     double cost(int j) const { return m_valueBudget ? m_v[static_cast<std::size_t>(j)] : 1.0; }
@@ -87,7 +87,7 @@ private:
     // CSR copy of X.
     std::vector<long> m_rowStart;
     std::vector<int> m_col;
-    std::vector<double> m_val;
+    std::vector<float> m_val;   // the data's own float values: an exact copy at 8 bytes an entry
     std::vector<double> m_y;
     /// Evaluation given the outputs f_i = w.x_i + b (null: computed here).
     double evaluateWith(const Eigen::VectorXd& w, const double* f, Eigen::VectorXd& subgradient);
