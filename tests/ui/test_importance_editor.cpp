@@ -316,6 +316,23 @@ private slots:
         }
     }
 
+    // Not a check: renders the editor on the SpamAssassin vocabulary, filtered, for a person.
+    void screenshotSpamAssassin() {
+        const QByteArray dir = qgetenv("FDLAB_SCREENSHOT_DIR");
+        if (dir.isEmpty()) QSKIP("set FDLAB_SCREENSHOT_DIR to render screenshots");
+        ImportanceEditor e;
+        e.resize(360, 700);
+        e.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&e));
+        e.setDataset(std::make_shared<Dataset>(loadBundled("spamassassin")));
+        e.setFilter("mone");
+        e.table()->selectAll();
+        e.applyToSelection(5.0);
+        e.table()->sortByColumn(0, Qt::AscendingOrder);
+        QTest::qWait(100);
+        e.grab().save(QString::fromUtf8(dir) + "/importance_spamassassin.png");
+    }
+
     // Not a check: renders the editor on MNIST for a person to look at.
     void screenshotMnist() {
         const QByteArray dir = qgetenv("FDLAB_SCREENSHOT_DIR");

@@ -199,7 +199,9 @@ void ImportanceEditor::buildUi() {
     m_table->sortByColumn(-1, Qt::AscendingOrder);   // file order until the user clicks a header
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Words get the room; the value column is sized once (ResizeToContents would measure every row).
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->horizontalHeader()->resizeSection(1, m_table->fontMetrics().horizontalAdvance(QStringLiteral("value v_j 0000.00")));
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);   // no per-row sizing on 34,000 rows
     tl->addWidget(m_table, 1);
