@@ -176,7 +176,9 @@ private slots:
         v.setContext(d, twoModels(), worstCaseCount(), 1);
         QVERIFY(waitForView(v, 0, 1));
         MessageViewWidget* mv = v.messageView();
+        QVERIFY(mv->wordLabel()->isHidden());   // no line for an empty search
         QTest::keyClicks(mv->findEdit(), "Cheap");
+        QVERIFY(mv->wordLabel()->isVisible());
         QCOMPARE(mv->foundWord(0).feature, 1);
         QCOMPARE(mv->foundWord(0).weight, 2.0);
         QCOMPARE(mv->foundWord(1).weight, 1.0);
@@ -203,6 +205,8 @@ private slots:
         QVERIFY(mv->wordLabel()->text().contains("not in the vocabulary"));
         mv->findWord("now");    // in the vocabulary, not in this message
         QVERIFY(mv->wordLabel()->text().contains("w = 0.500, not in this message"));
+        mv->findEdit()->clear();
+        QVERIFY(mv->wordLabel()->isHidden() && mv->highlighted(0).empty());
 
         QTemporaryDir dir;
         QString error;

@@ -214,7 +214,11 @@ void ImportanceEditor::buildUi() {
     m_setValue->setDecimals(3);
     m_setValue->setRange(0.001, 1e9);
     m_setValue->setValue(1.0);
-    setRow->addWidget(m_setValue);
+    // The range's width (1e9) would make the box wider than the ~260 px dock, and the layout
+    // then squeezes it to nothing; a fixed minimum keeps it usable.
+    m_setValue->setMinimumWidth(m_setValue->fontMetrics().horizontalAdvance(QStringLiteral("0000.000")) + 30);
+    m_setValue->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    setRow->addWidget(m_setValue, 1);
     m_setButton = new QPushButton(tr("Set selected"), tableBox);
     m_setButton->setToolTip(tr("Give every selected row this value"));
     setRow->addWidget(m_setButton);

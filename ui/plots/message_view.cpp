@@ -54,6 +54,7 @@ MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
     m_find->setObjectName("messageFind");
     m_find->setPlaceholderText(tr("e.g. money"));
     m_find->setClearButtonEnabled(true);
+    m_find->setMinimumWidth(140);
     m_find->setMaximumWidth(220);
     m_find->setToolTip(tr("Its weight for each learner, its value in this message, its occurrences highlighted"));
     bar->addWidget(m_find);
@@ -61,7 +62,9 @@ MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
     m_word->setObjectName("messageWord");
     m_word->setTextFormat(Qt::RichText);
     m_word->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    bar->addWidget(m_word, 1);
+    m_word->setWordWrap(true);   // on its own line below: two learners' numbers do not fit beside the field
+    m_word->setVisible(false);
+    bar->addStretch(1);
     m_export = new QToolButton(this);
     m_export->setText(tr("Export"));
     m_export->setPopupMode(QToolButton::InstantPopup);
@@ -73,6 +76,7 @@ MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
     m_export->setMenu(exportMenu);
     bar->addWidget(m_export);
     outer->addLayout(bar);
+    outer->addWidget(m_word);
     connect(m_find, &QLineEdit::textChanged, this, &MessageViewWidget::findWord);
 
     auto* row = new QHBoxLayout;
@@ -175,6 +179,7 @@ void MessageViewWidget::findWord(const QString& word) {
         m_word->setText(tr("<i>%1</i> is not in the vocabulary").arg(word.trimmed().toHtmlEscaped()));
     else
         m_word->setText(QStringLiteral("<span style='background:#fff176'>&nbsp;%1&nbsp;</span> %2").arg(name.toHtmlEscaped(), parts.join(QStringLiteral("; "))));
+    m_word->setVisible(!m_word->text().isEmpty());
 }
 
 void MessageViewWidget::highlight(int which) {
@@ -286,6 +291,7 @@ void MessageViewWidget::setError(int which, const QString& learner, const QStrin
 
 void MessageViewWidget::clear() {
     m_word->clear();
+    m_word->setVisible(false);
     for (int k = 0; k < 2; ++k) {
         m_views[k].reset();
         m_found[k] = {};
