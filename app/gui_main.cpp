@@ -4,6 +4,7 @@
 
 #include "ui/main_window.h"
 #include "ui/plots/curve_plot.h"
+#include "ui/plots/message_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -29,12 +30,21 @@ int main(int argc, char** argv) {
         "screenshot-tabs", "Run, then save curves.png, heatmaps.png, data.png and importance.png of the window into DIR and quit.", "dir");
     QCommandLineOption screenshotDelay("screenshot-delay",
                                        "With --screenshot-tabs: shoot after MS milliseconds instead of after the run.", "ms");
+    QCommandLineOption windowSize("window-size", "Resize the window to WxH pixels (e.g. 1200x800).", "WxH");
+    QCommandLineOption screenshotFind("screenshot-find",
+                                      "With --screenshot-tabs: also save heatmaps-find.png with WORD looked up in the message view.", "word");
+    parser.addOption(windowSize);
+    parser.addOption(screenshotFind);
     parser.addOption(screenshot);
     parser.addOption(screenshotTabs);
     parser.addOption(screenshotDelay);
     parser.process(app);
 
     fdlab::ui::MainWindow window;
+    if (parser.isSet(windowSize)) {
+        const QStringList wh = parser.value(windowSize).split('x');
+        if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+    }
     window.show();
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(screenshot)) {
@@ -51,7 +61,8 @@ int main(int argc, char** argv) {
         const QString dir = parser.value(screenshotTabs);
         QDir().mkpath(dir);
         window.setProperty("quietErrors", true);
-        auto shoot = [&window, dir] {
+        const QString findWord = parser.value(screenshotFind);
+        auto shoot = [&window, dir, findWord] {
             const char* names[] = {"curves", "heatmaps", "data"};
             for (int i = 0; i < window.tabs()->count() && i < 3; ++i) {
                 window.tabs()->setCurrentIndex(i);
@@ -59,6 +70,17 @@ int main(int argc, char** argv) {
                 window.curvePlot()->update();
                 QApplication::processEvents();
                 window.grab().save(dir + "/" + names[i] + ".png");
+            }
+            auto* messages = window.findChild<fdlab::ui::MessageViewWidget*>("heatmapMessages");
+            window.tabs()->setCurrentIndex(1);   // the Heatmaps tab: the message view is visible on text data
+            QApplication::processEvents();
+            if (!findWord.isEmpty() && messages && messages->isVisibleTo(&window)) {
+                messages->findWord(findWord);
+                QApplication::processEvents();
+                window.grab().save(dir + "/heatmaps-find.png");
+                messages->saveImage(dir + "/message.pdf");
+                messages->saveImage(dir + "/message.svg");
+                messages->saveTopWords(0, dir + "/top-words-a.png");
             }
             // The Importance panel shares its dock area with the Dataset panel: raise it once.
             if (auto* dock = window.findChild<QDockWidget*>("importanceDock")) {

@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include "ui/dialogs/import_dialog.h"
+#include "ui/dialogs/text_corpus_dialog.h"
 
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
@@ -168,6 +169,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     connect(m_datasetPanel, &DatasetPanel::datasetRequested, this, [this](const QString& s) { openSource(s); });
     connect(m_datasetPanel, &DatasetPanel::openFileRequested, this, &MainWindow::openFileDialog);
+    connect(m_datasetPanel, &DatasetPanel::openTextCorpusRequested, this, &MainWindow::openTextCorpusDialog);
     connect(m_importance, &ImportanceEditor::importanceChanged, this, [this](const std::vector<double>& v) {
         m_importanceEdited = true;
         double V = 0.0;
@@ -209,6 +211,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open dataset..."), this, &MainWindow::openFileDialog);
+    file->addAction(tr("Open &text corpus..."), this, &MainWindow::openTextCorpusDialog);
     open->setShortcut(QKeySequence::Open);
     QAction* openExp = file->addAction(tr("Open e&xperiment..."), this, &MainWindow::openExperimentDialog);
     openExp->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
@@ -329,6 +332,11 @@ void MainWindow::openFileDialog() {
         options = dialog.options();
     }
     openSource(path, options);
+}
+
+void MainWindow::openTextCorpusDialog() {
+    TextCorpusDialog dialog(m_loader, this);
+    if (dialog.exec() == QDialog::Accepted) openSource(dialog.path(), dialog.options());
 }
 
 void MainWindow::openSource(const QString& source, const LoadOptions& options) {

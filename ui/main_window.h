@@ -100,6 +100,7 @@ private:
     void buildToolBar();
     void buildStatusBar();
     void openFileDialog();
+    void openTextCorpusDialog();
     void openExperimentDialog();
     void saveExperimentDialog();
     void exportPlotDialog();

@@ -68,6 +68,19 @@ TextCorpus loadCorpus(const std::string& path, const LoadOptions& opt) {
 }
 }  // namespace
 
+TextCorpus loadTextCorpusFile(const std::string& path, const LoadOptions& opt) { return loadCorpus(path, opt); }
+
+TextCorpusPreview previewTextCorpus(const TextCorpus& corpus, const LoadOptions& opt) {
+    TextCorpusPreview p;
+    p.documents = corpus.size();
+    p.classNames = corpus.classNames;
+    p.classCounts.assign(corpus.classNames.size(), 0);
+    for (int l : corpus.labels)
+        if (l >= 0 && static_cast<std::size_t>(l) < p.classCounts.size()) ++p.classCounts[static_cast<std::size_t>(l)];
+    p.vocabulary = fitVocabulary(corpus.documents, textOptions(opt), corpus.source).size();
+    return p;
+}
+
 bool isTextCorpus(const std::string& path, const LoadOptions& opt) {
     return std::filesystem::is_directory(path) || !opt.textColumn.empty();
 }

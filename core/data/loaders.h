@@ -8,6 +8,7 @@
 // column, an empty class. Never a crash, never silently wrong data.
 
 #include "core/data/dataset.h"
+#include "core/text/text_corpus.h"
 
 #include <string>
 
@@ -86,6 +87,23 @@ Dataset loadDataFile(const std::string& path, const LoadOptions& opt = {});
 
 /// True when `path` with `opt` names a text corpus (a folder, or a CSV with a text column).
 bool isTextCorpus(const std::string& path, const LoadOptions& opt);
+
+/// The documents of a text corpus (a folder, or a CSV file with opt.textColumn), read with
+/// opt's keepSubject, labelColumn and separator, not vectorised. Throws as loadDataFile does.
+TextCorpus loadTextCorpusFile(const std::string& path, const LoadOptions& opt);
+
+/// What loadDataFile(path, opt) would make of a corpus, told before vectorising it (for the
+/// "Open text corpus" dialog): documents per class and the number of vocabulary words (= the
+/// dataset's features) under opt's minimum document frequency, fitted on every document.
+struct TextCorpusPreview {
+    int documents = 0;
+    std::vector<std::string> classNames;
+    std::vector<int> classCounts;   ///< documents per class, in classNames' order
+    int vocabulary = 0;
+};
+/// Throws std::invalid_argument for bad text options (weighting, minimum document frequency),
+/// DataError when no word is frequent enough (as loadDataFile does).
+TextCorpusPreview previewTextCorpus(const TextCorpus& corpus, const LoadOptions& opt);
 
 /// Two text corpora: the vocabulary (and idf) fitted on `trainPath`'s documents alone, the test
 /// corpus vectorised with it. `unseen` receives the test report's one-line summary.

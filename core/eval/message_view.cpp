@@ -111,6 +111,30 @@ MessageView buildMessageView(const Dataset& test, int instance, const LinearMode
     return buildMessageView(test, instance, scorer, &model, attack, attackRow);
 }
 
+WordInMessage findWordInMessage(const MessageView& v, std::string_view query, const std::vector<std::string>& words,
+                                const std::vector<double>& w, const std::vector<double>& x) {
+    WordInMessage out;
+    // The tokenizer's rule, so that "Pills," finds "pills" and "don't" finds nothing.
+    const std::vector<TokenSpan> tokens = tokenize(query);
+    if (tokens.size() != 1) return out;
+    out.word = foldCase(query.substr(tokens[0].offset, tokens[0].length));
+    const auto it = std::find(words.begin(), words.end(), out.word);
+    if (it == words.end()) return out;
+    out.feature = static_cast<int>(it - words.begin());
+    const auto j = static_cast<std::size_t>(out.feature);
+    out.hasWeight = w.size() == words.size();
+    out.weight = out.hasWeight ? w[j] : 0.0;
+    out.value = j < x.size() ? x[j] : 0.0;
+    for (std::size_t s = 0; s < v.spans.size(); ++s)
+        if (v.spans[s].feature == out.feature) {
+            out.spans.push_back(static_cast<int>(s));
+            out.contribution = v.spans[s].contribution;
+            out.deleted = v.spans[s].deleted;
+        }
+    out.deleted = out.deleted || std::binary_search(v.deleted.begin(), v.deleted.end(), out.feature);
+    return out;
+}
+
 TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column) {
     if (column < 0 || column >= model.W.cols()) throw std::invalid_argument("top words: no column " + std::to_string(column));
     TopWords out;

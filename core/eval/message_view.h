@@ -94,6 +94,25 @@ struct TopWords {
 };
 TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column = 0);
 
+/// A word searched in a message ("find a word" in the spammer's view) for one model.
+struct WordInMessage {
+    std::string word;            ///< the query as a vocabulary word (trimmed, foldCase)
+    int feature = -1;            ///< its column, -1 when it is not in the vocabulary
+    bool hasWeight = false;      ///< false when the model gives no weights (non-linear)
+    double weight = 0.0;         ///< w_j: the attack direction (binary w; multi-class w_y - w_k)
+    double value = 0.0;          ///< x_j in the clean message
+    double contribution = 0.0;   ///< c_j of the message's spans (0 when the word is absent)
+    bool deleted = false;        ///< the attack deleted/changed it in this message
+    std::vector<int> spans;      ///< indices into v.spans of its occurrences, in text order
+};
+
+/// Looks `query` up in the vocabulary `words` (feature names) and in message `v`: the weight
+/// w[j] (hasWeight only when w has one entry per word), the value x[j] of the clean message
+/// (0 when x is shorter), and its occurrences. A query of several tokens or none finds nothing
+/// (feature -1, no spans).
+WordInMessage findWordInMessage(const MessageView& v, std::string_view query, const std::vector<std::string>& words,
+                                const std::vector<double>& w, const std::vector<double>& x);
+
 // ---- HTML ------------------------------------------------------------------------------------
 
 /// &, <, >, " and ' as entities; C0 controls other than \n and \t dropped.

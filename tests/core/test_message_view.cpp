@@ -175,6 +175,40 @@ private slots:
         QVERIFY(topWordsByWeight(m, words, 0).positive.empty());
     }
 
+    void findWord() {
+        const TextSplit split = tinySplit();
+        const Dataset& test = split.test.data;
+        const LinearModel m = tinyModel();
+        const MessageView v = buildMessageView(test, 0, m, worstCase(test, 0, m, 1));
+        const std::vector<double> w = {0.0, 2.0, -1.0, 0.5, 3.0};
+        const std::vector<double> x = {1.0, 1.0, 1.0, 0.0, 1.0};   // binary: at, cheap, meeting present
+        // "Cheap" twice (spans 0 and 2), c = y * w * x = +2, not deleted at K = 1 (pills is).
+        WordInMessage f = findWordInMessage(v, "  CHEAP, ", test.featureNames, w, x);
+        QCOMPARE(f.word, std::string("cheap"));
+        QCOMPARE(f.feature, 1);
+        QVERIFY(f.hasWeight);
+        QCOMPARE(f.weight, 2.0);
+        QCOMPARE(f.value, 1.0);
+        QCOMPARE(f.contribution, 2.0);
+        QVERIFY(!f.deleted);
+        QCOMPARE(f.spans, (std::vector<int>{0, 2}));
+        QCOMPARE(v.text.substr(v.spans[2].offset, v.spans[2].length), std::string("cheap"));
+        f = findWordInMessage(v, "pills", test.featureNames, w, x);
+        QVERIFY(f.deleted);
+        QCOMPARE(f.contribution, 3.0);
+        // In the vocabulary, not in the message: its weight, x = 0, no spans.
+        f = findWordInMessage(v, "now", test.featureNames, w, {});
+        QCOMPARE(f.feature, 3);
+        QCOMPARE(f.weight, 0.5);
+        QCOMPARE(f.value, 0.0);
+        QVERIFY(f.spans.empty());
+        // Not a vocabulary word (in the text but cut), two words, nothing; no weights given.
+        QCOMPARE(findWordInMessage(v, "noon", test.featureNames, w, x).feature, -1);
+        QCOMPARE(findWordInMessage(v, "cheap pills", test.featureNames, w, x).feature, -1);
+        QCOMPARE(findWordInMessage(v, " ", test.featureNames, w, x).feature, -1);
+        QVERIFY(!findWordInMessage(v, "cheap", test.featureNames, {}, x).hasWeight);
+    }
+
     void colours() {
         QCOMPARE(contributionColor(0.0, 1.0), (Rgb{255, 255, 255}));
         QCOMPARE(contributionColor(1.0, 1.0), (Rgb{222, 77, 66}));

@@ -11,6 +11,7 @@
 #include "core/text/mime_message.h"
 #include "core/text/spamassassin.h"
 #include "core/text/text_corpus.h"
+#include "core/data/loaders.h"
 #include "core/text/text_loaders.h"
 #include "core/text/tokenizer.h"
 #include "core/util/errors.h"
@@ -127,6 +128,7 @@ private slots:
     void optionValidation();
     void folderLoader();
     void folderErrors();
+    void corpusPreview();
     void csvLoader();
     void csvErrors_data();
     void csvErrors();
@@ -484,6 +486,37 @@ void TestText::folderLoader() {
     QCOMPARE(t.data.instanceId(4), std::string("spam/02.eml"));
     QVERIFY(t.data.documents != nullptr);
     QCOMPARE(t.data.documents->docs.size(), std::size_t(5));
+}
+
+// The preview tells the vocabulary size loadDataFile will give, for every option combination.
+void TestText::corpusPreview() {
+    const std::string folder = textData("folder");
+    LoadOptions opt;
+    const TextCorpus c = loadTextCorpusFile(folder, opt);
+    TextCorpusPreview p = previewTextCorpus(c, opt);
+    QCOMPARE(p.documents, 5);
+    QCOMPARE(p.classNames, (Strings{"ham", "spam"}));
+    QCOMPARE(p.classCounts, (std::vector<int>{3, 2}));
+    QCOMPARE(p.vocabulary, 3);   // cheap, meeting, now
+    for (bool subject : {true, false})
+        for (int df : {1, 2, 3}) {
+            opt.keepSubject = subject;
+            opt.minDocumentFrequency = df;
+            const int words = previewTextCorpus(loadTextCorpusFile(folder, opt), opt).vocabulary;
+            QCOMPARE(words, loadDataFile(folder, opt).features());
+        }
+    // "offer" is only in a Subject line: one word fewer without Subjects.
+    opt.minDocumentFrequency = 1;
+    opt.keepSubject = true;
+    const int with = previewTextCorpus(loadTextCorpusFile(folder, opt), opt).vocabulary;
+    opt.keepSubject = false;
+    QCOMPARE(previewTextCorpus(loadTextCorpusFile(folder, opt), opt).vocabulary, with - 1);
+    opt.minDocumentFrequency = 3;
+    QCOMPARE(previewTextCorpus(c, opt).vocabulary, 1);   // meeting
+    opt.minDocumentFrequency = 4;                        // no word: the loader's error
+    QVERIFY_CONTAINS(dataErrorOf([&] { previewTextCorpus(c, opt); }), "no word occurs in at least minDocumentFrequency = 4");
+    opt.weighting = "bm25";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, previewTextCorpus(c, opt));
 }
 
 void TestText::folderErrors() {

@@ -2,7 +2,8 @@
 // linear models. The tab shows the messages instead of the per-feature bar charts; the words
 // are there, the ones the exact worst-case attack deletes are struck (all occurrences), the
 // HTML carries the right spans, the budget slider changes the deletion, the jump finds the
-// message A loses and B keeps, and "Save as HTML" writes the standalone document.
+// message A loses and B keeps, "Save as HTML" writes the standalone document, "find a word"
+// shows weights and highlights occurrences, and PNG/PDF/SVG exports write real files.
 
 #include "core/attacks/worst_case_linear.h"
 #include "core/eval/message_view.h"
@@ -12,7 +13,10 @@
 #include "ui/plots/message_view.h"
 #include "wait_for_view.h"
 
+#include <QDir>
 #include <QFile>
+#include <QImage>
+#include <QLineEdit>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -20,6 +24,8 @@
 #include <QTextBrowser>
 #include <QTextBlock>
 #include <QTextDocument>
+
+#include <algorithm>
 
 using namespace fdlab;
 using namespace fdlab::ui;
@@ -157,6 +163,93 @@ private slots:
         QCOMPARE(jumped.last().at(1).toInt(), 0);
         QVERIFY(waitForView(v, 0, 2));
         QCOMPARE(a->toPlainText(), QString("Cheap PILLS, cheap! Meeting at noon."));
+    }
+
+    /// "Find a word": each learner's weight, the value in the message, the occurrences
+    /// highlighted in both texts, kept across budgets; then the view, the whole widget and the
+    /// top words exported as PNG, PDF and SVG.
+    void findsAWordAndExports() {
+        auto d = tinyText();
+        HeatmapView v;
+        v.resize(1200, 800);
+        v.show();
+        v.setContext(d, twoModels(), worstCaseCount(), 1);
+        QVERIFY(waitForView(v, 0, 1));
+        MessageViewWidget* mv = v.messageView();
+        QVERIFY(mv->wordLabel()->isHidden());   // no line for an empty search
+        QTest::keyClicks(mv->findEdit(), "Cheap");
+        QVERIFY(mv->wordLabel()->isVisible());
+        QCOMPARE(mv->foundWord(0).feature, 1);
+        QCOMPARE(mv->foundWord(0).weight, 2.0);
+        QCOMPARE(mv->foundWord(1).weight, 1.0);
+        QCOMPARE(mv->foundWord(0).value, 1.0);
+        const std::vector<std::pair<int, int>> cheap = {{0, 5}, {13, 18}};
+        QCOMPARE(mv->highlighted(0), cheap);
+        QCOMPARE(mv->highlighted(1), cheap);
+        QCOMPARE(mv->browser(0)->extraSelections().size(), 2);
+        QCOMPARE(mv->browser(0)->extraSelections().at(1).cursor.selectedText(), QString("cheap"));
+        const QString label = mv->wordLabel()->text();
+        QVERIFY2(label.contains("<b>A</b>: w = 2.000, x = 1, 2 times") && label.contains("<b>B</b>: w = 1.000"), qPrintable(label));
+        QVERIFY(!mv->foundWord(0).deleted);   // at K = 1 A deletes pills only
+        const bool bDeletes = std::binary_search(mv->view(1)->deleted.begin(), mv->view(1)->deleted.end(), 1);
+        QCOMPARE(mv->foundWord(1).deleted, bDeletes);
+        QCOMPARE(label.count("deleted"), bDeletes ? 1 : 0);
+        v.setBudget(2);
+        QVERIFY(waitForView(v, 0, 2));
+        QCOMPARE(mv->highlighted(0), cheap);
+        QVERIFY(mv->foundWord(0).deleted);
+        QVERIFY(mv->wordLabel()->text().contains("deleted"));
+        mv->findWord("noon");   // in the text, cut from the vocabulary
+        QVERIFY(mv->highlighted(0).empty());
+        QVERIFY(mv->browser(0)->extraSelections().isEmpty());
+        QVERIFY(mv->wordLabel()->text().contains("not in the vocabulary"));
+        mv->findWord("now");    // in the vocabulary, not in this message
+        QVERIFY(mv->wordLabel()->text().contains("w = 0.500, not in this message"));
+        mv->findEdit()->clear();
+        QVERIFY(mv->wordLabel()->isHidden() && mv->highlighted(0).empty());
+
+        QTemporaryDir dir;
+        QString error;
+        auto bytes = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        QVERIFY2(mv->saveImage(dir.filePath("m.png"), &error), qPrintable(error));
+        QImage png(dir.filePath("m.png"));
+        QCOMPARE(png.size(), mv->size() * mv->devicePixelRatio());
+        QVERIFY2(mv->saveImage(dir.filePath("m.pdf"), &error), qPrintable(error));
+        QVERIFY(bytes(dir.filePath("m.pdf")).startsWith("%PDF"));
+        QVERIFY2(mv->saveImage(dir.filePath("m.SVG"), &error), qPrintable(error));
+        const QByteArray svg = bytes(dir.filePath("m.SVG"));
+        QVERIFY(svg.contains("<svg") && svg.contains("Cheap"));
+        QVERIFY2(mv->saveTopWords(0, dir.filePath("top.svg"), &error), qPrintable(error));
+        QVERIFY(bytes(dir.filePath("top.svg")).contains("pills"));
+        QVERIFY2(mv->saveTopWords(1, dir.filePath("top.png"), &error), qPrintable(error));
+        QCOMPARE(QImage(dir.filePath("top.png")).size(), mv->topWordsLabel(1)->size() * mv->devicePixelRatio());
+        QVERIFY(!mv->saveImage(dir.filePath("no/such/dir/m.png"), &error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 5);   // no temporaries left
+    }
+
+    /// Byte offsets of UTF-8 spans map to the document's characters ("naïve" is 6 bytes, 5
+    /// characters); without weights the label says so.
+    void highlightsAfterNonAscii() {
+        auto view = std::make_shared<MessageView>();
+        view->instance = 0;
+        view->label = 1;
+        view->text = "na\xc3\xafve cheap cheap";
+        view->spans = {{0, 6, "na\xc3\xafve", 0, 0.0, false}, {7, 5, "cheap", 1, 0.0, false}, {13, 5, "cheap", 1, 0.0, false}};
+        MessageViewWidget mv;
+        mv.setVocabulary(std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"na\xc3\xafve", "cheap"}));
+        mv.setWordData(0, {}, {1.0, 2.0});
+        MessageHtmlOptions o;
+        o.learner = "kernel";
+        o.classNames = {"ham", "spam"};
+        mv.setMessage(0, view, o);
+        QCOMPARE(mv.browser(0)->toPlainText(), QString::fromUtf8(view->text));
+        mv.findWord("CHEAP");
+        QCOMPARE(mv.highlighted(0), (std::vector<std::pair<int, int>>{{6, 11}, {12, 17}}));
+        QCOMPARE(mv.browser(0)->extraSelections().at(0).cursor.selectedText(), QString("cheap"));
+        QVERIFY2(mv.wordLabel()->text().contains("<b>kernel</b>: no weights, x = 2, 2 times"), qPrintable(mv.wordLabel()->text()));
     }
 
     /// Dense data without documents keeps the bar charts.

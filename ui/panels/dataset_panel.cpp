@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -63,7 +64,14 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent) {
     auto* open = new QPushButton(tr("Open file..."), this);
     open->setToolTip(tr("Load an IDX, CSV, LIBSVM or ARFF file"));
     connect(open, &QPushButton::clicked, this, &DatasetPanel::openFileRequested);
-    layout->addWidget(open);
+    auto* openText = new QPushButton(tr("Open text corpus..."), this);
+    openText->setObjectName("openTextCorpus");
+    openText->setToolTip(tr("A folder with one sub-folder per class, or a CSV file with a text column"));
+    connect(openText, &QPushButton::clicked, this, &DatasetPanel::openTextCorpusRequested);
+    auto* openRow = new QHBoxLayout;
+    openRow->addWidget(open);
+    openRow->addWidget(openText);
+    layout->addLayout(openRow);
 
     // Task
     auto* taskBox = new QGroupBox(tr("Task"), this);

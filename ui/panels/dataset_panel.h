@@ -1,5 +1,5 @@
 #pragma once
-// Dataset panel: the bundled datasets and generators, "Open file...", and how the experiment
+// Dataset panel: the bundled datasets and generators, "Open file...", "Open text corpus...", and how the experiment
 // uses the data -- the task (a class pair, one class against the rest, or all classes), the
 // split (counts per class, fractions or k-fold) and the preprocessing. It only asks for a
 // dataset (signal); the main window's loader does the work. The task/split/preprocessing
@@ -40,6 +40,8 @@ signals:
     /// "bundled:NAME" or a file path.
     void datasetRequested(const QString& source);
     void openFileRequested();
+    /// "Open text corpus...": the main window shows the TextCorpusDialog.
+    void openTextCorpusRequested();
 
 private:
     void updateTaskWidgets();

@@ -368,6 +368,7 @@ void HeatmapView::buildDetailMaps(bool image) {
     m_originalCaption->setVisible(!m_textLayout);
     m_messages->setVisible(m_textLayout);
     m_messages->clear();
+    m_messages->setVocabulary(std::shared_ptr<const std::vector<std::string>>(m_ctx->test, &m_ctx->test->featureNames));
     for (int k = 0; k < 2; ++k) {
         m_header[k]->setVisible(!m_textLayout);
         for (int c = 0; c < 3; ++c) {
@@ -805,6 +806,7 @@ void HeatmapView::drawTextView() {
         o.classNames = d.classNames;
         o.attackLevel = levelText(m_view.level).toStdString();
         o.attackVerb = attackVerb().toStdString();
+        m_messages->setWordData(k, lv.w, m_view.x);
         m_messages->setMessage(k, lv.message, o, lv.messageBodyHtml, lv.topWords);
     }
 }

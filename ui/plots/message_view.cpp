@@ -1,11 +1,15 @@
 #include "ui/plots/message_view.h"
 
 #include "core/util/atomic_file.h"
+#include "ui/plots/widget_export.h"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QTextCursor>
+#include <QToolButton>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
@@ -41,9 +45,44 @@ QString topWordsHtml(const TopWords& top, const MessageHtmlOptions& o) {
 }  // namespace
 
 MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
-    auto* row = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(3);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Find a word:"), this));
+    m_find = new QLineEdit(this);
+    m_find->setObjectName("messageFind");
+    m_find->setPlaceholderText(tr("e.g. money"));
+    m_find->setClearButtonEnabled(true);
+    m_find->setMinimumWidth(140);
+    m_find->setMaximumWidth(220);
+    m_find->setToolTip(tr("Its weight for each learner, its value in this message, its occurrences highlighted"));
+    bar->addWidget(m_find);
+    m_word = new QLabel(this);
+    m_word->setObjectName("messageWord");
+    m_word->setTextFormat(Qt::RichText);
+    m_word->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_word->setWordWrap(true);   // on its own line below: two learners' numbers do not fit beside the field
+    m_word->setVisible(false);
+    bar->addStretch(1);
+    m_export = new QToolButton(this);
+    m_export->setText(tr("Export"));
+    m_export->setPopupMode(QToolButton::InstantPopup);
+    auto* exportMenu = new QMenu(m_export);
+    connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
+        exportMenu->clear();
+        addExportActions(exportMenu);
+    });
+    m_export->setMenu(exportMenu);
+    bar->addWidget(m_export);
+    outer->addLayout(bar);
+    outer->addWidget(m_word);
+    connect(m_find, &QLineEdit::textChanged, this, &MessageViewWidget::findWord);
+
+    auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(8);
+    outer->addLayout(row, 1);
     for (int k = 0; k < 2; ++k) {
         auto* col = new QVBoxLayout;
         col->setSpacing(3);
@@ -98,12 +137,150 @@ void MessageViewWidget::setMessage(int which, std::shared_ptr<const MessageView>
     const QString top = topWordsHtml(topWords, options);
     m_top[k]->setText(top);
     m_top[k]->setVisible(!top.isEmpty());
+    if (!m_find->text().isEmpty()) findWord(m_find->text());
     emit messageShown(k);
+}
+
+void MessageViewWidget::setWordData(int which, std::vector<double> w, std::vector<double> x) {
+    m_w[side(which)] = std::move(w);
+    m_x[side(which)] = std::move(x);
+}
+
+void MessageViewWidget::setVocabulary(std::shared_ptr<const std::vector<std::string>> words) { m_words = std::move(words); }
+
+void MessageViewWidget::findWord(const QString& word) {
+    if (m_find->text() != word) m_find->setText(word);   // re-enters through textChanged
+    const std::string query = word.toStdString();
+    static const std::vector<std::string> none;
+    QStringList parts;
+    QString name;
+    bool known = false;
+    for (int k = 0; k < 2; ++k) {
+        m_found[k] = {};
+        if (m_views[k] && !query.empty()) m_found[k] = findWordInMessage(*m_views[k], query, m_words ? *m_words : none, m_w[k], m_x[k]);
+        highlight(k);
+        const WordInMessage& f = m_found[k];
+        if (!m_views[k] || f.feature < 0) continue;
+        known = true;
+        name = QString::fromStdString(f.word);
+        const QString learner = QString::fromStdString(m_options[k].learner).toHtmlEscaped();
+        QString text = f.hasWeight ? tr("<b>%1</b>: w = %2").arg(learner).arg(f.weight, 0, 'f', 3) : tr("<b>%1</b>: no weights").arg(learner);
+        if (f.spans.empty())
+            text += tr(", not in this message");
+        else
+            text += f.spans.size() == 1 ? tr(", x = %1, once in the text").arg(f.value, 0, 'g', 4)
+                                        : tr(", x = %1, %2 times in the text").arg(f.value, 0, 'g', 4).arg(f.spans.size());
+        if (f.deleted) text += tr(", <span style='color:#d00000'>%1</span>").arg(QString::fromStdString(m_options[k].attackVerb).toHtmlEscaped());
+        parts << text;
+    }
+    if (query.empty() || (!m_views[0] && !m_views[1]))
+        m_word->clear();
+    else if (!known)
+        m_word->setText(tr("<i>%1</i> is not in the vocabulary").arg(word.trimmed().toHtmlEscaped()));
+    else
+        m_word->setText(QStringLiteral("<span style='background:#fff176'>&nbsp;%1&nbsp;</span> %2").arg(name.toHtmlEscaped(), parts.join(QStringLiteral("; "))));
+    m_word->setVisible(!m_word->text().isEmpty());
+}
+
+void MessageViewWidget::highlight(int which) {
+    QList<QTextEdit::ExtraSelection> marks;
+    for (const auto& [start, end] : highlighted(which)) {
+        QTextEdit::ExtraSelection sel;
+        sel.cursor = QTextCursor(m_browser[which]->document());
+        sel.cursor.setPosition(start);
+        sel.cursor.setPosition(end, QTextCursor::KeepAnchor);
+        sel.format.setBackground(QColor(0xff, 0xf1, 0x76));
+        sel.format.setFontUnderline(true);
+        marks << sel;
+    }
+    m_browser[which]->setExtraSelections(marks);
+    if (!marks.isEmpty()) {
+        // Scroll to the first occurrence without moving the other side along.
+        m_syncing = true;
+        QTextCursor c = marks.front().cursor;
+        c.clearSelection();
+        m_browser[which]->setTextCursor(c);
+        m_browser[which]->ensureCursorVisible();
+        m_syncing = false;
+    }
+}
+
+std::vector<std::pair<int, int>> MessageViewWidget::highlighted(int which) const {
+    const int k = side(which);
+    std::vector<std::pair<int, int>> out;
+    if (!m_views[k]) return out;
+    // Spans are UTF-8 byte ranges; the document counts UTF-16 code units.
+    const std::string& text = m_views[k]->text;
+    std::size_t byte = 0;
+    qsizetype pos = 0;
+    for (int s : m_found[k].spans) {
+        const MessageSpan& span = m_views[k]->spans[static_cast<std::size_t>(s)];
+        pos += QString::fromUtf8(text.data() + byte, static_cast<qsizetype>(span.offset - byte)).size();
+        const auto len = QString::fromUtf8(text.data() + span.offset, span.length).size();
+        out.emplace_back(static_cast<int>(pos), static_cast<int>(pos + len));
+        pos += len;
+        byte = span.offset + span.length;
+    }
+    return out;
+}
+
+QString MessageViewWidget::fileStem() const {
+    const MessageView* v = m_views[0] ? m_views[0].get() : m_views[1].get();
+    QString stem = v ? QString::fromStdString(v->id) : QStringLiteral("view");
+    stem.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
+    return stem;
+}
+
+bool MessageViewWidget::saveImage(const QString& path, QString* error) {
+    if (!m_views[0] && !m_views[1]) {
+        if (error) *error = tr("no message to save");
+        return false;
+    }
+    return exportWidget(this, path, tr("Message %1").arg(fileStem()), error);
+}
+
+bool MessageViewWidget::saveTopWords(int which, const QString& path, QString* error) {
+    const int k = side(which);
+    if (m_top[k]->text().isEmpty()) {
+        if (error) *error = tr("no top words to save");
+        return false;
+    }
+    return exportWidget(m_top[k], path, tr("Top words of %1").arg(QString::fromStdString(m_options[k].learner)), error);
+}
+
+void MessageViewWidget::addExportActions(QMenu* menu) {
+    const bool any = m_views[0] || m_views[1];
+    auto add = [this, menu, any](const QString& label, const QString& suggested, const QString& filter, auto save) {
+        QAction* a = menu->addAction(label);
+        a->setEnabled(any);
+        connect(a, &QAction::triggered, this, [this, label, suggested, filter, save] {
+            const QString path = QFileDialog::getSaveFileName(this, label, suggested, filter);
+            if (path.isEmpty()) return;
+            QString error;
+            if (!save(path, &error)) QMessageBox::warning(this, tr("Could not save"), error);
+        });
+        return a;
+    };
+    const QString stem = fileStem();
+    add(tr("Save as HTML..."), QStringLiteral("message-%1.html").arg(stem), tr("HTML (*.html *.htm)"),
+        [this](const QString& p, QString* e) { return saveHtml(p, e); });
+    add(tr("Save as image (PNG, PDF, SVG)..."), QStringLiteral("message-%1.png").arg(stem), exportFileFilter(),
+        [this](const QString& p, QString* e) { return saveImage(p, e); });
+    for (int k = 0; k < 2; ++k) {
+        if (m_top[k]->text().isEmpty()) continue;
+        const QString learner = QString::fromStdString(m_options[k].learner);
+        QString fileLearner = learner;
+        fileLearner.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
+        add(tr("Save top words of %1 (PNG, PDF, SVG)...").arg(learner), QStringLiteral("top-words-%1.png").arg(fileLearner),
+            exportFileFilter(), [this, k](const QString& p, QString* e) { return saveTopWords(k, p, e); });
+    }
 }
 
 void MessageViewWidget::setError(int which, const QString& learner, const QString& message) {
     const int k = side(which);
     m_views[k].reset();
+    m_found[k] = {};
+    m_browser[k]->setExtraSelections({});
     m_header[k]->setText(QStringLiteral("<b>%1</b>: <span style='color:#b00'>%2</span>")
                              .arg(learner.toHtmlEscaped(), message.toHtmlEscaped()));
     m_legend[k]->clear();
@@ -113,8 +290,12 @@ void MessageViewWidget::setError(int which, const QString& learner, const QStrin
 }
 
 void MessageViewWidget::clear() {
+    m_word->clear();
+    m_word->setVisible(false);
     for (int k = 0; k < 2; ++k) {
         m_views[k].reset();
+        m_found[k] = {};
+        m_browser[k]->setExtraSelections({});
         m_header[k]->clear();
         m_legend[k]->clear();
         m_browser[k]->clear();
@@ -167,19 +348,7 @@ void MessageViewWidget::showContextMenu(int which, const QPoint& pos) {
     QMenu* menu = m_browser[which]->createStandardContextMenu(pos);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->addSeparator();
-    QAction* save = menu->addAction(tr("Save as HTML..."));
-    save->setEnabled(m_views[0] || m_views[1]);
-    connect(save, &QAction::triggered, this, [this] {
-        const MessageView* v = m_views[0] ? m_views[0].get() : m_views[1].get();
-        if (!v) return;
-        QString stem = QString::fromStdString(v->id);
-        stem.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save message as HTML"), QStringLiteral("message-%1.html").arg(stem),
-                                                          tr("HTML (*.html *.htm)"));
-        if (path.isEmpty()) return;
-        QString error;
-        if (!saveHtml(path, &error)) QMessageBox::warning(this, tr("Could not save the message"), error);
-    });
+    addExportActions(menu);
     menu->popup(m_browser[which]->viewport()->mapToGlobal(pos));
 }
 

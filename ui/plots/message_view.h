@@ -8,16 +8,26 @@
 //
 // The spans and the body's HTML come from core (core/eval/message_view.h), computed on the
 // Heatmaps tab's worker thread (ui/workers/attack_worker.h); this widget only shows them.
-// The context menu of either side saves both as one standalone HTML file, written atomically.
+// The context menu of either side and the Export button save both as one standalone HTML file,
+// or the view as PNG/PDF/SVG, or one side's top words as PNG/PDF/SVG; all written atomically.
+//
+// "Find a word" looks a word up (core's findWordInMessage): its weight for each learner, its
+// value in the message, whether the attack deleted it, and its occurrences highlighted (yellow)
+// in both texts.
 
 #include "core/eval/message_view.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 class QLabel;
+class QLineEdit;
+class QMenu;
 class QTextBrowser;
+class QToolButton;
 
 namespace fdlab::ui {
 
@@ -30,6 +40,11 @@ public:
     /// the view with `options`, or empty to build it here) and the model's top words.
     void setMessage(int which, std::shared_ptr<const MessageView> view, const MessageHtmlOptions& options,
                     const QString& bodyHtml = {}, const TopWords& topWords = {});
+    /// What "find a word" needs for side `which`: the model's attack direction w (one weight per
+    /// word; empty for non-linear models) and the clean message x.
+    void setWordData(int which, std::vector<double> w, std::vector<double> x);
+    /// The vocabulary (the test set's feature names) shared by both sides.
+    void setVocabulary(std::shared_ptr<const std::vector<std::string>> words);
     /// Side `which` shows an error instead of a message.
     void setError(int which, const QString& learner, const QString& message);
     void clear();
@@ -40,6 +55,20 @@ public:
     QLabel* header(int which) const { return m_header[side(which)]; }
     QLabel* legend(int which) const { return m_legend[side(which)]; }
     QLabel* topWordsLabel(int which) const { return m_top[side(which)]; }
+
+    /// Looks `word` up and highlights it (empty: clears); the result shows in wordLabel().
+    void findWord(const QString& word);
+    /// The last lookup for side `which`.
+    const WordInMessage& foundWord(int which) const { return m_found[side(which)]; }
+    /// Characters [start, end) of browser(which)'s document highlighted by the last lookup.
+    std::vector<std::pair<int, int>> highlighted(int which) const;
+    QLineEdit* findEdit() const { return m_find; }
+    QLabel* wordLabel() const { return m_word; }
+
+    /// Saves this widget (both sides, as on screen) as PNG, PDF or SVG by the path's suffix.
+    bool saveImage(const QString& path, QString* error = nullptr);
+    /// Saves side `which`'s top words as PNG, PDF or SVG.
+    bool saveTopWords(int which, const QString& path, QString* error = nullptr);
 
     /// Both sides as one standalone HTML document (empty when no message is shown).
     QString html() const;
@@ -53,6 +82,9 @@ signals:
 private:
     static int side(int which) { return which == 0 ? 0 : 1; }
     void showContextMenu(int which, const QPoint& pos);
+    void addExportActions(QMenu* menu);
+    void highlight(int which);
+    QString fileStem() const;
     void syncScroll(int from);
 
     std::shared_ptr<const MessageView> m_views[2];
@@ -62,6 +94,13 @@ private:
     QTextBrowser* m_browser[2] = {nullptr, nullptr};
     QLabel* m_top[2] = {nullptr, nullptr};
     bool m_syncing = false;
+
+    QLineEdit* m_find = nullptr;
+    QLabel* m_word = nullptr;
+    QToolButton* m_export = nullptr;
+    std::shared_ptr<const std::vector<std::string>> m_words;
+    std::vector<double> m_w[2], m_x[2];
+    WordInMessage m_found[2];
 };
 
 }  // namespace fdlab::ui

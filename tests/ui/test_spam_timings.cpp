@@ -1,0 +1,121 @@
+// Timings of the spammer's view on the bundled SpamAssassin corpus (24,677 words), the GUI as a
+// user drives it (offscreen): opening the preset resources/presets/spam-fdrop-worst-case.json
+// until the dataset is shown and until the first curve point is drawn (target 5 s), switching
+// messages in the Heatmaps tab (target 100 ms) and moving the budget slider (target 50 ms), each
+// from the call to the redrawn view. A 5 ms timer on the GUI thread measures the longest stall
+// of the event loop meanwhile. Times are printed; the assertions are 10x the targets, so that a
+// loaded machine does not fail them, while a freeze still does.
+
+#include "ui/main_window.h"
+#include "ui/plots/heatmap_view.h"
+#include "ui/plots/message_view.h"
+#include "wait_for_view.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTest>
+#include <QTimer>
+
+#include <algorithm>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+namespace {
+
+/// The longest gap between ticks of a 5 ms timer: how long the GUI thread did not answer.
+class StallMeter : public QObject {
+public:
+    StallMeter() {
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            m_worst = std::max(m_worst, m_since.restart());
+        });
+        m_timer.start(5);
+        m_since.start();
+    }
+    qint64 takeWorst() {
+        const qint64 w = std::max(m_worst, m_since.elapsed());
+        m_worst = 0;
+        m_since.restart();
+        return w;
+    }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_since;
+    qint64 m_worst = 0;
+};
+
+}  // namespace
+
+class TestSpamTimings : public QObject {
+    Q_OBJECT
+private slots:
+    void presetSwitchAndSlider() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy shown(&w, &MainWindow::datasetShown);
+        QSignalSpy point(&w, &MainWindow::pointAdded);
+        QSignalSpy ready(&w, &MainWindow::heatmapsReady);
+        StallMeter stall;
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(w.openExperiment(QStringLiteral(FDLAB_TEST_DATA "/../../resources/presets/spam-fdrop-worst-case.json")));
+        QVERIFY(shown.count() > 0 || shown.wait(60000));
+        const qint64 loaded = t.elapsed();
+        QVERIFY(point.count() > 0 || point.wait(120000));
+        const qint64 firstPoint = t.elapsed();
+        const qint64 runStall = stall.takeWorst();
+        qInfo("open preset: dataset shown after %lld ms, first curve point after %lld ms (target 5000); "
+              "longest GUI stall %lld ms",
+              loaded, firstPoint, runStall);
+        QVERIFY(ready.count() > 0 || ready.wait(300000));
+
+        auto* view = w.findChild<HeatmapView*>();
+        QVERIFY(view && view->textLayout());
+        w.tabs()->setCurrentWidget(w.heatmapView());
+        QVERIFY(waitForView(*view, view->instance(), view->budget(), 60000) && view->currentView().instance >= 0);
+        QTest::qWait(200);
+        stall.takeWorst();
+
+        // Switching messages: the next five instances, each from setInstance to the redrawn view.
+        QSignalSpy updated(view, &HeatmapView::viewUpdated);
+        auto timeUntilDrawn = [&](auto&& change) {
+            updated.clear();
+            QElapsedTimer c;
+            c.start();
+            change();
+            if (updated.isEmpty() && !updated.wait(20000)) return qint64(-1);
+            return c.elapsed();
+        };
+        QList<qint64> switches, slides;
+        const int start = view->instance();
+        const int m = view->instanceSpin()->maximum() + 1;
+        for (int k = 1; k <= 5; ++k) switches << timeUntilDrawn([&] { view->setInstance((start + k) % m); });
+        const qint64 switchStall = stall.takeWorst();
+        // The budget slider: five steps up from the current budget.
+        const double b0 = view->budget();
+        for (int k = 1; k <= 5; ++k) slides << timeUntilDrawn([&] { view->setBudget(b0 + 2 * k); });
+        const qint64 slideStall = stall.takeWorst();
+        auto list = [](const QList<qint64>& v) {
+            QStringList s;
+            for (qint64 x : v) s << QString::number(x);
+            return s.join(' ');
+        };
+        qInfo("switch message: %s ms (target 100), longest GUI stall %lld ms", qPrintable(list(switches)), switchStall);
+        qInfo("budget slider: %s ms (target 50), longest GUI stall %lld ms", qPrintable(list(slides)), slideStall);
+
+        QVERIFY2(firstPoint < 50000, qPrintable(QString("first point after %1 ms").arg(firstPoint)));
+        for (qint64 s : switches) QVERIFY2(s >= 0 && s < 1000, qPrintable(list(switches)));
+        for (qint64 s : slides) QVERIFY2(s >= 0 && s < 500, qPrintable(list(slides)));
+        QVERIFY(view->messageView()->view(0) != nullptr);
+    }
+};
+
+QTEST_MAIN(TestSpamTimings)
+#include "test_spam_timings.moc"

@@ -1,0 +1,28 @@
+#pragma once
+// Saves a widget as it is on screen: PNG (QWidget::grab, device pixels), PDF (one page of the
+// widget's size, text kept as text) or SVG, chosen by the file's suffix. The file is rendered
+// in memory and written atomically (core/util/atomic_file.h), so a failed export never leaves
+// half a file.
+
+#include <QByteArray>
+#include <QString>
+
+class QWidget;
+
+namespace fdlab::ui {
+
+enum class ExportFormat { Png, Pdf, Svg };
+
+/// .pdf and .svg (any case) by suffix; everything else PNG.
+ExportFormat exportFormatForPath(const QString& path);
+
+/// The widget rendered in `format` (empty when rendering failed).
+QByteArray renderWidget(QWidget* widget, ExportFormat format, const QString& title = {});
+
+/// renderWidget for the path's suffix, written atomically; false with *error set on failure.
+bool exportWidget(QWidget* widget, const QString& path, const QString& title = {}, QString* error = nullptr);
+
+/// The file dialog's filter for the three formats.
+QString exportFileFilter();
+
+}  // namespace fdlab::ui
