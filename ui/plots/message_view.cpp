@@ -335,13 +335,7 @@ bool MessageViewWidget::saveHtml(const QString& path, QString* error) const {
         if (error) *error = tr("no message to save");
         return false;
     }
-    try {
-        writeFileAtomically(path.toStdString(), doc.toStdString());
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-    return true;
+    return writeBytesAtomically(path, doc.toUtf8(), error);
 }
 
 void MessageViewWidget::showContextMenu(int which, const QPoint& pos) {

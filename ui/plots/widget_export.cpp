@@ -67,6 +67,10 @@ bool exportWidget(QWidget* widget, const QString& path, const QString& title, QS
         if (error) *error = QObject::tr("could not render %1").arg(path);
         return false;
     }
+    return writeBytesAtomically(path, bytes, error);
+}
+
+bool writeBytesAtomically(const QString& path, const QByteArray& bytes, QString* error) {
     try {
         writeFileAtomically(path.toStdString(), bytes.toStdString());
     } catch (const std::exception& e) {

@@ -25,4 +25,7 @@ bool exportWidget(QWidget* widget, const QString& path, const QString& title = {
 /// The file dialog's filter for the three formats.
 QString exportFileFilter();
 
+/// Writes bytes to path atomically (core/util/atomic_file.h); false with *error set on failure.
+bool writeBytesAtomically(const QString& path, const QByteArray& bytes, QString* error = nullptr);
+
 }  // namespace fdlab::ui
