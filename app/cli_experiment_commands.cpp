@@ -132,21 +132,35 @@ void setAttackedClasses(AttackSpec& at, const Args& a, const Dataset& d) {
     at = resolvedAttack(s, d);
 }
 
+/// "--knapsack-scale" for the parameter knapsack_scale.
+std::string optionName(const std::string& param) {
+    std::string o = param;
+    std::replace(o.begin(), o.end(), '_', '-');
+    return o;
+}
+
+/// The options eval and attack accept: the data options, theirs, and every threat parameter.
+std::set<std::string> attackOptions(std::set<std::string> own) {
+    std::set<std::string> valued = kDataOptions;
+    valued.merge(own);
+    valued.insert({"threat", "attack-seed", "attack-class"});
+    for (const std::string& p : threatParamNames()) valued.insert(optionName(p));
+    return valued;
+}
+
+/// --threat T, --attack-seed S and T's own parameters as --name VALUE (ThreatInfo::params);
+/// an option of another threat is a usage error that lists T's.
 AttackSpec attackFrom(const Args& a) {
     AttackSpec at;
-    at.threat = threatModelFromString(a.value("threat", "none"));
+    at.threat = a.value("threat", "none");
     at.seed = static_cast<std::uint64_t>(parseNumber(a.value("attack-seed", "1"), "attack-seed"));
-    at.feature = static_cast<int>(parseNumber(a.value("feature", "0"), "feature"));
-    if (a.value("replacement", "zero") == "uniform-noise") at.replacement = Replacement::UniformNoise;
-    for (const auto& f : splitList(a.value("features", ""))) at.features.push_back(static_cast<int>(parseNumber(f, "features")));
-    if (a.has("features") && at.threat != ThreatModel::FixedDeletion)
-        throw UsageError(std::string("--features is for fixed-deletion; ") + toString(at.threat) +
-                         (at.threat == ThreatModel::RandomFeatureDrop ? " takes one feature: --feature J" : " takes no feature list"));
-    if (a.has("regions")) {
-        const std::vector<std::string> rc = splitList(*a.value("regions"), 'x');
-        if (rc.size() != 2) throw UsageError("--regions expects ROWSxCOLS pixels per region, e.g. 7x7, got '" + *a.value("regions") + "'");
-        at.regionRows = static_cast<int>(parseNumber(rc[0], "regions"));
-        at.regionCols = static_cast<int>(parseNumber(rc[1], "regions"));
+    std::map<std::string, std::string> given;
+    for (const std::string& name : threatParamNames())
+        if (const auto v = a.value(optionName(name))) given[name] = *v;
+    try {
+        at.params = threatParamsFromText(at.threat, given);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
     }
     return at;
 }
@@ -298,10 +312,7 @@ TrainedModel loadForUse(const std::string& path, const Dataset& test) {
 }
 
 int runEval(const std::vector<std::string>& argv) {
-    std::set<std::string> valued = kDataOptions;
-    valued.insert({"model", "threat", "levels", "format", "attack-seed", "feature", "features", "replacement", "regions",
-                   "attack-class"});
-    const Args a(argv, valued, {});
+    const Args a(argv, attackOptions({"model", "levels", "format"}), {});
     if (!a.has("model")) throw UsageError("eval needs --model MODEL.json");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     const ExperimentSpec spec = dataSpec(a);
@@ -322,7 +333,7 @@ int runEval(const std::vector<std::string>& argv) {
     auto cell = [](double v) { return std::isfinite(v) ? std::to_string(v) : std::string(); };
     if (format == "csv") std::cout << "level,error,auc" << (oneSided ? ",error_attacked,error_others" : "") << "\n";
     if (format == "text")
-        std::cout << "threat " << toString(at.threat) << " on " << ps.test.rows() << " test instances\nlevel    error    AUC"
+        std::cout << "threat " << at.threat << " on " << ps.test.rows() << " test instances\nlevel    error    AUC"
                   << (oneSided ? "      attacked  others" : "") << "\n";
     for (std::size_t l = 0; l < levels.size(); ++l) {
         const LevelScore& sc = scores[l];
@@ -340,17 +351,14 @@ int runEval(const std::vector<std::string>& argv) {
         }
     }
     if (format == "json")
-        std::cout << json{{"threat", toString(at.threat)}, {"instances", ps.test.rows()}, {"levels", out}, {"seconds", seconds}}.dump(2)
+        std::cout << json{{"threat", at.threat}, {"instances", ps.test.rows()}, {"levels", out}, {"seconds", seconds}}.dump(2)
                   << '\n';
     if (format == "text") std::cout << "curve computed in " << fmt(seconds, 3) << " s\n";
     return Ok;
 }
 
 int runAttackCmd(const std::vector<std::string>& argv) {
-    std::set<std::string> valued = kDataOptions;
-    valued.insert({"model", "threat", "budget", "format", "attack-seed", "feature", "features", "replacement", "regions", "png",
-                   "count", "attack-class"});
-    const Args a(argv, valued, {});
+    const Args a(argv, attackOptions({"model", "budget", "format", "png", "count"}), {});
     if (!a.has("model")) throw UsageError("attack needs --model MODEL.json");
     const std::string format = a.choice("format", {"csv", "json"}, "csv");
     const ExperimentSpec spec = dataSpec(a);
@@ -370,7 +378,7 @@ int runAttackCmd(const std::vector<std::string>& argv) {
                             {"margin_before", model.margin(ps.test.row(i), ps.test.labels[static_cast<std::size_t>(i)])},
                             {"margin_after", model.margin(r.attacked.row(i), ps.test.labels[static_cast<std::size_t>(i)])},
                             {"deleted", r.deleted[static_cast<std::size_t>(i)]}});
-        std::cout << json{{"threat", toString(at.threat)}, {"instances", rows}}.dump(2) << '\n';
+        std::cout << json{{"threat", at.threat}, {"instances", rows}}.dump(2) << '\n';
     } else {
         std::cout << "instance,source_row,id,label,margin_before,margin_after,deleted\n";
         for (int i = 0; i < ps.test.rows(); ++i) {
@@ -414,18 +422,18 @@ std::vector<Command> experimentCommands() {
          runTrain},
         {"eval", "evaluate a saved model (linear or classifier file) on attacked test data",
          std::string("usage: fdlab-cli eval --model MODEL.json [--threat T] [--levels L1,L2,...] [--format text|csv|json]\n"
-                     "                      [--attack-seed S] [--feature J] [--features J1,J2,..] [--replacement zero|uniform-noise]\n"
-                     "                      [--regions RxC]   (group-corruption on images: R x C pixel blocks as groups)\n"
-                     "                      DATA-OPTIONS\n") +
+                     "                      [--attack-seed S] [the threat's parameters, listed under it below] DATA-OPTIONS\n") +
              kDataHelp +
-             "  threats (--threat; the level is K, N, p or a fraction as the threat says):\n" + threatHelp(false) +
+             "  threats (--threat; the level is K, N, p or a fraction as the threat says), each with its\n"
+             "  parameters as --name VALUE:\n" + threatHelp(false) +
              "  --attack-class NAME[,NAME]: a one-sided adversary that attacks only these classes (e.g. spam);\n"
              "           the error is then also reported on the attacked instances and on the others\n",
          runEval},
         {"attack", "per-instance deleted features of an attack (and a PNG grid for images)",
          std::string("usage: fdlab-cli attack --model MODEL.json --threat T --budget B [--format csv|json]\n"
-                     "                        [--png GRID.png [--count N]] DATA-OPTIONS\n") +
-             kDataHelp + "  threats (--threat; --budget is K, N, p or a fraction as the threat says):\n" + threatHelp(false) +
+                     "                        [the threat's parameters] [--png GRID.png [--count N]] DATA-OPTIONS\n") +
+             kDataHelp + "  threats (--threat; --budget is K, N, p or a fraction as the threat says), each with its\n"
+                         "  parameters as --name VALUE:\n" + threatHelp(false) +
                  "  --png draws originals next to attacked images, deleted pixels in red (image data)\n"
                          "  --attack-class NAME[,NAME]: attack only these classes' instances\n"
                          "  each row names the instance's 1-based row in its file (source_row) and its id (message id\n"

@@ -167,7 +167,8 @@ expect_match("${out}" "no test part: trained on all 270 rows" "--test-fraction 0
 run_cli(2 out err eval --model ${spam_model} --bundled heart_scale --test-fraction 0)
 expect_match("${err}" "no test part" "eval needs a test part")
 run_cli(2 out err eval --model ${spam_model} --bundled heart_scale --threat random-feature-drop --features 2,3)
-expect_match("${err}" "random-feature-drop takes one feature: --feature J" "--features is refused outside fixed-deletion")
+expect_match("${err}" "--features is not a parameter of random-feature-drop \\(it takes --replacement, --feature\\)"
+             "--features is refused outside fixed-deletion")
 run_cli(0 out err eval --help)
 expect_match("${out}" "fixed-deletion" "eval --help lists fixed-deletion")
 expect_match("${out}" "random-blankout" "eval --help lists random-blankout")

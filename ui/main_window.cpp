@@ -1,5 +1,7 @@
 #include "ui/main_window.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "ui/dialogs/import_dialog.h"
 #include "ui/dialogs/text_corpus_dialog.h"
 
@@ -73,7 +75,7 @@ ExperimentSpec MainWindow::defaultExperiment() {
     LearnerSpec mcf{"MCF logistic", "mcf", {{"loss", "logistic"}, {"noise", "blankout"}, {"q", 0.5}}, {}};
     LearnerSpec lp{"Dekel-Shamir LP", "ds-lp", {{"N", 20}, {"gamma", 0.1}}, {}};
     s.learners = {svm, fdrop, mcf, lp};
-    s.attack.threat = ThreatModel::RandomDeletion;
+    s.attack.threat = "random-deletion";
     for (int k = 0; k <= 150; k += 10) s.levels.push_back(k);
     s.tunePerLevel = true;
     s.repetitions = 3;
@@ -512,7 +514,7 @@ nlohmann::json paramsAtRepetition0(const ExperimentResult& r, const LearnerSpec&
 void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
 #ifdef FDLAB_HAVE_HEATMAP_VIEW
     // Label flips act on the training set: there is no per-instance deletion to draw.
-    if (isTrainingTime(r.spec.attack.threat)) return;
+    if (threatInfo(r.spec.attack.threat).trainingTime) return;
     // Two learners side by side: SVM and FDROP when present; on experiments without them a
     // baseline (AdaBoost, else the first learner) against FeatureBoost, whose row then shows
     // what its rounds relied on. Non-linear models are attacked by the same threat (the greedy

@@ -14,6 +14,7 @@
 // fdlab::DataError -> fdlab.DataError (attributes `file` and `line`).
 
 #include "core/attacks/attack.h"
+#include "core/attacks/threat_registry.h"
 #include "core/data/bundled.h"
 #include "core/data/dataset.h"
 #include "core/data/loaders.h"
@@ -456,17 +457,20 @@ AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::ui
                           const py::object& feature, const py::object& features, const py::object& regions,
                           const std::string& replacement) {
     AttackSpec at;
-    at.threat = threatModelFromString(threat);
+    at.threat = threat;
+    const ThreatInfo& info = threatInfo(threat);
     at.seed = seed;
-    if (!feature.is_none()) at.feature = feature.cast<int>();
-    if (!features.is_none()) at.features = features.cast<std::vector<int>>();
+    // The keyword arguments are the threats' parameters of the same names (ThreatInfo::params);
+    // AttackSpec::completeParams refuses one the threat does not take.
+    if (!feature.is_none()) at.params["feature"] = feature.cast<int>();
+    if (!features.is_none()) at.params["features"] = features.cast<std::vector<int>>();
     if (!regions.is_none()) {
         const auto rc = regions.cast<std::pair<int, int>>();
-        at.regionRows = rc.first;
-        at.regionCols = rc.second;
+        at.params["regions"] = {rc.first, rc.second};
     }
-    if (replacement == "uniform-noise") at.replacement = Replacement::UniformNoise;
-    else if (replacement != "zero") throw std::invalid_argument("replacement must be 'zero' or 'uniform-noise', got '" + replacement + "'");
+    const bool takesReplacement = std::any_of(info.params.begin(), info.params.end(), [](const ParamInfo& p) { return p.name == "replacement"; });
+    if (takesReplacement || replacement != "zero") at.params["replacement"] = replacement;
+    at.completeParams();
     if (!attackedClasses.is_none()) {
         for (const auto& name : attackedClasses.cast<std::vector<std::string>>()) {
             const auto it = std::find(model.classNames.begin(), model.classNames.end(), name);

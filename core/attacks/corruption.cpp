@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace fdlab {
 
 namespace {
+
+[[noreturn]] void badGroups(const std::string& field, const std::string& msg) {
+    throw std::invalid_argument("attack " + field + ": " + msg);
+}
 
 // k distinct indices out of [0, n), increasing.
 std::vector<int> choose(int n, int k, Rng& rng) {
@@ -53,6 +58,32 @@ std::vector<int> corruptGroups(std::span<float> x, double fraction, const std::v
     }
     std::sort(features.begin(), features.end());
     return features;
+}
+
+std::vector<FeatureGroup> groupCorruptionGroups(const nlohmann::json& params, const Dataset& d) {
+    const std::vector<int> regions = params.value("regions", std::vector<int>{});
+    if (!regions.empty()) {
+        if (regions.size() != 2) badGroups("regions", "expected [rows, cols] of pixels per region, both >= 1");
+        if (!d.imageShape) badGroups("regions", "image regions need image data (dataset '" + d.name + "' has no image shape)");
+        return imageRegionGroups(*d.imageShape, regions[0], regions[1]);
+    }
+    std::vector<FeatureGroup> out;
+    const nlohmann::json groups = params.value("groups", nlohmann::json::array());
+    if (!groups.is_array()) badGroups("groups", "expected a list of {name, begin, end} or {name, features}");
+    for (const nlohmann::json& g : groups) {
+        if (!g.is_object()) badGroups("groups", "expected {name, begin, end} or {name, features}, got " + g.dump());
+        FeatureGroup fg;
+        try {
+            fg.name = g.value("name", std::string());
+            fg.begin = g.value("begin", 0);
+            fg.end = g.value("end", 0);
+            fg.features = g.value("features", std::vector<int>{});
+        } catch (const nlohmann::json::exception&) {
+            badGroups("groups", "group " + g.dump() + ": name is a string, begin/end whole numbers, features a list of them");
+        }
+        out.push_back(std::move(fg));
+    }
+    return out;
 }
 
 }  // namespace fdlab

@@ -7,6 +7,8 @@
 #include "core/data/dataset.h"
 #include "core/util/rng.h"
 
+#include <nlohmann/json.hpp>
+
 #include <span>
 #include <vector>
 
@@ -21,5 +23,10 @@ std::vector<int> corruptFeatures(std::span<float> x, double fraction, const Data
 /// random donor row (never `self` when possible). Returns the corrupted features, increasing.
 std::vector<int> corruptGroups(std::span<float> x, double fraction, const std::vector<FeatureGroup>& groups,
                                const Dataset& donors, int self, Rng& rng);
+
+/// The groups group-corruption acts on, from its parameters: image blocks of regions =
+/// [rows, cols] pixels on image data, else the listed groups ({name, begin, end} or {name,
+/// features}). Throws std::invalid_argument "attack regions/groups: ..." for malformed ones.
+std::vector<FeatureGroup> groupCorruptionGroups(const nlohmann::json& params, const Dataset& d);
 
 }  // namespace fdlab

@@ -2,6 +2,7 @@
 // Random (non-adversarial) deletion, the "random deletion of N non-zero features" of the
 // Dekel-Shamir and FDROP experiments, and the Globerson toy's "feature j missing w.p. p".
 
+#include "core/attacks/threat_registry.h"
 #include "core/data/dataset.h"
 #include "core/util/rng.h"
 
@@ -20,5 +21,11 @@ std::vector<int> randomNonZeroBlankout(const RowView& x, double p, Rng& rng);
 
 /// {feature} with probability p, else {} (feature is deleted whatever its value).
 std::vector<int> randomFeatureDrop(int feature, double p, Rng& rng);
+
+/// Every count level Ks of random deletion in one pass per instance, for a linear model with
+/// zero replacement: one random permutation of the non-zeros per instance (the attack's own
+/// stream); budget K deletes its first K entries, so the scores equal runAttack's at each level.
+void randomDeletionLevels(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
+                          const ScoreSink& sink);
 
 }  // namespace fdlab

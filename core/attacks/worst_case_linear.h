@@ -5,6 +5,7 @@
 // smallest margin wins). Count budget: exact by sorting. Value budget: exact 0/1 knapsack (DP),
 // or the greedy adversary; both also report the fractional (LP) relaxation, an upper bound.
 
+#include "core/attacks/threat_registry.h"
 #include "core/learners/linear_model.h"
 
 #include <span>
@@ -27,5 +28,12 @@ InstanceDeletion worstCaseCountDeletion(const LinearModel& m, const RowView& x, 
 InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, int label,
                                         const std::vector<double>& v, double N, ValueBudgetMethod method,
                                         double scale = 1.0);
+
+/// Every count level Ks of the worst-case count threat in one pass per instance, for a linear
+/// model with zero replacement: per competitor the positive profits are sorted once and each
+/// level is read off suffix sums. Same scores as runAttack at each level (tests check it);
+/// instances of classes the threat spares (AttackSpec::attacks) are read at budget 0.
+void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const AttackSpec& base, const std::vector<int>& Ks,
+                          const ScoreSink& sink);
 
 }  // namespace fdlab

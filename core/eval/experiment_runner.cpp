@@ -1,7 +1,7 @@
 #include "core/eval/experiment_runner.h"
 
 #include "core/data/bundled.h"
-#include "core/attacks/label_flips.h"
+#include "core/attacks/threat_registry.h"
 #include "core/data/split.h"
 #include "core/eval/cross_validation.h"
 #include "core/eval/level_evaluation.h"
@@ -255,18 +255,6 @@ private:
     std::map<std::string, Dataset> m_sets;
 };
 
-// The SVM Algorithm 1 attacks for learner ls: the spec's, or the learner's own plain SVM.
-KernelSvmParams attackedSvm(const AttackSpec& a, const LearnerSpec& ls) {
-    if (!a.labelFlipSvmFromLearner) return a.labelFlipSvm;
-    const json p = completeParams(ls.learner, ls.params);
-    KernelSvmParams k;
-    k.kernel = svmKernelFromString(p.at("kernel").get<std::string>());
-    k.C = p.at("C").get<double>();
-    k.gamma = p.at("gamma").get<double>();
-    k.mu = 0.0;
-    return k;
-}
-
 // Training-time threats (label flips): at each level a fraction of the training labels is
 // flipped (the same flips for every learner of a repetition that faces the same attack), every
 // candidate is trained on the
@@ -279,29 +267,26 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
     const std::vector<json> grid = gridCandidates(ls);
     requireValidationFor(ls, grid.size(), ps);
     const RunControl inner{{}, rc.stop};
+    const ThreatInfo& threat = threatInfo(spec.attack.threat);
+    const json threatParams = spec.attack.completeParams();
     for (std::size_t l = 0; l < spec.levels.size(); ++l) {
         if (rc.cancelled()) return false;
         const int flips = static_cast<int>(std::lround(spec.levels[l] * ps.train.rows()));
         const std::uint64_t seed = Rng(derivedSeed(spec, rep, 3)).split(l).next();
+        const json learnerParams = completeParams(ls.learner, ls.params);
+        const TaintRequest request{ps.train, threatParams, flips, seed, ls.learner, learnerParams, inner};
+        // Learners facing the same attack share one tainted set (ThreatInfo::taintKey).
+        const std::string key = threat.taintKey ? std::to_string(rep) + "/" + std::to_string(l) + "/" +
+                                                      threat.taintKey(threatParams, ls.learner, learnerParams)
+                                                : std::string();
         Dataset tainted;
-        if (spec.attack.threat == ThreatModel::RandomLabelFlip) {
-            tainted = randomLabelFlips(ps.train, flips, seed).tainted;
+        if (std::optional<Dataset> hit = key.empty() ? std::nullopt : cache.find(key)) {
+            tainted = std::move(*hit);
         } else {
-            AdversarialLabelFlipParams ap;
-            ap.flips = flips;
-            ap.repeats = spec.attack.labelFlipRepeats;
-            ap.svm = attackedSvm(spec.attack, ls);
-            ap.seed = seed;
-            const std::string key = std::to_string(rep) + "/" + std::to_string(l) + "/" + toString(ap.svm.kernel) + "/" +
-                                    json(ap.svm.C).dump() + "/" + json(ap.svm.gamma).dump();
-            if (std::optional<Dataset> hit = cache.find(key)) {
-                tainted = std::move(*hit);
-            } else {
-                LabelFlipResult r = adversarialLabelFlips(ps.train, ap, inner);
-                if (r.status == Status::Cancelled) return false;
-                tainted = std::move(r.tainted);
-                cache.store(key, tainted);
-            }
+            std::optional<Dataset> t = threat.taint(request);
+            if (!t) return false;   // cancelled
+            tainted = std::move(*t);
+            if (!key.empty()) cache.store(key, tainted);
         }
         double bestVal = kNaN;
         // With "select": "cv" the candidate is chosen on this level's tainted training set.
@@ -413,7 +398,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         const PreparedSplit& ps = splits[static_cast<std::size_t>(rep)];
         const std::string where = ls.id + " (repetition " + std::to_string(rep) + ")";
         try {
-            if (isTrainingTime(spec.attack.threat)) {
+            if (threatInfo(spec.attack.threat).trainingTime) {
                 labelFlipPoints(spec, ps, ls, li, rep, rc, flipCache, emit, warn);
                 return;
             }

@@ -1,5 +1,7 @@
 #include "core/eval/experiment_spec.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
 #include "core/io/json_file.h"
@@ -83,6 +85,8 @@ void ExperimentSpec::validate() const {
     if (dataset.bundled.empty() == dataset.file.empty())
         fieldError("dataset", "give exactly one of \"bundled\" and \"file\"");
     if (learners.empty()) fieldError("learners", "at least one learner is needed");
+    const ThreatInfo& threat = threatInfo(attack.threat);
+    const nlohmann::json attackParams = attack.completeParams();   // "attack <threat> parameter <name>: ..."
     for (std::size_t a = 0; a < learners.size(); ++a) {
         const LearnerSpec& l = learners[a];
         const std::string where = "learners[" + std::to_string(a) + "]";
@@ -90,12 +94,12 @@ void ExperimentSpec::validate() const {
         for (std::size_t b = 0; b < a; ++b)
             if (learners[b].id == l.id) fieldError(where + ".id", "'" + l.id + "' is used twice");
         completeParams(l.learner, l.params);   // throws naming learner and parameter
-        if (attack.threat == ThreatModel::AdversarialLabelFlip && attack.labelFlipSvmFromLearner && l.learner != "kernel-svm")
-            fieldError("attack.flip_svm", "\"learner\" attacks each learner's own SVM, but " + where + " is " + l.learner +
-                                              " (use an explicit {kernel, C, gamma})");
+        if (threat.learnerCheck)
+            if (const std::string why = threat.learnerCheck(attackParams, l.learner); !why.empty())
+                fieldError("attack", where + ": " + why);
         if (l.selection == LearnerSpec::Selection::CrossValidation) {
             if (l.cvFolds < 2) fieldError(where + ".cv_folds", "must be >= 2, got " + std::to_string(l.cvFolds));
-            if (tunePerLevel && !isTrainingTime(attack.threat))
+            if (tunePerLevel && !threat.trainingTime)
                 fieldError(where + ".select", "\"cv\" chooses on the clean training set and cannot be combined with "
                                               "tune_per_level (which chooses on an attacked validation set)");
         }
@@ -265,43 +269,13 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
 
     if (j.contains("attack")) {
         const json& a = j.at("attack");
-        s.attack.threat = threatModelFromString(getOr<std::string>(a, "threat", "attack", "none"));
-        const std::string repl = getOr<std::string>(a, "replacement", "attack", "zero");
-        if (repl == "zero") s.attack.replacement = Replacement::Zero;
-        else if (repl == "uniform-noise") s.attack.replacement = Replacement::UniformNoise;
-        else fieldError("attack.replacement", "expected zero or uniform-noise");
-        s.attack.feature = getOr<int>(a, "feature", "attack", 0);
-        s.attack.features = getOr<std::vector<int>>(a, "features", "attack", {});
-        s.attack.knapsackScale = getOr<double>(a, "knapsack_scale", "attack", 1.0);
-        s.attack.stopWhenWrong = getOr<bool>(a, "stop_when_wrong", "attack", true);
-        s.attack.labelFlipRepeats = getOr<int>(a, "flip_repeats", "attack", 10);
-        if (a.contains("flip_svm") && a.at("flip_svm").is_string()) {
-            if (a.at("flip_svm").get<std::string>() != "learner")
-                fieldError("attack.flip_svm", "expected an object {kernel, C, gamma} or \"learner\"");
-            s.attack.labelFlipSvmFromLearner = true;
-        } else if (a.contains("flip_svm")) {
-            const json& f = a.at("flip_svm");
-            const std::string kernel = getOr<std::string>(f, "kernel", "attack.flip_svm", "linear");
-            if (kernel == "rbf") s.attack.labelFlipSvm.kernel = SvmKernel::Rbf;
-            else if (kernel == "linear") s.attack.labelFlipSvm.kernel = SvmKernel::Linear;
-            else fieldError("attack.flip_svm.kernel", "expected linear or rbf, got '" + kernel + "'");
-            s.attack.labelFlipSvm.C = getOr<double>(f, "C", "attack.flip_svm", 1.0);
-            s.attack.labelFlipSvm.gamma = getOr<double>(f, "gamma", "attack.flip_svm", 1.0);
-        }
-        if (a.contains("groups")) {
-            for (const json& g : a.at("groups"))
-                s.attack.groups.push_back({getOr<std::string>(g, "name", "attack.groups", ""), getOr<int>(g, "begin", "attack.groups", 0),
-                                           getOr<int>(g, "end", "attack.groups", 0),
-                                           getOr<std::vector<int>>(g, "features", "attack.groups", {})});
-        }
+        if (!a.is_object()) fieldError("attack", "expected an object {\"threat\": ..., its parameters}");
+        s.attack.threat = getOr<std::string>(a, "threat", "attack", "none");
+        threatInfo(s.attack.threat);   // an unknown name lists the known ones
         s.attackedClasses = getOr<std::vector<std::string>>(a, "attacked_classes", "attack", {});
-        if (a.contains("regions")) {
-            const auto r = getOr<std::vector<int>>(a, "regions", "attack", {});
-            if (r.size() != 2 || r[0] < 1 || r[1] < 1)
-                throw std::invalid_argument("attack.regions: expected [rows, cols] of pixels per region, both >= 1");
-            s.attack.regionRows = r[0];
-            s.attack.regionCols = r[1];
-        }
+        // Every other key is one of the threat's parameters (ThreatInfo::params), checked below.
+        for (const auto& [key, value] : a.items())
+            if (key != "threat" && key != "attacked_classes") s.attack.params[key] = value;
     }
     s.levels = getOr<std::vector<double>>(j, "levels", "", {});
     s.repetitions = getOr<int>(j, "repetitions", "", 1);
@@ -357,29 +331,10 @@ json toJson(const ExperimentSpec& s) {
         ls.push_back(e);
     }
     j["learners"] = ls;
-    json a = {{"threat", toString(s.attack.threat)},
-              {"replacement", s.attack.replacement == Replacement::Zero ? "zero" : "uniform-noise"},
-              {"feature", s.attack.feature},
-              {"features", s.attack.features},
-              {"knapsack_scale", s.attack.knapsackScale},
-              {"stop_when_wrong", s.attack.stopWhenWrong},
-              {"attacked_classes", s.attackedClasses},
-              {"flip_repeats", s.attack.labelFlipRepeats},
-              {"flip_svm", s.attack.labelFlipSvmFromLearner
-                               ? json("learner")
-                               : json{{"kernel", s.attack.labelFlipSvm.kernel == SvmKernel::Rbf ? "rbf" : "linear"},
-                                      {"C", s.attack.labelFlipSvm.C},
-                                      {"gamma", s.attack.labelFlipSvm.gamma}}}};
-    if (!s.attack.groups.empty()) {
-        json g = json::array();
-        for (const auto& grp : s.attack.groups) {
-            json one = {{"name", grp.name}, {"begin", grp.begin}, {"end", grp.end}};
-            if (!grp.features.empty()) one["features"] = grp.features;
-            g.push_back(one);
-        }
-        a["groups"] = g;
-    }
-    if (s.attack.regionRows > 0) a["regions"] = {s.attack.regionRows, s.attack.regionCols};
+    // The threat's parameters, complete (defaults written out), next to its name.
+    json a = s.attack.completeParams();
+    a["threat"] = s.attack.threat;
+    a["attacked_classes"] = s.attackedClasses;
     j["attack"] = a;
     j["levels"] = s.levels;
     j["repetitions"] = s.repetitions;

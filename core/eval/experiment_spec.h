@@ -26,14 +26,14 @@
 //                 "select": "validation" | "cv", "cv_folds": 5}],
 //       (how a grid candidate is chosen: on the validation split, or by k-fold cross-validation on
 //        the training set -- the tainted one under label flips -- as Biggio et al. choose gamma)
-//   "attack": {"threat": "random-deletion", "replacement": "zero", "feature": 0, "features": [...],
-//              "groups": [{"name": "gray", "begin": 0, "end": 5} | {"name": "...", "features": [...]}],
-//              "regions": [7, 7]   (group-corruption on images: blocks of 7 x 7 pixels as the groups),
-//              "knapsack_scale": 1, "stop_when_wrong": true,
+//   "attack": {"threat": "random-deletion",
 //              "attacked_classes": ["spam"]   (one-sided: only these classes' instances are attacked;
 //                                              curves then also report the error on them and on the rest),
-//              "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1, "gamma": 1} | "learner"},
-//              (label flips; "learner": Algorithm 1 attacks each kernel-svm learner's own plain SVM)
+//              ...the threat's own parameters, as its registry entry declares them
+//              (core/attacks/threat_registry.cpp; `fdlab-cli eval --help` lists them), e.g.
+//              "replacement": "zero", "feature": 0, "features": [...], "regions": [7, 7],
+//              "groups": [{"name": "gray", "begin": 0, "end": 5}], "knapsack_scale": 1,
+//              "stop_when_wrong": true, "flip_repeats": 10, "flip_svm": {"kernel": "linear", "C": 1} | "learner"},
 //   "levels": [0, 10, 20], "repetitions": 5, "seed": 1, "threads": 0,
 //   "tune_per_level": false,
 //   "paper": {"summary": "...", "curves": {"SVM": [[level, error], ...]}}   (reference numbers)

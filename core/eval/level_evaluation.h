@@ -23,11 +23,11 @@ struct LevelScore {
     double errorOthers = std::numeric_limits<double>::quiet_NaN();
 };
 
-/// The attack spec with its level parameter set: budget for budgeted threats, probability for
-/// RandomFeatureDrop, fraction for corruption; None ignores the level.
+/// The attack at another level (K, N, p or fraction, as the threat's LevelKind says).
 AttackSpec attackAtLevel(const AttackSpec& base, double level);
 
-/// True when evaluateAtLevels takes the one-pass route for this model and threat.
+/// True when evaluateAtLevels takes the one-pass route for this model and threat (a linear
+/// model, a threat with ThreatInfo::linearLevels, zero replacement).
 bool hasFastLevelPath(const TrainedModel& model, const AttackSpec& base);
 
 /// Error and AUC at each level. Cancelled runs throw nothing: they return the levels done

@@ -1,5 +1,7 @@
 #include "core/eval/reproduction_report.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "core/eval/presets.h"
 #include "core/eval/sharding.h"
 
@@ -197,7 +199,7 @@ std::string verdictOf(const std::vector<ClaimResult>& claims) {
 ChartSpec chartOf(const ExperimentResult& r) {
     ChartSpec chart;
     chart.title = r.spec.name;
-    chart.xLabel = levelLabel(r.spec.attack.threat);
+    chart.xLabel = threatInfo(r.spec.attack.threat).levelLabel;
     chart.yLabel = "test error";
     for (std::size_t li = 0; li < r.spec.learners.size(); ++li) {
         const std::string& id = r.spec.learners[li].id;
@@ -256,7 +258,7 @@ PresetReport reportPreset(const std::string& preset, const ExperimentResult& r, 
     p.verdict = verdictOf(p.claims);
     if (r.status != Status::Converged) p.verdict += " (run " + std::string(toString(r.status)) + ")";
     p.chart = chart;
-    p.levelLabel = levelLabel(r.spec.attack.threat);
+    p.levelLabel = threatInfo(r.spec.attack.threat).levelLabel;
     p.elapsed = r.elapsed;
     p.repetitions = repetitionCount(r.spec);
     p.status = std::string(toString(r.status)) + (r.message.empty() ? "" : ": " + r.message);

@@ -1,5 +1,7 @@
 #include "core/eval/sharding.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "core/eval/results_io.h"
 #include "core/io/json_file.h"
 #include "core/util/atomic_file.h"
@@ -41,21 +43,6 @@ double learnerWeight(const std::string& learner) {
         {"featureboost", 20}};
     const auto it = w.find(learner);
     return it == w.end() ? 4.0 : it->second;
-}
-
-// Per-level test attack weight relative to one training.
-double threatWeight(ThreatModel t) {
-    switch (t) {
-    case ThreatModel::None:
-    case ThreatModel::WorstCaseCount:
-    case ThreatModel::FixedDeletion:
-    case ThreatModel::UniformTopWeight:
-    case ThreatModel::RandomLabelFlip:
-    case ThreatModel::AdversarialLabelFlip: return 0.05;
-    case ThreatModel::GreedyDeletion:
-    case ThreatModel::UniformExact: return 2.0;
-    default: return 0.2;
-    }
 }
 
 std::string taskName(const ExperimentSpec& spec, int task) {
@@ -115,11 +102,12 @@ double estimateTaskCost(const ExperimentSpec& spec, int learnerIndex) {
     // Trainings: with "select": "cv", folds x candidates plus the final one; else each candidate.
     double trainings = cv ? cands * ls.cvFolds + 1 : cands;
     double attacks = levels * (spec.tunePerLevel && !cv && cands > 1 ? cands + 1 : 1);
-    if (isTrainingTime(spec.attack.threat)) {
+    const ThreatInfo& threat = threatInfo(spec.attack.threat);
+    if (threat.trainingTime) {
         trainings *= levels;   // one tainted training set per level
-        if (spec.attack.threat == ThreatModel::AdversarialLabelFlip) trainings += levels * spec.attack.labelFlipRepeats;
+        if (threat.taintTrainings) trainings += levels * threat.taintTrainings(spec.attack.completeParams());
     }
-    return learnerWeight(ls.learner) * trainings + threatWeight(spec.attack.threat) * learnerWeight(ls.learner) * attacks;
+    return learnerWeight(ls.learner) * trainings + threat.costWeight * learnerWeight(ls.learner) * attacks;
 }
 
 ShardPlan planShards(const ExperimentSpec& spec, int shards) {

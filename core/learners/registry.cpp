@@ -24,19 +24,6 @@ namespace {
 using Type = ParamInfo::Type;
 using json = nlohmann::json;
 
-ParamInfo real(std::string name, double def, double lo, double hi, std::string doc, bool log = false) {
-    return {std::move(name), Type::Real, def, lo, hi, {}, std::move(doc), log};
-}
-ParamInfo integer(std::string name, int def, int lo, int hi, std::string doc) {
-    return {std::move(name), Type::Integer, def, static_cast<double>(lo), static_cast<double>(hi), {}, std::move(doc), false};
-}
-ParamInfo boolean(std::string name, bool def, std::string doc) {
-    return {std::move(name), Type::Bool, def, 0, 1, {}, std::move(doc), false};
-}
-ParamInfo choice(std::string name, std::string def, std::vector<std::string> choices, std::string doc) {
-    return {std::move(name), Type::Choice, std::move(def), 0, 0, std::move(choices), std::move(doc), false};
-}
-
 // Binary learners run one-vs-rest on multi-class data.
 TrainedModel linearFit(const Dataset& train, const RunControl& rc, const BinaryFit& fit) {
     return wrapLinear(train.numClasses() > 2 ? fitOneVsRest(train, fit, rc) : fit(train, rc));
@@ -69,11 +56,11 @@ BaseLearnerParams baseFrom(const json& p) {
 }
 
 std::vector<ParamInfo> baseParams() {
-    return {choice("base", "tree", {"tree", "knn", "net"}, "base learner L"),
-            integer("depth", 3, 1, 64, "tree depth (base = tree)"),
-            integer("k", 5, 1, 1000, "neighbours (base = knn)"),
-            integer("hidden", 16, 1, 4096, "hidden units (base = net)"),
-            integer("seed", 1, 0, 2147483647, "seed of every random draw")};
+    return {choiceParam("base", "tree", {"tree", "knn", "net"}, "base learner L"),
+            integerParam("depth", 3, 1, 64, "tree depth (base = tree)"),
+            integerParam("k", 5, 1, 1000, "neighbours (base = knn)"),
+            integerParam("hidden", 16, 1, 4096, "hidden units (base = net)"),
+            integerParam("seed", 1, 0, 2147483647, "seed of every random draw")};
 }
 
 std::vector<ParamInfo> concat(std::vector<ParamInfo> a, const std::vector<ParamInfo>& b) {
@@ -94,14 +81,14 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"svm", "Linear SVM (liblinear)", "Fan et al., LIBLINEAR, JMLR 9 (2008); -s 3 -B 1",
                  "min 1/2||w||^2 + C sum_i [1 - y_i (w.x_i + b)]_+", true, true,
-                 {real("C", 1.0, 1e-6, 1e6, "C: weight of the hinge loss", true)},
+                 {realParam("C", 1.0, 1e-6, 1e6, "C: weight of the hinge loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      return liblinearFit(LiblinearSolver::HingeSvmDual, d, p, rc);
                  }});
 
     c.push_back({"logreg", "Logistic regression (liblinear)", "Fan et al., LIBLINEAR, JMLR 9 (2008); -s 0 -B 1",
                  "min 1/2||w||^2 + C sum_i log(1 + exp(-y_i (w.x_i + b)))", true, true,
-                 {real("C", 1.0, 1e-6, 1e6, "C: weight of the logistic loss", true)},
+                 {realParam("C", 1.0, 1e-6, 1e6, "C: weight of the logistic loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      return liblinearFit(LiblinearSolver::LogisticRegression, d, p, rc);
                  }});
@@ -109,15 +96,15 @@ std::vector<LearnerInfo> buildCatalogue() {
     c.push_back({"fdrop", "FDROP (Globerson & Roweis)",
                  "Globerson & Roweis, Nightmare at test time: robust learning by feature deletion, ICML 2006",
                  "min 1/2||w||^2 + C sum_i [1 - y_i w.x_i + (sum of the K largest y_i w_j x_ij)]_+", true, true,
-                 {real("C", 1.0, 1e-6, 1e6, "C: weight of the worst-case hinge", true),
-                  integer("K", 0, 0, 100000, "K: features the adversary deletes per instance"),
-                  boolean("useImportance", false, "value budget: importance v_j with budget N instead of K"),
-                  real("N", 0.0, 0.0, 1e12, "N: value budget (with useImportance)"),
-                  real("epsilon", 1e-4, 1e-12, 1.0, "relative duality-gap tolerance", true),
-                  choice("solver", "auto", {"auto", "dual-cd", "bundle"},
+                 {realParam("C", 1.0, 1e-6, 1e6, "C: weight of the worst-case hinge", true),
+                  integerParam("K", 0, 0, 100000, "K: features the adversary deletes per instance"),
+                  boolParam("useImportance", false, "value budget: importance v_j with budget N instead of K"),
+                  realParam("N", 0.0, 0.0, 1e12, "N: value budget (with useImportance)"),
+                  realParam("epsilon", 1e-4, 1e-12, 1.0, "relative duality-gap tolerance", true),
+                  choiceParam("solver", "auto", {"auto", "dual-cd", "bundle"},
                          "solver: auto (bundle method for K = 0, dual coordinate ascent for K > 0), "
                          "dual coordinate ascent, or the bundle method (BMRM)"),
-                  integer("maxIterations", 10000, 1, 10000000,
+                  integerParam("maxIterations", 10000, 1, 10000000,
                           "iteration limit: epochs of dual coordinate ascent, or bundle iterations")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      FdropParams fp;
@@ -136,15 +123,15 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "min (1/m) sum_i xi_i s.t. y_i(b + sum_{j in J} w_j x_ij) >= gamma V(J)/P - xi_i for every kept set J, "
                  "||w||_inf <= C",
                  true, true,
-                 {real("gamma", 0.1, 1e-9, 1e9, "gamma: margin parameter", true),
-                  real("C", 1.0, 1e-9, 1e9, "C: box on the weights, |w_j| <= C", true),
-                  real("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
-                  boolean("useImportance", true, "use the importance values v_j (else v_j = 1)"),
-                  choice("method", "structured-ipm",
+                 {realParam("gamma", 0.1, 1e-9, 1e9, "gamma: margin parameter", true),
+                  realParam("C", 1.0, 1e-9, 1e9, "C: box on the weights, |w_j| <= C", true),
+                  realParam("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
+                  boolParam("useImportance", true, "use the importance values v_j (else v_j = 1)"),
+                  choiceParam("method", "structured-ipm",
                          {"structured-ipm", "active-set", "constraint-generation", "simplex", "interior-point"},
                          "how LP (4) is solved: FDLab's structured interior point (default, fastest), or GLPK: "
                          "active-set generation of the deleted-feature rows, cutting planes, the whole LP"),
-                  integer("chunks", 0, 0, 1000, "bagging variant: train on this many chunks and average (0 = off)")},
+                  integerParam("chunks", 0, 0, 1000, "bagging variant: train on this many chunks and average (0 = off)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DekelShamirLpParams lp;
                      lp.gamma = p.at("gamma");
@@ -165,13 +152,13 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "Dekel & Shamir, Learning to classify with missing and corrupted features, ICML 2008",
                  "w_J <- clip_C(w_J + tau y x_J) on examples with worst-case loss > 0; output the average iterate",
                  true, true,
-                 {real("gamma", 1.0, 1e-9, 1e9, "gamma: margin parameter", true),
-                  real("C", 1.0, 1e-9, 1e9, "C: cube [-C, C] the iterates are projected on", true),
-                  real("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
-                  boolean("useImportance", true, "use the importance values v_j (else v_j = 1)"),
-                  real("tau", 0.0, 0.0, 1e9, "tau: step size (0 = 2C/sqrt(m))"),
-                  integer("epochs", 1, 1, 1000, "passes over the shuffled data"),
-                  integer("seed", 1, 0, 2147483647, "shuffle seed")},
+                 {realParam("gamma", 1.0, 1e-9, 1e9, "gamma: margin parameter", true),
+                  realParam("C", 1.0, 1e-9, 1e9, "C: cube [-C, C] the iterates are projected on", true),
+                  realParam("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
+                  boolParam("useImportance", true, "use the importance values v_j (else v_j = 1)"),
+                  realParam("tau", 0.0, 0.0, 1e9, "tau: step size (0 = 2C/sqrt(m))"),
+                  integerParam("epochs", 1, 1, 1000, "passes over the shuffled data"),
+                  integerParam("seed", 1, 0, 2147483647, "shuffle seed")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DekelShamirPerceptronParams pp;
                      pp.gamma = p.at("gamma");
@@ -190,13 +177,13 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "van der Maaten, Chen, Tyree & Weinberger, Learning with marginalized corrupted features, ICML 2013",
                  "min sum_n E_{x~ ~ p(x~|x_n)}[L(x~_n, y_n; w)] + l2 ||w||^2 (expectation in closed form or bounded)",
                  true, false,
-                 {choice("loss", "logistic", {"quadratic", "exponential", "logistic"}, "loss L"),
-                  choice("noise", "blankout", {"blankout", "gaussian", "laplace", "poisson"}, "corrupting distribution"),
-                  real("q", 0.5, 0.0, 0.99, "blankout probability q"),
-                  real("sigma", 0.1, 0.0, 1e6, "Gaussian noise standard deviation"),
-                  real("laplaceScale", 0.1, 0.0, 1e6, "Laplace noise scale lambda"),
-                  real("l2", 0.5, 0.0, 1e9, "l2 regularisation weight"),
-                  real("testBlankout", 0.0, 0.0, 0.99,
+                 {choiceParam("loss", "logistic", {"quadratic", "exponential", "logistic"}, "loss L"),
+                  choiceParam("noise", "blankout", {"blankout", "gaussian", "laplace", "poisson"}, "corrupting distribution"),
+                  realParam("q", 0.5, 0.0, 0.99, "blankout probability q"),
+                  realParam("sigma", 0.1, 0.0, 1e6, "Gaussian noise standard deviation"),
+                  realParam("laplaceScale", 0.1, 0.0, 1e6, "Laplace noise scale lambda"),
+                  realParam("l2", 0.5, 0.0, 1e9, "l2 regularisation weight"),
+                  realParam("testBlankout", 0.0, 0.0, 0.99,
                        "expected blankout rate at test time: the bias is returned scaled by (1 - p) to match w.x of a "
                        "blanked instance (0: the paper's model, bias never corrupted)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
@@ -215,10 +202,10 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "Biggio, Nelson & Laskov, Support vector machines under adversarial label noise, ACML 2011",
                  "SVM dual on K o M, M = (1 - S) 11^T + S I, S = 4 mu (1 - mu); alpha, b scaled by (1 - 2 mu); mu = 0: plain SVM",
                  false, true,
-                 {choice("kernel", "rbf", {"linear", "rbf"}, "kernel K"),
-                  real("C", 1.0, 1e-6, 1e6, "C: box on the dual variables", true),
-                  real("gamma", 1.0, 1e-6, 1e6, "RBF width: K = exp(-gamma ||x - x'||^2)", true),
-                  real("mu", 0.0, 0.0, 0.5, "assumed label-flip probability (0 = standard SVM)")},
+                 {choiceParam("kernel", "rbf", {"linear", "rbf"}, "kernel K"),
+                  realParam("C", 1.0, 1e-6, 1e6, "C: box on the dual variables", true),
+                  realParam("gamma", 1.0, 1e-6, 1e6, "RBF width: K = exp(-gamma ||x - x'||^2)", true),
+                  realParam("mu", 0.0, 0.0, 0.5, "assumed label-flip probability (0 = standard SVM)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      if (!d.isBinary()) throw std::invalid_argument("kernel-svm: binary data only (use a binary task)");
                      KernelSvmParams kp;
@@ -239,8 +226,8 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"tree", "Decision tree (CART)", "Breiman et al., Classification and Regression Trees, 1984",
                  "greedy binary splits minimising Gini impurity or entropy", false, false,
-                 {integer("depth", 8, 1, 64, "maximum depth"), integer("minLeaf", 1, 1, 100000, "minimum leaf size"),
-                  choice("criterion", "gini", {"gini", "entropy"}, "split criterion")},
+                 {integerParam("depth", 8, 1, 64, "maximum depth"), integerParam("minLeaf", 1, 1, 100000, "minimum leaf size"),
+                  choiceParam("criterion", "gini", {"gini", "entropy"}, "split criterion")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DecisionTreeParams tp;
                      tp.maxDepth = p.at("depth");
@@ -251,7 +238,7 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"knn", "k nearest neighbours", "Cover & Hart, Nearest neighbor pattern classification, 1967",
                  "majority vote of the k nearest training points (unweighted Euclidean distance)", false, false,
-                 {integer("k", 5, 1, 1000, "neighbours")},
+                 {integerParam("k", 5, 1, 1000, "neighbours")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      KnnParams kp;
                      kp.k = p.at("k");
@@ -260,8 +247,8 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"net", "Neural net (one hidden layer)", "Rumelhart, Hinton & Williams, 1986",
                  "softmax(W2 tanh(W1 x + b1) + b2), cross-entropy, early stopping on a holdout", false, false,
-                 {integer("hidden", 16, 1, 4096, "hidden units"), integer("maxEpochs", 200, 1, 100000, "epochs"),
-                  real("learningRate", 0.1, 1e-6, 10.0, "SGD step", true), integer("seed", 1, 0, 2147483647, "seed")},
+                 {integerParam("hidden", 16, 1, 4096, "hidden units"), integerParam("maxEpochs", 200, 1, 100000, "epochs"),
+                  realParam("learningRate", 0.1, 1e-6, 10.0, "SGD step", true), integerParam("seed", 1, 0, 2147483647, "seed")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      NeuralNetParams np;
                      np.hidden = p.at("hidden");
@@ -273,7 +260,7 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"adaboost", "AdaBoost (SAMME)", "Freund & Schapire 1997; Zhu et al., Multi-class AdaBoost, 2009",
                  "weighted vote of base learners trained on reweighted examples", false, false,
-                 concat({integer("rounds", 50, 1, 10000, "boosting rounds T")}, baseParams()),
+                 concat({integerParam("rounds", 50, 1, 10000, "boosting rounds T")}, baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      AdaBoostParams ap;
                      ap.base = baseFrom(p);
@@ -285,8 +272,8 @@ std::vector<LearnerInfo> buildCatalogue() {
     c.push_back({"mixture", "Mixture of experts (random feature subsets)",
                  "Sullivan, Langford, Caruana & Blum, FeatureBoost, ICML 2000 (baseline)",
                  "vote of members each trained on a random subset of the features", false, false,
-                 concat({integer("members", 10, 1, 1000, "members M"),
-                         real("subsetFraction", 0.5, 0.01, 1.0, "fraction of the features each member sees")},
+                 concat({integerParam("members", 10, 1, 1000, "members M"),
+                         realParam("subsetFraction", 0.5, 0.01, 1.0, "fraction of the features each member sees")},
                         baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      MixtureParams mp;
@@ -300,14 +287,14 @@ std::vector<LearnerInfo> buildCatalogue() {
     c.push_back({"featureboost", "FeatureBoost", "Sullivan, Langford, Caruana & Blum, FeatureBoost, ICML 2000",
                  "boosting over features: D over features, members trained with de-emphasised features, weighted vote",
                  false, false,
-                 concat({integer("rounds", 10, 1, 1000, "rounds T"),
-                         choice("variant", "hard", {"hard", "soft-noise", "soft-scale"},
+                 concat({integerParam("rounds", 10, 1, 1000, "rounds T"),
+                         choiceParam("variant", "hard", {"hard", "soft-noise", "soft-scale"},
                                 "hard = progressive feature removal; soft = noise or scaling"),
-                         real("thresholdFraction", 1.0, 0.0, 1.0, "phi: hard removal threshold schedule"),
-                         real("softStrength", 0.9, 0.0, 1.0, "s: largest marginalisation probability (soft-noise)"),
-                         real("updateScale", 1.0, 0.0, 100.0, "u: step of the feature distribution update"),
-                         real("distributionFloor", 0.01, 0.0, 1.0, "every D(f) >= floor / n"),
-                         choice("importance", "error-change", {"error-change", "margin-change"},
+                         realParam("thresholdFraction", 1.0, 0.0, 1.0, "phi: hard removal threshold schedule"),
+                         realParam("softStrength", 0.9, 0.0, 1.0, "s: largest marginalisation probability (soft-noise)"),
+                         realParam("updateScale", 1.0, 0.0, 100.0, "u: step of the feature distribution update"),
+                         realParam("distributionFloor", 0.01, 0.0, 1.0, "every D(f) >= floor / n"),
+                         choiceParam("importance", "error-change", {"error-change", "margin-change"},
                                 "sensitivity analysis measure")},
                         baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
@@ -366,55 +353,7 @@ const LearnerInfo& learnerInfo(const std::string& name) {
 }
 
 json completeParams(const std::string& learner, const json& params) {
-    const LearnerInfo& info = learnerInfo(learner);
-    if (!params.is_null() && !params.is_object())
-        throw std::invalid_argument("learner " + learner + ": params must be a JSON object");
-    auto fail = [&](const std::string& name, const std::string& msg) {
-        throw std::invalid_argument("learner " + learner + " parameter " + name + ": " + msg);
-    };
-    if (params.is_object())
-        for (const auto& [key, value] : params.items()) {
-            bool known = false;
-            for (const auto& pi : info.params) known = known || pi.name == key;
-            if (!known) fail(key, "unknown parameter");
-        }
-    json out = json::object();
-    for (const ParamInfo& pi : info.params) {
-        const json v = params.is_object() && params.contains(pi.name) ? params.at(pi.name) : pi.defaultValue;
-        switch (pi.type) {
-        case Type::Real:
-        case Type::Integer: {
-            if (!v.is_number()) fail(pi.name, "expected a number, got " + v.dump());
-            const double x = v.get<double>();
-            if (!std::isfinite(x) || x < pi.min || x > pi.max)
-                fail(pi.name, "value " + v.dump() + " outside [" + json(pi.min).dump() + ", " + json(pi.max).dump() + "]");
-            if (pi.type == Type::Integer) {
-                if (x != std::floor(x)) fail(pi.name, "expected a whole number, got " + v.dump());
-                out[pi.name] = static_cast<long long>(x);
-            } else {
-                out[pi.name] = x;
-            }
-            break;
-        }
-        case Type::Bool:
-            if (!v.is_boolean()) fail(pi.name, "expected true or false, got " + v.dump());
-            out[pi.name] = v;
-            break;
-        case Type::Choice: {
-            if (!v.is_string()) fail(pi.name, "expected a string, got " + v.dump());
-            bool ok = false;
-            for (const auto& ch : pi.choices) ok = ok || ch == v.get<std::string>();
-            if (!ok) {
-                std::string all;
-                for (const auto& ch : pi.choices) all += (all.empty() ? "" : ", ") + ch;
-                fail(pi.name, "'" + v.get<std::string>() + "' is not one of: " + all);
-            }
-            out[pi.name] = v;
-            break;
-        }
-        }
-    }
-    return out;
+    return completeParamValues(learnerInfo(learner).params, params, "learner " + learner);
 }
 
 TrainedModel trainLearner(const std::string& learner, const Dataset& train, const json& params, const RunControl& rc) {

@@ -7,6 +7,7 @@
 #include "core/data/dataset.h"
 #include "core/learners/fit_result.h"
 #include "core/learners/scorer.h"
+#include "core/util/param_info.h"
 #include "core/util/run_control.h"
 
 #include <Eigen/Core>
@@ -19,17 +20,6 @@
 
 namespace fdlab {
 
-struct ParamInfo {
-    enum class Type { Real, Integer, Bool, Choice };
-    std::string name;
-    Type type = Type::Real;
-    nlohmann::json defaultValue;
-    double min = 0.0;                   ///< Real/Integer: inclusive lower bound
-    double max = 0.0;                   ///< Real/Integer: inclusive upper bound
-    std::vector<std::string> choices;   ///< Choice
-    std::string doc;                    ///< one line, with the formula symbol
-    bool logScale = false;              ///< grids and sliders step multiplicatively
-};
 
 /// FeatureBoost's record of what each round relied on (core/learners/nonlinear/feature_boost.h),
 /// for the GUI's rounds-by-features map. Empty for every other learner.

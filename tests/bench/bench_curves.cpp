@@ -30,7 +30,7 @@ void run(const char* title, const Dataset& d, const TrainedModel& m) {
     std::vector<double> levels;
     for (int k = 0; k < 16; ++k) levels.push_back(10.0 * k);
     AttackSpec worst;
-    worst.threat = ThreatModel::WorstCaseCount;
+    worst.threat = "worst-case-count";
     std::vector<LevelScore> curve;
     const double tWorst = bestOf(3, [&] { curve = evaluateAtLevels(m, d, worst, levels); });
     std::printf("\n%s: %d digits x %d pixels, %zu levels, %d outputs\n", title, d.rows(), d.features(), levels.size(),
@@ -48,7 +48,7 @@ void run(const char* title, const Dataset& d, const TrainedModel& m) {
     std::printf("worst-case count, attack per level: %.3f s   (%.1fx slower)\n", tSlow, tSlow / tWorst);
 
     AttackSpec random;
-    random.threat = ThreatModel::RandomDeletion;
+    random.threat = "random-deletion";
     std::vector<std::vector<LevelScore>> reps(20);
     const double tRandom = bestOf(3, [&] {
         parallelFor(20, 0, [&](int r) {

@@ -79,14 +79,19 @@ std::vector<Named> fitAll(const Dataset& train, bool withMixture, int treeDepth)
     return out;
 }
 
-double meanAccuracyUnder(const Scorer& m, const Dataset& test, const Dataset& train, ThreatModel t, double fraction,
+double meanAccuracyUnder(const Scorer& m, const Dataset& test, const Dataset& train, std::string t, double fraction,
                          const std::vector<FeatureGroup>& groups) {
     double s = 0.0;
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         AttackSpec spec;
         spec.threat = t;
-        spec.fraction = fraction;
-        spec.groups = groups;
+        spec.level = fraction;
+        if (!groups.empty()) {
+            nlohmann::json g = nlohmann::json::array();
+            for (const FeatureGroup& fg : groups)
+                g.push_back({{"name", fg.name}, {"begin", fg.begin}, {"end", fg.end}, {"features", fg.features}});
+            spec.params["groups"] = g;
+        }
         spec.seed = seed;
         s += accuracyOf(m, runAttack(test, m, spec, {}, &train).attacked);
     }
@@ -108,8 +113,8 @@ int main(int argc, char** argv) {
                     train.rows(), test.rows());
         std::printf("  %-30s %8s %8s %10s %10s %9s\n", "model", "fit s", "clean", "attack s", "attacked", "ms/digit");
         AttackSpec spec;
-        spec.threat = ThreatModel::GreedyDeletion;
-        spec.budget = 50;
+        spec.threat = "greedy-deletion";
+        spec.level = 50;
         for (const Named& m : fitAll(train, false, 8)) {
             const AttackResult a = runAttack(test, *m.fit.model, spec);
             std::printf("  %-30s %8.2f %8.3f %10.2f %10.3f %9.1f\n", m.name.c_str(), m.fit.elapsed,
@@ -138,8 +143,8 @@ int main(int argc, char** argv) {
         std::printf("  %-30s %8s %12s %12s\n", "model", "clean", "30% corrupt", "50% corrupt");
         for (const Named& m : fitAll(train, true, 6))
             std::printf("  %-30s %8.3f %12.3f %12.3f\n", m.name.c_str(), accuracyOf(*m.fit.model, test),
-                        meanAccuracyUnder(*m.fit.model, test, train, ThreatModel::FeatureCorruption, 0.3, {}),
-                        meanAccuracyUnder(*m.fit.model, test, train, ThreatModel::FeatureCorruption, 0.5, {}));
+                        meanAccuracyUnder(*m.fit.model, test, train, "feature-corruption", 0.3, {}),
+                        meanAccuracyUnder(*m.fit.model, test, train, "feature-corruption", 0.5, {}));
     }
 
     // 3. Threshold function, whole encodings corrupted.
@@ -154,10 +159,10 @@ int main(int argc, char** argv) {
                     "30% feat");
         for (const Named& m : fitAll(train, true, 6))
             std::printf("  %-30s %8.3f %10.3f %10.3f %10.3f %10.3f\n", m.name.c_str(), accuracyOf(*m.fit.model, test),
-                        meanAccuracyUnder(*m.fit.model, test, train, ThreatModel::GroupCorruption, 0.25, groups),
-                        meanAccuracyUnder(*m.fit.model, test, train, ThreatModel::GroupCorruption, 0.5, groups),
-                        meanAccuracyUnder(*m.fit.model, test, train, ThreatModel::GroupCorruption, 0.75, groups),
-                        meanAccuracyUnder(*m.fit.model, test, train, ThreatModel::FeatureCorruption, 0.3, {}));
+                        meanAccuracyUnder(*m.fit.model, test, train, "group-corruption", 0.25, groups),
+                        meanAccuracyUnder(*m.fit.model, test, train, "group-corruption", 0.5, groups),
+                        meanAccuracyUnder(*m.fit.model, test, train, "group-corruption", 0.75, groups),
+                        meanAccuracyUnder(*m.fit.model, test, train, "feature-corruption", 0.3, {}));
     }
     return 0;
 }

@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
     spec.dataset.bundled = "heart_scale";
     for (int l = 0; l < 10; ++l) spec.learners.push_back({"SVM C=" + std::to_string(l + 1), "svm", {{"C", l + 1.0}}, {}});
     for (int k = 0; k < 100; ++k) spec.levels.push_back(k);
-    spec.attack.threat = ThreatModel::WorstCaseCount;
+    spec.attack.threat = "worst-case-count";
     spec.repetitions = 10;
     spec.validate();
     const int shards = 100;

@@ -64,14 +64,14 @@ double timeCommand(const std::string& cmd) {
 void curves(const TrainedModel& m, const Dataset& test, const std::vector<int>& attacked) {
     std::vector<double> levels;
     for (int k = 0; k <= 30; k += 2) levels.push_back(k);   // 16 levels
-    for (ThreatModel t : {ThreatModel::WorstCaseCount, ThreatModel::RandomDeletion}) {
+    for (std::string t : {"worst-case-count", "random-deletion"}) {
         AttackSpec a;
         a.threat = t;
         a.attackedClasses = attacked;
         const double t0 = now();
         const auto s = evaluateAtLevels(m, test, a, levels);
         const double dt = now() - t0;
-        std::printf("  %-17s %-9s 16 levels in %.3f s; error at K = 0, 2, 10, 20, 30:", toString(t),
+        std::printf("  %-17s %-9s 16 levels in %.3f s; error at K = 0, 2, 10, 20, 30:", t.c_str(),
                     attacked.empty() ? "all" : "spam only", dt);
         for (int k : {0, 1, 5, 10, 15}) std::printf(" %.3f", s[static_cast<std::size_t>(k)].error);
         if (!attacked.empty())
@@ -243,7 +243,7 @@ int synthetic(long rows, int features, long long nonZeros) {
                 scoreDataset(*own.scorer, d).error, peakMb(), peakMb() / csrMb);
     double t0c = now();
     AttackSpec a;
-    a.threat = ThreatModel::WorstCaseCount;
+    a.threat = "worst-case-count";
     const auto s0 = evaluateAtLevels(own, d, a, {0, 1, 2, 5, 10, 20});
     std::printf("  worst-case curve of that model (6 levels, all rows) %.1f s: errors", now() - t0c);
     for (const auto& x : s0) std::printf(" %.3f", x.error);

@@ -2,10 +2,13 @@
 // of deletion sets on tiny data (fixed seeds), the LP bound never below the exact damage.
 
 #include "core/attacks/attack.h"
+#include "core/attacks/corruption.h"
 #include "core/attacks/greedy_deletion.h"
 #include "core/attacks/threat_registry.h"
 #include "core/attacks/uniform_deletion.h"
 #include "core/attacks/worst_case_linear.h"
+#include "core/eval/experiment_runner.h"
+#include "core/eval/level_evaluation.h"
 #include "core/util/rng.h"
 
 #include <QTest>
@@ -74,29 +77,127 @@ class TestAttacks : public QObject {
     Q_OBJECT
 private slots:
     void registryDeclaresEveryThreatOnce() {
-        // Every enumerator of ThreatModel has exactly one entry, names round-trip, and the flags
-        // agree with the helpers the rest of FDLab calls.
+        // Every threat has one entry with a unique name, documented parameters with valid
+        // defaults, the code its kind needs, and a line in the help.
         const auto& reg = threatRegistry();
-        const int count = static_cast<int>(ThreatModel::AdversarialLabelFlip) + 1;
-        QCOMPARE(static_cast<int>(reg.size()), count);
+        QVERIFY(reg.size() >= 15);
         std::set<std::string> names;
-        std::set<int> seen;
         for (const ThreatInfo& t : reg) {
             QVERIFY(names.insert(t.name).second);
-            QVERIFY(seen.insert(static_cast<int>(t.threat)).second);
-            QCOMPARE(threatModelFromString(t.name), t.threat);
-            QCOMPARE(std::string(toString(t.threat)), std::string(t.name));
-            QCOMPARE(usesCountBudget(t.threat), t.level == LevelKind::Count);
-            QCOMPARE(usesValueBudget(t.threat), t.level == LevelKind::Value);
-            QCOMPARE(levelLabel(t.threat), std::string(t.levelLabel));
-            QVERIFY(std::string(t.title).size() > 5 && std::string(t.doc).size() > 5);
+            QCOMPARE(threatInfo(t.name).name, t.name);
+            QVERIFY(t.title.size() > 5 && t.doc.size() > 5 && !t.levelLabel.empty());
             QCOMPARE(t.trainingTime, t.verb == ThreatVerb::Flipped);
+            QVERIFY2(t.trainingTime ? bool(t.taint) && !t.prepare : bool(t.prepare) && !t.taint, t.name.c_str());
+            for (const ParamInfo& p : t.params) QVERIFY2(!p.doc.empty(), (t.name + "." + p.name).c_str());
+            // the defaults pass the registry's own validation
+            AttackSpec a;
+            a.threat = t.name;
+            const nlohmann::json complete = a.completeParams();
+            QCOMPARE(complete.size(), t.params.size());
         }
-        QCOMPARE(static_cast<int>(seen.size()), count);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, threatModelFromString("worst-case"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, threatInfo("worst-case"));
         const std::string help = threatHelp(false);
         for (const ThreatInfo& t : reg)
             QCOMPARE(help.find(std::string("    ") + t.name + " ") != std::string::npos, !t.trainingTime);
+        QVERIFY(help.find("--knapsack-scale") != std::string::npos);
+        // Parameters are checked by name, type and range, naming the threat.
+        AttackSpec bad;
+        bad.threat = "worst-case-count";
+        bad.params["feature"] = 2;   // random-feature-drop's, not worst-case-count's
+        try {
+            bad.completeParams();
+            QFAIL("a parameter of another threat was accepted");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()), std::string("attack worst-case-count parameter feature: unknown parameter "
+                                                        "(it takes: replacement)"));
+        }
+        bad.params = {{"replacement", "noise"}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bad.completeParams());
+        bad.threat = "greedy-deletion";
+        bad.params = {{"stop_when_wrong", 1.5}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, bad.completeParams());
+    }
+
+    void aTestOnlyThreatRunsEverywhere() {
+        // A threat registered here, with no other edit, runs through runAttack, the level
+        // evaluation, experiment files (parsed, validated, written back) and a whole experiment.
+        ThreatInfo t;
+        t.name = "test-first-nonzeros";
+        t.title = "The first K non-zero features (test only)";
+        t.source = "test_attacks";
+        t.level = LevelKind::Count;
+        t.levelLabel = "first non-zeros deleted";
+        t.verb = ThreatVerb::Deleted;
+        t.how = "set to 0";
+        t.doc = "deletes the first K (+ offset) non-zero features of every instance";
+        t.params = {integerParam("offset", 0, 0, 100, "extra features deleted beyond K")};
+        t.prepare = [](const ThreatContext& c) {
+            const int k = countLevel(c.spec.level) + c.params.at("offset").get<int>();
+            PreparedThreat p;
+            p.attack = [k](InstanceAttack& a) {
+                a.x.forEachNonZero([&](int j, float) {
+                    if (static_cast<int>(a.deleted.size()) < k) a.deleted.push_back(j);
+                });
+            };
+            return p;
+        };
+        registerThreat(t);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, registerThreat(t));   // the name is taken
+
+        const Dataset d = randomData(20, 6, 2, 8, 0.3);
+        const LinearModel m = randomModel(6, 1, 3);
+        AttackSpec a;
+        a.threat = t.name;
+        a.level = 2;
+        a.params["offset"] = 1;
+        const AttackResult r = runAttack(d, LinearScorer(m), a);
+        for (int i = 0; i < d.rows(); ++i) {
+            std::vector<int> nz;
+            for (int j = 0; j < 6; ++j)
+                if (d.X(i, j) != 0.0f && nz.size() < 3) nz.push_back(j);
+            QCOMPARE(r.deleted[static_cast<std::size_t>(i)], nz);
+            for (int j : nz) QCOMPARE(r.attacked.X(i, j), 0.0f);
+        }
+        a.params["offset"] = 101;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), a));
+
+        // In an experiment file: its parameters are the file's keys; the run uses it.
+        const nlohmann::json file = {
+            {"name", "test threat"},
+            {"dataset", {{"bundled", "globerson-toy"}}},
+            {"learners", {{{"id", "SVM"}, {"learner", "svm"}}}},
+            {"attack", {{"threat", t.name}, {"offset", 1}}},
+            {"levels", {0, 1}},
+            {"repetitions", 1}};
+        const ExperimentSpec spec = experimentFromJson(file);
+        QCOMPARE(spec.attack.threat, t.name);
+        QCOMPARE(spec.attack.params.at("offset").get<int>(), 1);
+        QCOMPARE(toJson(spec).at("attack").at("offset").get<int>(), 1);
+        nlohmann::json wrong = file;
+        wrong["attack"]["offst"] = 1;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, experimentFromJson(wrong));
+        const ExperimentResult res = runExperiment(spec);
+        QCOMPARE(res.status, Status::Converged);
+        QCOMPARE(static_cast<int>(res.points.size()), 2);
+        // Each point is the SVM of the run's split scored on its test part under the threat.
+        const TaskData data = loadTaskData(spec);
+        for (const CurvePoint& p : res.points) {
+            const PreparedSplit ps = prepareRepetition(data, spec, p.repetition);
+            const TrainedModel svm = trainLearner("svm", ps.train, p.params);
+            const AttackResult attacked = runAttack(ps.test, *svm.scorer, attackAtLevel(spec.attack, p.level));
+            QCOMPARE(p.error, scoreDataset(*svm.scorer, attacked.attacked).error);
+        }
+        // On the command line: --offset is generated from the declaration, and listed in the help.
+        QVERIFY(threatHelp(false).find("test-first-nonzeros") != std::string::npos);
+        QVERIFY(threatHelp(false).find("--offset") != std::string::npos);
+        QVERIFY(threatParamsFromText(t.name, {{"offset", "2"}}) == nlohmann::json({{"offset", 2.0}}));
+        try {
+            threatParamsFromText(t.name, {{"feature", "2"}});
+            QFAIL("another threat's option was accepted");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()), std::string("--feature is not a parameter of test-first-nonzeros (it takes --offset)"));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, threatParamsFromText(t.name, {{"offset", "two"}}));
     }
 
     void registryFlagsMatchWhatEachThreatDoes() {
@@ -114,15 +215,17 @@ private slots:
             void scores(std::span<const float> x, std::span<double> out) const override { inner.scores(x, out); }
         } other(lin);
         for (const ThreatInfo& t : threatRegistry()) {
-            if (t.trainingTime || t.threat == ThreatModel::None) continue;
+            if (t.trainingTime || t.name == "none" || t.name.rfind("test-", 0) == 0) continue;
             AttackSpec a;
-            a.threat = t.threat;
-            a.budget = t.level == LevelKind::Count ? 3 : t.level == LevelKind::Value ? 2 : 0.5;
-            a.probability = a.fraction = 0.5;
-            a.feature = 2;
-            a.features = {1, 4, 6};
-            a.groups = {{"a", 0, 4}, {"b", 4, 8}};
-            a.stopWhenWrong = false;
+            a.threat = t.name;
+            a.level = t.level == LevelKind::Count ? 3 : t.level == LevelKind::Value ? 2 : 0.5;
+            // The parameters these threats need on this data, where the threat declares them.
+            const nlohmann::json sample = {{"feature", 2},
+                                           {"features", {1, 4, 6}},
+                                           {"groups", {{{"name", "a"}, {"begin", 0}, {"end", 4}}, {{"name", "b"}, {"begin", 4}, {"end", 8}}}},
+                                           {"stop_when_wrong", false}};
+            for (const ParamInfo& p : t.params)
+                if (sample.contains(p.name)) a.params[p.name] = sample.at(p.name);
             AttackResult r1;
             try {
                 r1 = runAttack(d, lin, a);
@@ -131,7 +234,7 @@ private slots:
             }
             a.seed = 99;
             const AttackResult r2 = runAttack(d, lin, a);
-            QVERIFY2((r1.deleted != r2.deleted) == t.randomised, t.name);
+            QVERIFY2((r1.deleted != r2.deleted) == t.randomised, t.name.c_str());
             if (t.verb == ThreatVerb::Deleted)
                 for (int i = 0; i < d.rows(); ++i)
                     for (int j : r1.deleted[static_cast<std::size_t>(i)]) QCOMPARE(r1.attacked.value(i, j), 0.0f);
@@ -141,7 +244,7 @@ private slots:
             } catch (const std::invalid_argument& e) {
                 refused = std::string(e.what()).find("needs a linear model") != std::string::npos;
             }
-            QVERIFY2(refused == t.needsLinearModel, t.name);
+            QVERIFY2(refused == t.needsLinearModel, t.name.c_str());
         }
     }
 
@@ -199,8 +302,8 @@ private slots:
         const LinearModel m = randomModel(8, 1, 4);
         const LinearScorer s(m);
         AttackSpec spec;
-        spec.threat = ThreatModel::WorstCaseCount;
-        spec.budget = 3;
+        spec.threat = "worst-case-count";
+        spec.level = 3;
         const AttackResult r = runAttack(d, s, spec);
         QCOMPARE(r.status, Status::Converged);
         for (int i = 0; i < d.rows(); ++i) {
@@ -213,7 +316,7 @@ private slots:
             QVERIFY(std::abs((before - after) - r.damage[i]) < 1e-9);
         }
         // noise replacement: deleted entries in [-1, 1], deterministic for the seed
-        spec.replacement = Replacement::UniformNoise;
+        spec.params["replacement"] = "uniform-noise";
         const AttackResult a = runAttack(d, s, spec), b = runAttack(d, s, spec);
         QVERIFY(a.attacked.X == b.attacked.X);
         int nonZeroNoise = 0;
@@ -299,8 +402,8 @@ private slots:
         d.fillDefaults();
         const LinearModel m = randomModel(8, 1, 1);
         AttackSpec spec;
-        spec.threat = ThreatModel::RandomDeletion;
-        spec.budget = 2;
+        spec.threat = "random-deletion";
+        spec.level = 2;
         for (int t = 0; t < trials; ++t) {
             spec.seed = static_cast<std::uint64_t>(t);
             const AttackResult r = runAttack(d, LinearScorer(m), spec);
@@ -312,7 +415,7 @@ private slots:
         const double p = 0.4, sd = std::sqrt(trials * p * (1 - p));
         for (int j : {1, 3, 4, 6, 7}) QVERIFY(std::abs(hits[static_cast<std::size_t>(j)] - trials * p) < 5 * sd);
         // more than the non-zeros: all of them
-        spec.budget = 7;
+        spec.level = 7;
         QCOMPARE(runAttack(d, LinearScorer(m), spec).deleted[0], (std::vector<int>{1, 3, 4, 6, 7}));
     }
 
@@ -320,14 +423,16 @@ private slots:
         Dataset d = randomData(10, 12, 2, 71, 0.0);
         const LinearModel m = randomModel(12, 1, 1);
         AttackSpec spec;
-        spec.threat = ThreatModel::GroupCorruption;
-        spec.fraction = 0.5;
-        spec.groups = {{"a", 0, 4}, {"b", 4, 8}, {"c", 8, 10}, {"d", 10, 12}};
+        spec.threat = "group-corruption";
+        spec.level = 0.5;
+        spec.params["groups"] = {{{"name", "a"}, {"begin", 0}, {"end", 4}}, {{"name", "b"}, {"begin", 4}, {"end", 8}},
+                                 {{"name", "c"}, {"begin", 8}, {"end", 10}}, {{"name", "d"}, {"begin", 10}, {"end", 12}}};
+        const std::vector<FeatureGroup> groups = groupCorruptionGroups(spec.params, d);
         const AttackResult r = runAttack(d, LinearScorer(m), spec);
         for (int i = 0; i < d.rows(); ++i) {
             // two whole groups replaced, each by one other row's values
             int groupsHit = 0;
-            for (const auto& g : spec.groups) {
+            for (const auto& g : groups) {
                 bool changed = std::find(r.deleted[i].begin(), r.deleted[i].end(), g.begin) != r.deleted[i].end();
                 if (!changed) continue;
                 ++groupsHit;
@@ -340,8 +445,9 @@ private slots:
             }
             QCOMPARE(groupsHit, 2);
         }
-        spec.threat = ThreatModel::FeatureCorruption;
-        spec.fraction = 0.25;
+        spec.threat = "feature-corruption";
+        spec.params = nlohmann::json::object();
+        spec.level = 0.25;
         const AttackResult f = runAttack(d, LinearScorer(m), spec);
         for (int i = 0; i < d.rows(); ++i) QCOMPARE(static_cast<int>(f.deleted[i].size()), 3);
     }
@@ -366,10 +472,9 @@ private slots:
         d.imageShape = ImageShape{4, 6};
         const LinearModel lm = randomModel(24, 1, 2);
         AttackSpec spec;
-        spec.threat = ThreatModel::GroupCorruption;
-        spec.regionRows = 2;
-        spec.regionCols = 3;
-        spec.fraction = 0.5;
+        spec.threat = "group-corruption";
+        spec.params["regions"] = {2, 3};
+        spec.level = 0.5;
         const AttackResult r = runAttack(d, LinearScorer(lm), spec);
         for (int i = 0; i < d.rows(); ++i) {
             std::vector<int> expected;
@@ -397,11 +502,13 @@ private slots:
         d.imageShape.reset();
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(lm), spec));
         d.imageShape = ImageShape{4, 6};
-        spec.regionCols = 0;
+        spec.params["regions"] = {2, 0};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(lm), spec));
+        spec.params["regions"] = {2};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(lm), spec));
         // Explicit feature lists are groups too; overlaps are refused.
-        spec.regionRows = 0;
-        spec.groups = {{"x", 0, 0, {0, 7}}, {"y", 0, 0, {7, 9}}};
+        spec.params["regions"] = nlohmann::json::array();
+        spec.params["groups"] = {{{"name", "x"}, {"features", {0, 7}}}, {{"name", "y"}, {"features", {7, 9}}}};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(lm), spec));
     }
 
@@ -409,20 +516,20 @@ private slots:
         const Dataset d = randomData(5, 4, 2, 1);
         const LinearModel m = randomModel(4, 1, 1);
         AttackSpec spec;
-        spec.threat = ThreatModel::WorstCaseValueExact;
-        spec.budget = 4.0;   // V = 4: the budget must stay below the total value
+        spec.threat = "worst-case-value-exact";
+        spec.level = 4.0;   // V = 4: the budget must stay below the total value
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
-        spec.threat = ThreatModel::WorstCaseCount;
-        spec.budget = 1.5;
+        spec.threat = "worst-case-count";
+        spec.level = 1.5;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
-        spec.budget = 5;
+        spec.level = 5;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
         spec = {};
-        spec.threat = ThreatModel::RandomFeatureDrop;
-        spec.feature = 4;
+        spec.threat = "random-feature-drop";
+        spec.params["feature"] = 4;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
-        QCOMPARE(threatModelFromString("worst-case-value-greedy"), ThreatModel::WorstCaseValueGreedy);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, threatModelFromString("nope"));
+        spec.threat = "nope";
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
     }
 };
 

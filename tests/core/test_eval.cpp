@@ -2,6 +2,7 @@
 // against pair counting, mean/SE by hand, experiment and results files, determinism across
 // thread counts, cancellation and error reporting.
 
+#include "core/attacks/corruption.h"
 #include "core/attacks/label_flips.h"
 #include "core/data/bundled.h"
 #include "core/data/split.h"
@@ -58,7 +59,7 @@ ExperimentSpec smallSpec() {
     s.split.testFraction = 0.3;
     s.split.validationFraction = 0.2;
     s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"FDROP", "fdrop", {{"C", 1.0}}, {{"K", {0, 2, 4}}}}};
-    s.attack.threat = ThreatModel::WorstCaseCount;
+    s.attack.threat = "worst-case-count";
     s.levels = {0, 1, 2, 3, 5};
     s.repetitions = 3;
     s.tunePerLevel = true;
@@ -125,7 +126,7 @@ private slots:
         for (int outputs : {1, 4}) {
             const Dataset d = randomData(150, 12, outputs == 1 ? 2 : 4, 5 + static_cast<std::uint64_t>(outputs));
             const TrainedModel m = randomModel(12, outputs, 9);
-            for (ThreatModel t : {ThreatModel::WorstCaseCount, ThreatModel::RandomDeletion}) {
+            for (std::string t : {"worst-case-count", "random-deletion"}) {
                 AttackSpec a;
                 a.threat = t;
                 a.seed = 42;
@@ -140,7 +141,7 @@ private slots:
                     if (outputs == 1) QVERIFY(std::abs(fast[l].auc - slow.auc) < 1e-12);
                 }
                 // more deletions never help against the worst case
-                if (t == ThreatModel::WorstCaseCount)
+                if (t == "worst-case-count")
                     for (std::size_t l = 1; l < levels.size(); ++l) QVERIFY(fast[l].error >= fast[l - 1].error);
             }
         }
@@ -299,7 +300,7 @@ private slots:
         LearnerSpec l{"RBF SVM", "kernel-svm", {{"kernel", "rbf"}, {"C", 10.0}}, {{"gamma", {0.01, 0.1, 1, 10, 100}}}};
         l.selection = LearnerSpec::Selection::CrossValidation;
         s.learners = {l};
-        s.attack.threat = ThreatModel::RandomLabelFlip;
+        s.attack.threat = "random-label-flips";
         s.levels = {0.0, 0.2};
         s.repetitions = 2;
         s.seed = 5;
@@ -360,7 +361,7 @@ private slots:
         svm.selection = LearnerSpec::Selection::CrossValidation;
         svm.cvFolds = 4;
         t.learners = {svm};
-        t.attack.threat = ThreatModel::WorstCaseCount;
+        t.attack.threat = "worst-case-count";
         t.levels = {0, 2};
         t.repetitions = 2;
         const ExperimentResult tr = runExperiment(t);
@@ -391,9 +392,9 @@ private slots:
         s.learners = {{"SVM C=10", "kernel-svm", {{"kernel", "linear"}, {"C", 10.0}, {"mu", 0.0}}, {}},
                       {"LN C=10", "kernel-svm", {{"kernel", "linear"}, {"C", 10.0}, {"mu", 0.1}}, {}},
                       {"SVM C=0.1", "kernel-svm", {{"kernel", "linear"}, {"C", 0.1}, {"mu", 0.0}}, {}}};
-        s.attack.threat = ThreatModel::AdversarialLabelFlip;
-        s.attack.labelFlipSvmFromLearner = true;
-        s.attack.labelFlipRepeats = 3;
+        s.attack.threat = "adversarial-label-flips";
+        s.attack.params["flip_svm"] = "learner";
+        s.attack.params["flip_repeats"] = 3;
         s.levels = {0.1, 0.2};
         s.repetitions = 2;
         s.threads = 2;
@@ -417,14 +418,14 @@ private slots:
         // the experiment file says "learner"; other learners cannot be attacked that way
         json j = toJson(s);
         QCOMPARE(j["attack"]["flip_svm"].get<std::string>(), std::string("learner"));
-        QVERIFY(experimentFromJson(j).attack.labelFlipSvmFromLearner);
+        QVERIFY(experimentFromJson(j).attack.params.at("flip_svm") == nlohmann::json("learner"));
         j["learners"][0]["learner"] = "svm";
         j["learners"][0]["params"] = {{"C", 1.0}};
         try {
             experimentFromJson(j);
             QFAIL("no error");
         } catch (const std::invalid_argument& e) {
-            QVERIFY2(std::string(e.what()).find("attack.flip_svm") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("\"learner\" attacks each learner's own SVM, but this learner is svm") != std::string::npos, e.what());
         }
     }
 
@@ -491,13 +492,14 @@ private slots:
         QCOMPARE(adv.learners.size(), std::size_t(1));
         adv.levels = {0.1};
         ExperimentSpec rnd = adv;
-        rnd.attack.threat = ThreatModel::RandomLabelFlip;
+        rnd.attack.threat = "random-label-flips";
+        rnd.attack.params = nlohmann::json::object();   // random flips take no parameters
         const double eAdv = meanAt(runExperiment(adv), "SVM C=1", 0), eRnd = meanAt(runExperiment(rnd), "SVM C=1", 0);
         QVERIFY2(eAdv > eRnd + 0.05, qPrintable(QString("adversarial %1, random %2").arg(eAdv).arg(eRnd)));
         // label flips are training-time only: a test-time attack refuses them
         AttackSpec a;
-        a.threat = ThreatModel::RandomLabelFlip;
-        a.fraction = 0.1;
+        a.threat = "random-label-flips";
+        a.level = 0.1;
         const Dataset d = loadBundled("sonar");
         const TrainedModel m = trainLearner("svm", d, {});
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, *m.scorer, a));
@@ -510,17 +512,18 @@ private slots:
                                         {"groups", {{{"name", "g"}, {"features", {1, 5, 9}}}}}}},
                             {"levels", {0, 0.5}}};
         const ExperimentSpec s = experimentFromJson(j);
-        QCOMPARE(s.attack.regionRows, 7);
-        QCOMPARE(s.attack.regionCols, 7);
-        QCOMPARE(s.attack.groups.at(0).members(), (std::vector<int>{1, 5, 9}));
+        QVERIFY(s.attack.params.at("regions") == nlohmann::json({7, 7}));
+        nlohmann::json groupsOnly = s.attack.completeParams();
+        groupsOnly["regions"] = nlohmann::json::array();   // without regions, the listed groups
+        QCOMPARE(groupCorruptionGroups(groupsOnly, Dataset{}).at(0).members(), (std::vector<int>{1, 5, 9}));
         const ExperimentSpec back = experimentFromJson(toJson(s));
-        QCOMPARE(back.attack.regionRows, 7);
-        QCOMPARE(back.attack.groups.at(0).features, (std::vector<int>{1, 5, 9}));
+        QVERIFY(back.attack.params.at("regions") == nlohmann::json({7, 7}));
+        QVERIFY(back.attack.params.at("groups").at(0).at("features") == nlohmann::json({1, 5, 9}));
         j["attack"]["regions"] = {7};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, experimentFromJson(j));
         const ExperimentSpec preset = loadPresetOrFile("featureboost-mnist-regions");
-        QCOMPARE(preset.attack.threat, ThreatModel::GroupCorruption);
-        QCOMPARE(preset.attack.effectiveGroups(loadBundled("mnist")).size(), std::size_t(16));
+        QCOMPARE(preset.attack.threat, "group-corruption");
+        QCOMPARE(groupCorruptionGroups(preset.attack.completeParams(), loadBundled("mnist")).size(), std::size_t(16));
     }
 
     void everyPresetLoads() {

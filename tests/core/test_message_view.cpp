@@ -56,8 +56,8 @@ LinearModel tinyModel() {
 
 AttackResult worstCase(const Dataset& test, int i, const LinearModel& m, int K) {
     AttackSpec spec;
-    spec.threat = ThreatModel::WorstCaseCount;
-    spec.budget = K;
+    spec.threat = "worst-case-count";
+    spec.level = K;
     const int idx[1] = {i};
     const LinearScorer s(m);
     return runAttack(test.subset(idx), s, spec);
@@ -114,8 +114,8 @@ private slots:
         const Dataset& test = s.test.data;
         const LinearModel m = tinyModel();
         AttackSpec spec;
-        spec.threat = ThreatModel::WorstCaseCount;
-        spec.budget = 3;
+        spec.threat = "worst-case-count";
+        spec.level = 3;
         spec.attackedClasses = {1};
         const LinearScorer scorer(m);
         const AttackResult all = runAttack(test, scorer, spec);

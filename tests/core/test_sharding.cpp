@@ -32,7 +32,7 @@ ExperimentSpec smallSpec() {
     s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}},
                   {"LogReg", "logreg", {{"C", 1.0}}, {}},
                   {"FDROP", "fdrop", {{"C", 1.0}, {"maxIterations", 2}}, {{"K", {0, 2, 4}}}}};
-    s.attack.threat = ThreatModel::WorstCaseCount;
+    s.attack.threat = "worst-case-count";
     s.levels = {0, 1, 2, 3};
     s.repetitions = 3;
     s.tunePerLevel = true;

@@ -4,6 +4,7 @@
 // against the rows of one file; the loaders' storage choice; scalings that keep zeros zero.
 
 #include "core/attacks/attack.h"
+#include "core/attacks/threat_registry.h"
 #include "core/data/align.h"
 #include "core/data/importance.h"
 #include "core/data/loaders.h"
@@ -110,8 +111,8 @@ private slots:
         const int label = empty.labels[0];
         QCOMPARE(m.scorer->margin(empty.row(0), label), (label == 1 ? 1.0 : -1.0) * m.linear->b(0));
         AttackSpec a;
-        a.threat = ThreatModel::WorstCaseCount;
-        a.budget = 3;
+        a.threat = "worst-case-count";
+        a.level = 3;
         const AttackResult r = runAttack(empty, *m.scorer, a);
         QVERIFY(r.deleted[0].empty());
         QCOMPARE(r.attacked.nonZeros(0), 0);
@@ -188,37 +189,41 @@ private slots:
     }
 
     void sameAttacks_data() {
-        QTest::addColumn<int>("threat");
+        QTest::addColumn<std::string>("threat");
         QTest::addColumn<double>("level");
         QTest::addColumn<bool>("noise");
-        QTest::newRow("worst-case-count") << int(ThreatModel::WorstCaseCount) << 3.0 << false;
-        QTest::newRow("worst-case-value-exact") << int(ThreatModel::WorstCaseValueExact) << 4.0 << false;
-        QTest::newRow("worst-case-value-greedy") << int(ThreatModel::WorstCaseValueGreedy) << 4.0 << false;
-        QTest::newRow("random-deletion") << int(ThreatModel::RandomDeletion) << 3.0 << false;
-        QTest::newRow("random-deletion noise") << int(ThreatModel::RandomDeletion) << 3.0 << true;
-        QTest::newRow("random-feature-drop") << int(ThreatModel::RandomFeatureDrop) << 0.5 << false;
-        QTest::newRow("uniform-top-weight") << int(ThreatModel::UniformTopWeight) << 4.0 << false;
-        QTest::newRow("uniform-exact") << int(ThreatModel::UniformExact) << 2.0 << false;
-        QTest::newRow("greedy-deletion") << int(ThreatModel::GreedyDeletion) << 3.0 << false;
-        QTest::newRow("feature-corruption") << int(ThreatModel::FeatureCorruption) << 0.3 << false;
-        QTest::newRow("group-corruption") << int(ThreatModel::GroupCorruption) << 0.5 << false;
-        QTest::newRow("fixed-deletion noise") << int(ThreatModel::FixedDeletion) << 3.0 << true;
-        QTest::newRow("random-blankout") << int(ThreatModel::RandomBlankout) << 0.4 << false;
+        QTest::newRow("worst-case-count") << std::string("worst-case-count") << 3.0 << false;
+        QTest::newRow("worst-case-value-exact") << std::string("worst-case-value-exact") << 4.0 << false;
+        QTest::newRow("worst-case-value-greedy") << std::string("worst-case-value-greedy") << 4.0 << false;
+        QTest::newRow("random-deletion") << std::string("random-deletion") << 3.0 << false;
+        QTest::newRow("random-deletion noise") << std::string("random-deletion") << 3.0 << true;
+        QTest::newRow("random-feature-drop") << std::string("random-feature-drop") << 0.5 << false;
+        QTest::newRow("uniform-top-weight") << std::string("uniform-top-weight") << 4.0 << false;
+        QTest::newRow("uniform-exact") << std::string("uniform-exact") << 2.0 << false;
+        QTest::newRow("greedy-deletion") << std::string("greedy-deletion") << 3.0 << false;
+        QTest::newRow("feature-corruption") << std::string("feature-corruption") << 0.3 << false;
+        QTest::newRow("group-corruption") << std::string("group-corruption") << 0.5 << false;
+        QTest::newRow("fixed-deletion noise") << std::string("fixed-deletion") << 3.0 << true;
+        QTest::newRow("random-blankout") << std::string("random-blankout") << 0.4 << false;
     }
     void sameAttacks() {
-        QFETCH(int, threat);
+        QFETCH(std::string, threat);
         QFETCH(double, level);
         QFETCH(bool, noise);
         const Dataset d = sparseish(60, 16, 2, 11);
         const Dataset s = d.toSparse();
         const TrainedModel m = trainLearner("svm", d, json::object());
         AttackSpec base;
-        base.threat = static_cast<ThreatModel>(threat);
+        base.threat = threat;
         base.seed = 5;
-        base.features = {0, 7, 3, 9};
-        base.feature = 4;
-        base.groups = {{"a", 0, 4}, {"b", 4, 10}, {"c", 10, 16}};
-        base.replacement = noise ? Replacement::UniformNoise : Replacement::Zero;
+        // The parameters each threat declares, from one sample.
+        const json sample = {{"features", {0, 7, 3, 9}},
+                             {"feature", 4},
+                             {"groups", {{{"name", "a"}, {"begin", 0}, {"end", 4}}, {{"name", "b"}, {"begin", 4}, {"end", 10}},
+                                         {{"name", "c"}, {"begin", 10}, {"end", 16}}}},
+                             {"replacement", noise ? "uniform-noise" : "zero"}};
+        for (const ParamInfo& p : threatInfo(threat).params)
+            if (sample.contains(p.name)) base.params[p.name] = sample.at(p.name);
         const AttackSpec spec = attackAtLevel(base, level);
         const AttackResult rd = runAttack(d, *m.scorer, spec, {}, &d);
         const AttackResult rs = runAttack(s, *m.scorer, spec, {}, &s);
@@ -245,7 +250,7 @@ private slots:
         const Dataset d = sparseish(50, 10, 2, 21).toSparse();
         const TrainedModel m = trainLearner("svm", d, json::object());
         AttackSpec spec;
-        spec.threat = ThreatModel::WorstCaseCount;
+        spec.threat = "worst-case-count";
         spec.attackedClasses = {1};
         const int K = 2;
         const auto scores = evaluateAtLevels(m, d, spec, {static_cast<double>(K)});
@@ -383,7 +388,7 @@ private slots:
         spec.testDataset->file = testPath;
         spec.split.validationFraction = 0.0;
         spec.learners = {{"SVM", "svm", json::object(), {}}};
-        spec.attack.threat = ThreatModel::WorstCaseCount;
+        spec.attack.threat = "worst-case-count";
         spec.levels = {0, 2};
         const TaskData td = loadTaskData(spec);
         QCOMPARE(td.testAlignment.droppedFeatures, 2);

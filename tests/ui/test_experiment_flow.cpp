@@ -35,7 +35,7 @@ ExperimentSpec tinySpec() {
     s.split.testFraction = 0.3;
     s.split.validationFraction = 0.0;
     s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"LogReg", "logreg", {{"C", 1.0}}, {}}};
-    s.attack.threat = ThreatModel::RandomDeletion;
+    s.attack.threat = "random-deletion";
     s.levels = {0, 2, 4};
     s.repetitions = 2;
     return s;
@@ -113,7 +113,7 @@ private slots:
         w.setProperty("quietErrors", true);
         ExperimentSpec s = tinySpec();
         s.learners.resize(1);
-        s.attack.threat = ThreatModel::WorstCaseCount;
+        s.attack.threat = "worst-case-count";
         s.attackedClasses = {"+1"};
         QSignalSpy done(&w, &MainWindow::runFinished);
         w.runSpec(s);

@@ -52,7 +52,7 @@ std::vector<std::pair<QString, TrainedModel>> boostPair(const Dataset& train) {
 
 AttackSpec greedy() {
     AttackSpec s;
-    s.threat = ThreatModel::GreedyDeletion;
+    s.threat = "greedy-deletion";
     return s;
 }
 
@@ -75,7 +75,7 @@ private slots:
         v.resize(1100, 800);
         v.show();
         AttackSpec corrupt;
-        corrupt.threat = ThreatModel::FeatureCorruption;
+        corrupt.threat = "feature-corruption";
         v.setContext(test, models, corrupt, 0.2);
         FeatureRoundsView* a = v.roundsView(0);
         FeatureRoundsView* b = v.roundsView(1);
@@ -143,7 +143,7 @@ private slots:
             for (int k = 0; k < 2; ++k) {
                 const int idx[1] = {i};
                 AttackSpec s = greedy();
-                s.budget = 5;
+                s.level = 5;
                 const AttackResult ref = runAttack(d.test->subset(idx), *models[static_cast<std::size_t>(k)].second.scorer, s);
                 QCOMPARE(v.deletedShown(k), ref.deleted.at(0));
                 QVERIFY(v.deletedShown(k).size() <= 5);
@@ -170,7 +170,7 @@ private slots:
         s.learners = {{"tree", "tree", {{"depth", 3}}, {}},
                       {"FB", "featureboost", {{"rounds", 3}, {"depth", 3}}, {}},
                       {"Ada", "adaboost", {{"rounds", 5}, {"depth", 2}}, {}}};
-        s.attack.threat = ThreatModel::GreedyDeletion;
+        s.attack.threat = "greedy-deletion";
         s.levels = {0, 2, 4};
         s.repetitions = 1;
         MainWindow w;

@@ -60,7 +60,7 @@ std::vector<std::pair<QString, TrainedModel>> twoModels() {
 
 AttackSpec worstCaseCount() {
     AttackSpec s;
-    s.threat = ThreatModel::WorstCaseCount;
+    s.threat = "worst-case-count";
     return s;
 }
 
@@ -110,7 +110,7 @@ private slots:
         auto donors = std::make_shared<Dataset>(*d);   // values 2 everywhere: any replacement shows
         donors->X.setConstant(2.0f);
         AttackSpec spec;
-        spec.threat = ThreatModel::FeatureCorruption;
+        spec.threat = "feature-corruption";
         spec.seed = 5;
         HeatmapView v;
         v.resize(1100, 700);
@@ -119,7 +119,7 @@ private slots:
         v.setInstance(2);
         QVERIFY(waitForView(v, 2, 0.5));
         AttackSpec at = spec;
-        at.fraction = 0.5;
+        at.level = 0.5;
         const AttackResult whole = runAttack(*d, *models[0].second.scorer, at, {}, donors.get());
         const std::vector<int>& corrupted = whole.deleted.at(2);
         QCOMPARE(v.deletedShown(0), corrupted);
@@ -151,11 +151,10 @@ private slots:
         auto d = tinyImages();
         auto models = twoModels();
         const Scorer& s = *models[0].second.scorer;
-        for (const ThreatModel t : {ThreatModel::RandomDeletion, ThreatModel::RandomBlankout}) {
+        for (const std::string t : {"random-deletion", "random-blankout"}) {
             AttackSpec spec;
             spec.threat = t;
-            spec.budget = 5;
-            spec.probability = 0.5;
+            spec.level = t == "random-deletion" ? 5.0 : 0.5;   // K, or the blankout probability
             spec.seed = 1234;
             const AttackResult whole = runAttack(*d, s, spec);
             bool someDiffer = false;
@@ -173,7 +172,7 @@ private slots:
         }
         // And the view shows that draw.
         AttackSpec spec;
-        spec.threat = ThreatModel::RandomDeletion;
+        spec.threat = "random-deletion";
         spec.seed = 99;
         HeatmapView v;
         v.resize(1100, 700);
@@ -182,7 +181,7 @@ private slots:
         v.setInstance(2);
         QVERIFY(waitForView(v, 2, 6));
         AttackSpec at6 = spec;
-        at6.budget = 6;
+        at6.level = 6;
         QCOMPARE(v.deletedShown(0), runAttack(*d, s, at6).deleted.at(2));
     }
 

@@ -72,7 +72,7 @@ std::vector<std::pair<QString, TrainedModel>> twoModels() {
 
 AttackSpec worstCaseCount() {
     AttackSpec s;
-    s.threat = ThreatModel::WorstCaseCount;
+    s.threat = "worst-case-count";
     return s;
 }
 

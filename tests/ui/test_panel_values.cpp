@@ -3,6 +3,7 @@
 // the data: K in [0, n], N in [0, V) with V the total importance, updated live when the
 // importance is edited.
 
+#include "core/attacks/threat_registry.h"
 #include "core/eval/experiment_spec.h"
 #include "ui/main_window.h"
 #include "ui/panels/attack_panel.h"
@@ -11,6 +12,7 @@
 
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -68,7 +70,7 @@ private slots:
     void budgetSliderBounds() {
         AttackPanel a;
         ExperimentSpec s = MainWindow::defaultExperiment();
-        s.attack.threat = ThreatModel::WorstCaseCount;
+        s.attack.threat = "worst-case-count";
         s.levels = {0, 25, 50};
         a.setFromSpec(s);
         a.setBudgetBounds(784, 784.0);
@@ -79,7 +81,7 @@ private slots:
         QVERIFY(a.findChild<QLabel*>("attackBudgetLabel")->text().contains("K = 784 of 784"));
 
         // Value budget: N in [0, V), V = 10.5.
-        s.attack.threat = ThreatModel::WorstCaseValueExact;
+        s.attack.threat = "worst-case-value-exact";
         s.levels = {0, 2, 4};
         a.setFromSpec(s);
         a.setBudgetBounds(7, 10.5);
@@ -95,11 +97,52 @@ private slots:
         QVERIFY(a.budget() < 3.5);
         QVERIFY(a.budget() >= 3.5 * 0.998);
         // Fractions: [0, 1].
-        s.attack.threat = ThreatModel::FeatureCorruption;
+        s.attack.threat = "feature-corruption";
         s.levels = {0, 0.2, 0.4};
         a.setFromSpec(s);
         QCOMPARE(a.budget(), 0.2);
         QCOMPARE(a.maxBudget(), 1.0);
+    }
+
+    void threatFormsAreGeneratedFromTheRegistry() {
+        // Every threat's parameters get an editor; a threat registered by a test (no GUI code)
+        // appears with its own editor, and applyTo/setFromSpec carry its value both ways.
+        ThreatInfo t;
+        t.name = "test-panel-threat";
+        t.title = "A threat only this test knows";
+        t.level = LevelKind::Count;
+        t.levelLabel = "test level K";
+        t.verb = ThreatVerb::Deleted;
+        t.doc = "deletes nothing; it has one parameter";
+        t.params = {realParam("strength", 0.5, 0.0, 2.0, "how hard it tries"), integerListParam("cols", {1, 2}, 0, 99, "columns")};
+        t.prepare = [](const ThreatContext&) { return PreparedThreat{}; };
+        registerThreat(t);
+        AttackPanel a;
+        for (const ThreatInfo& info : threatRegistry())
+            for (const ParamInfo& p : info.params)
+                QVERIFY2(a.findChild<QWidget*>(QString::fromStdString("attack." + info.name + "." + p.name)),
+                         (info.name + "." + p.name).c_str());
+        ExperimentSpec s = MainWindow::defaultExperiment();
+        s.attack.threat = t.name;
+        s.attack.params = {{"strength", 1.25}, {"cols", {4, 5, 6}}};
+        a.setFromSpec(s);
+        QCOMPARE(a.threat(), t.name);
+        auto* strength = a.findChild<QDoubleSpinBox*>("attack.test-panel-threat.strength");
+        QCOMPARE(strength->value(), 1.25);
+        QCOMPARE(a.findChild<QLineEdit*>("attack.test-panel-threat.cols")->text(), QString("4, 5, 6"));
+        strength->setValue(1.75);
+        ExperimentSpec out;
+        a.applyTo(out);
+        QCOMPARE(out.attack.threat, t.name);
+        QVERIFY(out.attack.params == nlohmann::json({{"strength", 1.75}, {"cols", {4, 5, 6}}}));
+        // Text a list editor cannot read is an error naming the threat and parameter.
+        a.findChild<QLineEdit*>("attack.test-panel-threat.cols")->setText("4, five");
+        try {
+            a.applyTo(out);
+            QFAIL("bad list accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY(std::string(e.what()).find("attack test-panel-threat parameter cols") != std::string::npos);
+        }
     }
 
     void importanceEditsMoveTheBound() {

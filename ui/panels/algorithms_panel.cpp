@@ -2,6 +2,7 @@
 
 #include "core/learners/registry.h"
 #include "ui/panels/compact_spin_box.h"
+#include "ui/panels/param_form.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -113,48 +114,13 @@ void AlgorithmsPanel::addEntry(const std::string& learner, const LearnerSpec* sp
         Field f;
         f.name = p.name;
         f.type = static_cast<int>(p.type);
+        f.param = &p;
         const nlohmann::json value = given.contains(p.name) ? given[p.name] : p.defaultValue;
-        const QString ptip = QStringLiteral("<b>%1</b>: %2<br>default %3%4<p><code>%5</code><p><i>%6</i>")
-                                 .arg(QString::fromStdString(p.name), QString::fromStdString(p.doc).toHtmlEscaped(),
-                                      QString::fromStdString(p.defaultValue.dump()))
-                                 .arg(p.type == ParamInfo::Type::Real || p.type == ParamInfo::Type::Integer
-                                          ? QStringLiteral(", range [%1, %2]").arg(p.min).arg(p.max)
-                                          : QString())
-                                 .arg(QString::fromStdString(info.formula).toHtmlEscaped(),
-                                      QString::fromStdString(info.paper).toHtmlEscaped());
-        switch (p.type) {
-        case ParamInfo::Type::Real: {
-            auto* sb = new CompactDoubleSpinBox;
-            sb->setDecimals(12);
-            sb->setRange(p.min, p.max);
-            sb->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-            sb->setValue(value.is_number() ? value.get<double>() : 0.0);
-            f.editor = sb;
-            break;
-        }
-        case ParamInfo::Type::Integer: {
-            auto* sb = new QSpinBox;
-            sb->setRange(static_cast<int>(std::max(p.min, -2e9)), static_cast<int>(std::min(p.max, 2e9)));
-            sb->setValue(value.is_number() ? value.get<int>() : 0);
-            f.editor = sb;
-            break;
-        }
-        case ParamInfo::Type::Bool: {
-            auto* cb = new QCheckBox;
-            cb->setChecked(value.is_boolean() && value.get<bool>());
-            f.editor = cb;
-            break;
-        }
-        case ParamInfo::Type::Choice: {
-            auto* combo = new QComboBox;
-            for (const auto& c : p.choices) combo->addItem(QString::fromStdString(c));
-            if (value.is_string()) combo->setCurrentText(QString::fromStdString(value.get<std::string>()));
-            f.editor = combo;
-            break;
-        }
-        }
-        f.editor->setToolTip(ptip);
-        f.editor->setObjectName(QString::fromStdString(learner + "." + p.name));
+        const QString extra = QStringLiteral("<code>%1</code><p><i>%2</i>")
+                                  .arg(QString::fromStdString(info.formula).toHtmlEscaped(),
+                                       QString::fromStdString(info.paper).toHtmlEscaped());
+        const QString ptip = paramToolTip(p, extra);
+        f.editor = createParamEditor(p, value, QString::fromStdString(learner + "." + p.name), extra);
         QWidget* field = f.editor;
         if (p.type == ParamInfo::Type::Real || p.type == ParamInfo::Type::Integer) {
             f.grid = new QLineEdit;
@@ -212,14 +178,7 @@ std::vector<LearnerSpec> AlgorithmsPanel::learners() const {
         s.id = e.id->text().trimmed().toStdString();
         if (s.id.empty()) s.id = e.learner;
         for (const Field& f : e.fields) {
-            switch (static_cast<ParamInfo::Type>(f.type)) {
-            case ParamInfo::Type::Real: s.params[f.name] = static_cast<QDoubleSpinBox*>(f.editor)->value(); break;
-            case ParamInfo::Type::Integer: s.params[f.name] = static_cast<QSpinBox*>(f.editor)->value(); break;
-            case ParamInfo::Type::Bool: s.params[f.name] = static_cast<QCheckBox*>(f.editor)->isChecked(); break;
-            case ParamInfo::Type::Choice:
-                s.params[f.name] = static_cast<QComboBox*>(f.editor)->currentText().toStdString();
-                break;
-            }
+            s.params[f.name] = paramEditorValue(*f.param, f.editor, "learner " + s.id);
             if (f.grid && !f.grid->text().trimmed().isEmpty()) {
                 std::vector<double> values;
                 for (const QString& part : f.grid->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {

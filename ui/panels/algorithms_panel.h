@@ -5,6 +5,7 @@
 // parameter (chosen on validation by core). The panel edits its own copy; learners() reads it.
 
 #include "core/eval/experiment_spec.h"
+#include "core/util/param_info.h"
 
 #include <QWidget>
 
@@ -39,6 +40,7 @@ private:
     struct Field {
         std::string name;
         int type = 0;               // ParamInfo::Type
+        const fdlab::ParamInfo* param = nullptr;   // its declaration (the registry lives as long as the program)
         QWidget* editor = nullptr;  // spin box, check box or combo box
         QLineEdit* grid = nullptr;  // numeric parameters only
     };

@@ -3,6 +3,7 @@
 #include "core/attacks/threat_registry.h"
 
 #include "ui/panels/compact_spin_box.h"
+#include "ui/panels/param_form.h"
 #include "ui/plots/curve_plot.h"
 
 #include <QCheckBox>
@@ -18,6 +19,7 @@
 #include <QSlider>
 #include <QVBoxLayout>
 #include <QSpinBox>
+#include <QStackedWidget>
 
 #include <algorithm>
 #include <cmath>
@@ -29,24 +31,35 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_threat = new QComboBox(this);
     m_threat->setObjectName("threatCombo");
+    // One page of parameter editors per threat, generated from its registry entry.
+    m_params = new QStackedWidget(this);
+    m_params->setObjectName("threatParams");
     for (const ThreatInfo& t : threatRegistry()) {
-        m_threat->addItem(QString::fromUtf8(t.name), static_cast<int>(t.threat));
+        m_threat->addItem(QString::fromStdString(t.name), QString::fromStdString(t.name));
         m_threat->setItemData(m_threat->count() - 1,
                               QStringLiteral("<b>%1</b><br>%2<br><i>%3</i>")
-                                  .arg(QString::fromUtf8(t.title), QString::fromUtf8(t.doc), QString::fromUtf8(t.source)),
+                                  .arg(QString::fromStdString(t.title).toHtmlEscaped(), QString::fromStdString(t.doc).toHtmlEscaped(),
+                                       QString::fromStdString(t.source).toHtmlEscaped()),
                               Qt::ToolTipRole);
+        auto* page = new QWidget;
+        auto* pageForm = new QFormLayout(page);
+        pageForm->setContentsMargins(0, 0, 0, 0);
+        pageForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        std::vector<QWidget*> editors;
+        for (const ParamInfo& p : t.params) {
+            QWidget* editor = createParamEditor(p, p.defaultValue, QString::fromStdString("attack." + t.name + "." + p.name));
+            auto* label = new QLabel(QString::fromStdString(p.name), page);
+            label->setToolTip(editor->toolTip());
+            pageForm->addRow(label, editor);
+            editors.push_back(editor);
+        }
+        m_editors.push_back(std::move(editors));
+        m_params->addWidget(page);
     }
     m_threat->setToolTip(tr("What the adversary does to each test instance. Worst-case threats need a linear "
                             "model; value budgets use the importance values v_j."));
     form->addRow(tr("Threat model"), m_threat);
-
-    m_replacement = new QComboBox(this);
-    m_replacement->addItems({tr("zero (deletion)"), tr("uniform noise in [-1, 1]")});
-    form->addRow(tr("Deleted value"), m_replacement);
-    m_feature = new QSpinBox(this);
-    m_feature->setRange(0, 1000000);
-    m_feature->setToolTip(tr("random-feature-drop: the feature that may vanish"));
-    form->addRow(tr("Feature"), m_feature);
+    form->addRow(m_params);
 
     // Levels: a range or an explicit list.
     m_rangeMode = new QRadioButton(tr("range"), this);
@@ -131,10 +144,12 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void AttackPanel::updateEnabled() {
-    const auto t = static_cast<ThreatModel>(m_threat->currentData().toInt());
-    m_feature->setEnabled(t == ThreatModel::RandomFeatureDrop);
-    const bool deletion = threatInfo(t).verb == ThreatVerb::Deleted;
-    m_replacement->setEnabled(deletion);
+    const std::string t = threat();
+    m_params->setCurrentIndex(std::max(0, m_threat->currentIndex()));
+    // Only the current threat's page takes space.
+    for (int i = 0; i < m_params->count(); ++i)
+        m_params->widget(i)->setSizePolicy(QSizePolicy::Preferred, i == m_params->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    m_params->adjustSize();
     const bool range = m_rangeMode->isChecked();
     m_from->setEnabled(range);
     m_to->setEnabled(range);
@@ -143,25 +158,25 @@ void AttackPanel::updateEnabled() {
     m_levelHint->setText(tr("Level = %1").arg(CurvePlot::levelLabel(t)));
 }
 
-ThreatModel AttackPanel::threat() const { return static_cast<ThreatModel>(m_threat->currentData().toInt()); }
+std::string AttackPanel::threat() const { return m_threat->currentData().toString().toStdString(); }
 
 // Slider positions are multiples of the step: 1 feature (K), V/1000 (N; the last position is
 // V - step so that N < V), 0.01 (fractions and probabilities).
 double AttackPanel::budgetStep() const {
-    const ThreatModel t = threat();
-    if (usesCountBudget(t)) return 1.0;
-    if (usesValueBudget(t)) return m_totalValue > 0 ? m_totalValue / 1000.0 : 1.0;
+    const LevelKind k = threatInfo(threat()).level;
+    if (k == LevelKind::Count) return 1.0;
+    if (k == LevelKind::Value) return m_totalValue > 0 ? m_totalValue / 1000.0 : 1.0;
     return 0.01;
 }
 
 double AttackPanel::maxBudget() const { return m_budget->maximum() * budgetStep(); }
 
 void AttackPanel::configureBudget(double keep) {
-    const ThreatModel t = threat();
+    const LevelKind k = threatInfo(threat()).level;
     int positions = 100;
-    if (usesCountBudget(t)) positions = m_features;
-    else if (usesValueBudget(t)) positions = m_totalValue > 0 ? 999 : 0;
-    else if (t == ThreatModel::None) positions = 0;
+    if (k == LevelKind::Count) positions = m_features;
+    else if (k == LevelKind::Value) positions = m_totalValue > 0 ? 999 : 0;
+    else if (k == LevelKind::None) positions = 0;
     {
         const QSignalBlocker block(m_budget);   // one budgetChanged, from setBudget below
         m_budget->setRange(0, std::max(0, positions));
@@ -189,24 +204,28 @@ void AttackPanel::setBudget(double b) {
 }
 
 void AttackPanel::onBudgetMoved() {
-    const ThreatModel t = threat();
+    const LevelKind k = threatInfo(threat()).level;
     const double b = budget();
     m_lastBudget = b;
-    if (usesCountBudget(t))
+    if (k == LevelKind::Count)
         m_budgetLabel->setText(tr("K = %1 of %2 features").arg(std::lround(b)).arg(m_features));
-    else if (usesValueBudget(t))
+    else if (k == LevelKind::Value)
         m_budgetLabel->setText(tr("N = %1 (below V = %2)").arg(b, 0, 'g', 6).arg(m_totalValue, 0, 'g', 6));
     else
         m_budgetLabel->setText(
-            tr("%1 = %2").arg(threatInfo(t).level == LevelKind::Fraction ? tr("fraction") : tr("p")).arg(b, 0, 'f', 2));
+            tr("%1 = %2").arg(k == LevelKind::Fraction ? tr("fraction") : tr("p")).arg(b, 0, 'f', 2));
     emit budgetChanged(b);
 }
 
 void AttackPanel::setFromSpec(const ExperimentSpec& spec) {
-    const int idx = m_threat->findData(static_cast<int>(spec.attack.threat));
+    const int idx = m_threat->findData(QString::fromStdString(spec.attack.threat));
     m_threat->setCurrentIndex(std::max(0, idx));
-    m_replacement->setCurrentIndex(spec.attack.replacement == Replacement::UniformNoise ? 1 : 0);
-    m_feature->setValue(spec.attack.feature);
+    if (idx >= 0) {   // the threat's parameters, completed with its defaults
+        const ThreatInfo& info = threatInfo(spec.attack.threat);
+        const nlohmann::json values = spec.attack.completeParams();
+        for (std::size_t k = 0; k < info.params.size(); ++k)
+            setParamEditorValue(info.params[k], m_editors[static_cast<std::size_t>(idx)][k], values.at(info.params[k].name));
+    }
     // Evenly spaced levels become a range, anything else a list.
     const auto& lv = spec.levels;
     bool even = lv.size() >= 2;
@@ -231,6 +250,16 @@ void AttackPanel::setFromSpec(const ExperimentSpec& spec) {
     setBudget(lv.empty() ? 0.0 : lv[lv.size() / 2]);   // the level the Heatmaps tab opens at
 }
 
+nlohmann::json AttackPanel::params() const {
+    const int idx = std::max(0, m_threat->currentIndex());
+    const ThreatInfo& info = threatInfo(threat());
+    nlohmann::json out = nlohmann::json::object();
+    for (std::size_t k = 0; k < info.params.size(); ++k)
+        out[info.params[k].name] =
+            paramEditorValue(info.params[k], m_editors[static_cast<std::size_t>(idx)][k], "attack " + info.name);
+    return out;
+}
+
 std::vector<double> AttackPanel::levels() const {
     std::vector<double> out;
     if (m_rangeMode->isChecked()) {
@@ -252,9 +281,8 @@ std::vector<double> AttackPanel::levels() const {
 }
 
 void AttackPanel::applyTo(ExperimentSpec& spec) const {
-    spec.attack.threat = static_cast<ThreatModel>(m_threat->currentData().toInt());
-    spec.attack.replacement = m_replacement->currentIndex() == 1 ? Replacement::UniformNoise : Replacement::Zero;
-    spec.attack.feature = m_feature->value();
+    spec.attack.threat = threat();
+    spec.attack.params = params();
     spec.levels = levels();
     spec.repetitions = m_repetitions->value();
     spec.seed = static_cast<std::uint64_t>(m_seed->value());

@@ -1,5 +1,6 @@
 #pragma once
-// Attack panel: the threat model, the levels of the curve (from/to/step or a list), the
+// Attack panel: the threat model with its parameters (a form generated from the threat
+// registry, core/attacks/threat_registry.h), the levels of the curve (from/to/step or a list), the
 // repetitions, the seed and "tune per level" (the papers' protocol). Edits a local copy;
 // applyTo() writes it into an experiment spec.
 // The budget slider picks the adversary's budget the Heatmaps tab shows: K in [0, n] for count
@@ -19,6 +20,7 @@ class QLineEdit;
 class QRadioButton;
 class QLabel;
 class QSlider;
+class QStackedWidget;
 
 namespace fdlab::ui {
 
@@ -28,9 +30,9 @@ public:
     explicit AttackPanel(QWidget* parent = nullptr);
 
     void setFromSpec(const fdlab::ExperimentSpec& spec);
-    /// Writes threat, replacement, feature, levels, repetitions, seed and tune-per-level into
-    /// `spec` (other attack fields, e.g. fixed-deletion features, are kept). Throws
-    /// std::invalid_argument for a malformed level list.
+    /// Writes the threat and its parameters, the levels, repetitions, seed and tune-per-level
+    /// into `spec` (the one-sided classes are kept). Throws std::invalid_argument for a
+    /// malformed level list or parameter text.
     void applyTo(fdlab::ExperimentSpec& spec) const;
     std::vector<double> levels() const;
 
@@ -44,8 +46,10 @@ public:
     /// Largest budget the slider reaches for the current threat.
     double maxBudget() const;
     QSlider* budgetSlider() const { return m_budget; }
-    /// The threat chosen in the panel.
-    fdlab::ThreatModel threat() const;
+    /// The threat chosen in the panel (a registry name).
+    std::string threat() const;
+    /// Its parameters as the generated form shows them (std::invalid_argument for bad text).
+    nlohmann::json params() const;
 
 signals:
     void budgetChanged(double budget);
@@ -57,8 +61,8 @@ private:
     double budgetStep() const;
 
     QComboBox* m_threat = nullptr;
-    QComboBox* m_replacement = nullptr;
-    QSpinBox* m_feature = nullptr;
+    QStackedWidget* m_params = nullptr;           ///< one page per registry threat
+    std::vector<std::vector<QWidget*>> m_editors; ///< per threat: one editor per ParamInfo
     QRadioButton* m_rangeMode = nullptr;
     QRadioButton* m_listMode = nullptr;
     QDoubleSpinBox* m_from = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/plots/curve_plot.h"
 
+#include "core/attacks/threat_registry.h"
+
 #include "core/eval/presets.h"
 
 #include <QCheckBox>
@@ -26,7 +28,7 @@ QColor learnerColour(int index) {
     return colours[static_cast<std::size_t>(index) % std::size(colours)];
 }
 
-QString CurvePlot::levelLabel(ThreatModel t) { return tr(fdlab::levelLabel(t).c_str()); }
+QString CurvePlot::levelLabel(const std::string& threat) { return tr(threatInfo(threat).levelLabel.c_str()); }
 
 CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -80,7 +82,7 @@ void CurvePlot::setSpec(const ExperimentSpec& spec) {
     const QString name = QString::fromStdString(spec.name.empty() ? std::string("Experiment") : spec.name);
     m_title->setText(QStringLiteral("<b>%1</b> &nbsp; %2, %3 repetition(s)")
                          .arg(name.toHtmlEscaped(),
-                              QString::fromStdString(toString(spec.attack.threat)).toHtmlEscaped())
+                              QString::fromStdString(spec.attack.threat).toHtmlEscaped())
                          .arg(spec.repetitions));
 
     // One-sided threats: three curves per learner, named so that the legend says which is which.

@@ -55,7 +55,7 @@ public:
     int othersPointCount(int learnerIndex) const;
 
     /// Axis title for the level of a threat model.
-    static QString levelLabel(fdlab::ThreatModel t);
+    static QString levelLabel(const std::string& threat);
 
 private:
     struct Line {

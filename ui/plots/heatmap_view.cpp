@@ -98,7 +98,7 @@ private:
 
 namespace {
 
-bool isProbabilityThreat(ThreatModel t) {
+bool isProbabilityThreat(const std::string& t) {
     const ThreatInfo& i = threatInfo(t);
     return !i.trainingTime && (i.level == LevelKind::Probability || i.level == LevelKind::Fraction);
 }
@@ -427,15 +427,16 @@ void HeatmapView::updateRoundViews() {
 }
 
 void HeatmapView::configureSlider(double budget) {
-    const ThreatModel t = m_ctx->attack.threat;
+    const std::string& t = m_ctx->attack.threat;
+    const LevelKind kind = threatInfo(t).level;
     const Dataset& d = *m_ctx->test;
     int positions = 0;
-    if (usesCountBudget(t)) {
+    if (kind == LevelKind::Count) {
         m_step = 1.0;
         double hi = m_maxBudget > 0 ? m_maxBudget : std::max(2.0 * budget, 50.0);
         hi = std::min(hi, static_cast<double>(d.features()));
         positions = static_cast<int>(std::floor(hi));
-    } else if (usesValueBudget(t)) {
+    } else if (kind == LevelKind::Value) {
         const double V = d.totalImportance();
         const double vmin = d.importance.empty() ? 1.0 : *std::min_element(d.importance.begin(), d.importance.end());
         m_step = std::max(vmin, V / 5000.0);   // about one feature per step
@@ -461,11 +462,11 @@ double HeatmapView::levelOf(int position) const { return position * m_step; }
 
 QString HeatmapView::levelText(double level) const {
     if (!m_ctx) return {};
-    const ThreatModel t = m_ctx->attack.threat;
-    if (usesCountBudget(t)) return QStringLiteral("K = %1").arg(std::lround(level));
-    if (usesValueBudget(t)) return QStringLiteral("N = %1").arg(level, 0, 'g', 5);
-    if (t == ThreatModel::FeatureCorruption || t == ThreatModel::GroupCorruption)
-        return QStringLiteral("fraction %1").arg(level, 0, 'f', 2);
+    const std::string& t = m_ctx->attack.threat;
+    const LevelKind kind = threatInfo(t).level;
+    if (kind == LevelKind::Count) return QStringLiteral("K = %1").arg(std::lround(level));
+    if (kind == LevelKind::Value) return QStringLiteral("N = %1").arg(level, 0, 'g', 5);
+    if (kind == LevelKind::Fraction && isProbabilityThreat(t)) return QStringLiteral("fraction %1").arg(level, 0, 'f', 2);
     if (isProbabilityThreat(t)) return QStringLiteral("p = %1").arg(level, 0, 'f', 2);
     return tr("no attack");
 }
@@ -644,20 +645,22 @@ void HeatmapView::stepPlay() {
     m_slider->setValue(m_slider->value() + 1);
 }
 
+// Deletion threats with uniform-noise replacement replace rather than delete.
+bool HeatmapView::replacesByNoise() const {
+    return m_ctx && m_ctx->attack.completeParams().value("replacement", "zero") == "uniform-noise";
+}
+
 QString HeatmapView::attackVerb() const {
-    const ThreatModel t = threat();
-    if (threatInfo(t).verb == ThreatVerb::Corrupted) return tr("corrupted");
-    if (m_ctx && m_ctx->attack.replacement == Replacement::UniformNoise) return tr("replaced");
+    if (threatInfo(threat()).verb == ThreatVerb::Corrupted) return tr("corrupted");
+    if (replacesByNoise()) return tr("replaced");
     return tr("deleted");
 }
 
 QString HeatmapView::attackHow() const {
-    const ThreatModel t = threat();
+    const ThreatInfo& info = threatInfo(threat());
+    if (info.verb != ThreatVerb::Corrupted && replacesByNoise()) return tr("by U[-1, 1] noise");
     const QString donor = m_ctx && m_ctx->donors ? tr("a training instance") : tr("another test instance");
-    if (t == ThreatModel::FeatureCorruption) return tr("each takes the value of %1").arg(donor);
-    if (t == ThreatModel::GroupCorruption) return tr("whole groups take the values of %1").arg(donor);
-    if (m_ctx && m_ctx->attack.replacement == Replacement::UniformNoise) return tr("by U[-1, 1] noise");
-    return tr("set to 0");
+    return tr(info.how.c_str()).replace(QStringLiteral("{donor}"), donor);
 }
 
 const std::vector<int>& HeatmapView::deletedShown(int which) const {

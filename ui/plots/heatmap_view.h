@@ -62,7 +62,7 @@ public:
     void clear();
     bool hasContext() const { return static_cast<bool>(m_ctx); }
     /// The threat of the current context (None without one).
-    fdlab::ThreatModel threat() const { return m_ctx ? m_ctx->attack.threat : fdlab::ThreatModel::None; }
+    std::string threat() const { return m_ctx ? m_ctx->attack.threat : std::string("none"); }
 
     /// Learners by index into the models of setContext (A is "loses", B is "keeps").
     void setLearners(int a, int b);
@@ -146,6 +146,7 @@ private:
     /// how ("set to 0", ...), for titles and the legend.
     QString attackVerb() const;
     QString attackHow() const;
+    bool replacesByNoise() const;
     double levelOf(int position) const;
     void configureSlider(double budget);
 
