@@ -70,7 +70,12 @@ void setParamEditorValue(const ParamInfo& p, QWidget* editor, const nlohmann::js
         if (value.is_string()) static_cast<QComboBox*>(editor)->setCurrentText(QString::fromStdString(value.get<std::string>()));
         break;
     case Type::IntegerList:
-    case Type::Json: static_cast<QLineEdit*>(editor)->setText(QString::fromStdString(paramToText(p, value))); break;
+    case Type::Json: {
+        auto* line = static_cast<QLineEdit*>(editor);
+        line->setText(QString::fromStdString(paramToText(p, value)));
+        line->setCursorPosition(0);   // long JSON shows its beginning
+        break;
+    }
     }
 }
 
