@@ -826,7 +826,7 @@ void HeatmapView::onGrid(const QImage& a, const QImage& b) {
 }
 
 void HeatmapView::onFailed(int kind, const QString& message) {
-    if (kind == AttackRequest::Analysis) {
+    if (kind == AttackRunner::Analysis) {
         m_progress->setVisible(false);
         m_pendingJump = false;
     }

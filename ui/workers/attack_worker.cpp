@@ -1,6 +1,9 @@
 #include "ui/workers/attack_worker.h"
 
+#include "ui/workers/job_runner.h"
+
 #include <algorithm>
+#include <utility>
 
 namespace fdlab::ui {
 
@@ -18,130 +21,43 @@ QImage deletionGridImage(const InstanceViewContext& ctx, int model, const std::v
 
 }  // namespace
 
-bool AttackWorker::stale(const AttackRequest& r) const {
-    return (*m_latest)[static_cast<std::size_t>(r.kind)].load() != r.generation;
-}
-
-void AttackWorker::run(const AttackRequest& r) {
-    if (stale(r)) return;   // a newer request of the same kind is queued behind this one
-    try {
-        switch (r.kind) {
-        case AttackRequest::View:
-            emit viewReady(r.generation, computeInstanceView(*r.context, r.a, r.b, r.instance, r.level));
-            break;
-        case AttackRequest::Grid: {
-            const QImage a = deletionGridImage(*r.context, r.a, r.rows, r.level, r.columns);
-            if (stale(r)) return;
-            emit gridReady(r.generation, a, deletionGridImage(*r.context, r.b, r.rows, r.level, r.columns));
-            break;
-        }
-        case AttackRequest::Analysis: {
-            RunControl rc;
-            rc.stop = r.stop;
-            const quint64 gen = r.generation;
-            rc.onProgress = [this, gen](const Progress& p) { emit progress(gen, p.fraction); };
-            InstanceAnalysis res = analyseInstances(*r.context, r.a, r.b, r.level, rc);
-            if (res.complete) emit analysisReady(r.generation, res);
-            break;
-        }
-        }
-    } catch (const std::exception& e) {
-        emit failed(r.generation, r.kind, QString::fromStdString(e.what()));
-    }
-}
-
 AttackRunner::AttackRunner(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<AttackRequest>();
     qRegisterMetaType<InstanceView>();
     qRegisterMetaType<InstanceAnalysis>();
-    auto* viewWorker = new AttackWorker(&m_latest);
-    auto* analysisWorker = new AttackWorker(&m_latest);
-    viewWorker->moveToThread(&m_viewThread);
-    analysisWorker->moveToThread(&m_analysisThread);
-    connect(&m_viewThread, &QThread::finished, viewWorker, &QObject::deleteLater);
-    connect(&m_analysisThread, &QThread::finished, analysisWorker, &QObject::deleteLater);
-    connect(this, &AttackRunner::toViewThread, viewWorker, &AttackWorker::run);
-    connect(this, &AttackRunner::toAnalysisThread, analysisWorker, &AttackWorker::run);
-    for (AttackWorker* w : {viewWorker, analysisWorker}) {
-        // Results of obsolete requests are dropped here, on the GUI thread.
-        connect(w, &AttackWorker::viewReady, this, [this](quint64 g, const InstanceView& v) {
-            if (current(AttackRequest::View, g)) emit viewReady(v);
-        });
-        connect(w, &AttackWorker::gridReady, this, [this](quint64 g, const QImage& a, const QImage& b) {
-            if (current(AttackRequest::Grid, g)) emit gridReady(a, b);
-        });
-        connect(w, &AttackWorker::analysisReady, this, [this](quint64 g, const InstanceAnalysis& res) {
-            if (current(AttackRequest::Analysis, g)) emit analysisReady(res);
-        });
-        connect(w, &AttackWorker::progress, this, [this](quint64 g, double f) {
-            if (current(AttackRequest::Analysis, g)) emit analysisProgress(f);
-        });
-        connect(w, &AttackWorker::failed, this, [this](quint64 g, int kind, const QString& msg) {
-            if (current(kind, g)) emit failed(kind, msg);
-        });
-    }
-    m_viewThread.setObjectName("fdlab-heatmap-view");
-    m_analysisThread.setObjectName("fdlab-heatmap-analysis");
-    m_viewThread.start();
-    m_analysisThread.start();
+    m_jobs[View] = new JobRunner("fdlab-heatmap-view", this);
+    m_jobs[Grid] = new JobRunner("fdlab-heatmap-grid", this);
+    m_jobs[Analysis] = new JobRunner("fdlab-heatmap-analysis", this);
 }
 
-AttackRunner::~AttackRunner() {
-    cancelAll();
-    m_viewThread.quit();
-    m_analysisThread.quit();
-    m_viewThread.wait();
-    m_analysisThread.wait();
-}
-
-quint64 AttackRunner::next(AttackRequest::Kind k) {
-    const quint64 g = ++m_counter;
-    m_latest[static_cast<std::size_t>(k)] = g;
-    return g;
-}
+AttackRunner::~AttackRunner() = default;   // the runners stop their jobs and wait
 
 void AttackRunner::requestView(HeatmapContextPtr ctx, int a, int b, int instance, double level) {
-    AttackRequest r;
-    r.kind = AttackRequest::View;
-    r.generation = next(r.kind);
-    r.context = std::move(ctx);
-    r.a = a;
-    r.b = b;
-    r.instance = instance;
-    r.level = level;
-    emit toViewThread(r);
+    m_jobs[View]->run([ctx = std::move(ctx), a, b, instance, level](const JobContext&) {
+        return computeInstanceView(*ctx, a, b, instance, level);
+    }, [this](InstanceView v) { emit viewReady(v); }, [this](const QString& m) { emit failed(View, m); });
 }
 
 void AttackRunner::requestGrid(HeatmapContextPtr ctx, int a, int b, std::vector<int> rows, double level, int columns) {
-    AttackRequest r;
-    r.kind = AttackRequest::Grid;
-    r.generation = next(r.kind);
-    r.context = std::move(ctx);
-    r.a = a;
-    r.b = b;
-    r.rows = std::move(rows);
-    r.level = level;
-    r.columns = columns;
-    emit toViewThread(r);
+    m_jobs[Grid]->run([ctx = std::move(ctx), a, b, rows = std::move(rows), level, columns](const JobContext& c) {
+        std::pair<QImage, QImage> grids;
+        grids.first = deletionGridImage(*ctx, a, rows, level, columns);
+        if (!c.cancelled()) grids.second = deletionGridImage(*ctx, b, rows, level, columns);   // else superseded
+        return grids;
+    }, [this](const std::pair<QImage, QImage>& g) { emit gridReady(g.first, g.second); },
+       [this](const QString& m) { emit failed(Grid, m); });
 }
 
 void AttackRunner::requestAnalysis(HeatmapContextPtr ctx, int a, int b, double level) {
-    m_analysisStop.request_stop();
-    m_analysisStop = std::stop_source();
-    AttackRequest r;
-    r.kind = AttackRequest::Analysis;
-    r.generation = next(r.kind);
-    r.context = std::move(ctx);
-    r.a = a;
-    r.b = b;
-    r.level = level;
-    r.stop = m_analysisStop.get_token();
-    emit toAnalysisThread(r);
+    m_jobs[Analysis]->run([ctx = std::move(ctx), a, b, level](const JobContext& c) {
+        return analyseInstances(*ctx, a, b, level, c.control());
+    }, [this](const InstanceAnalysis& res) {
+        if (res.complete) emit analysisReady(res);
+    }, [this](const QString& m) { emit failed(Analysis, m); },
+       [this](const Progress& p) { emit analysisProgress(p.fraction); });
 }
 
 void AttackRunner::cancelAll() {
-    m_analysisStop.request_stop();
-    for (auto& g : m_latest) g = ++m_counter;
+    for (JobRunner* j : m_jobs) j->discard();
 }
 
 }  // namespace fdlab::ui

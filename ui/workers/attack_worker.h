@@ -6,77 +6,47 @@
 // context's attack seeded as the curves' test attack of repetition 0 (main_window), random
 // threats show the very draw the curves were computed from. Grids arrive as QImages.
 //
-// AttackRunner owns two worker threads (views and grids; the whole-test-set analysis) so that a
-// long analysis never delays the picture. A newer request makes older pending ones of the same
-// kind obsolete: they are skipped, and a running analysis is stopped through its stop token.
+// Each kind of request has a JobRunner (ui/workers/job_runner.h) of its own, so that a long
+// analysis never delays the picture: a newer request of one kind supersedes the older one of
+// that kind (a pending one is skipped, a running analysis or grid is stopped, and what it still
+// delivers is dropped), but not the requests of the other kinds.
 
 #include "core/eval/instance_view.h"
 
 #include <QImage>
 #include <QObject>
 #include <QString>
-#include <QThread>
 
-#include <array>
-#include <atomic>
 #include <memory>
-#include <stop_token>
-#include <utility>
 #include <vector>
 
 namespace fdlab::ui {
 
-using HeatmapContextPtr = std::shared_ptr<const InstanceViewContext>;
+class JobRunner;
 
-struct AttackRequest {
-    enum Kind { View = 0, Grid = 1, Analysis = 2 };
-    Kind kind = View;
-    quint64 generation = 0;
-    HeatmapContextPtr context;
-    int a = 0, b = 0;
-    int instance = 0;
-    std::vector<int> rows;   ///< Grid
-    int columns = 5;         ///< Grid
-    double level = 0.0;
-    std::stop_token stop;
-};
+using HeatmapContextPtr = std::shared_ptr<const InstanceViewContext>;
 
 }  // namespace fdlab::ui
 
 // Declared before any signal uses them (moc's metatype tables instantiate them).
-Q_DECLARE_METATYPE(fdlab::ui::AttackRequest)
 Q_DECLARE_METATYPE(fdlab::InstanceView)
 Q_DECLARE_METATYPE(fdlab::InstanceAnalysis)
 
 namespace fdlab::ui {
 
-class AttackWorker : public QObject {
-    Q_OBJECT
-public:
-    explicit AttackWorker(const std::array<std::atomic<quint64>, 3>* latest) : m_latest(latest) {}
-    void run(const fdlab::ui::AttackRequest& r);
-signals:
-    void viewReady(quint64 generation, const fdlab::InstanceView& view);
-    void gridReady(quint64 generation, const QImage& a, const QImage& b);
-    void analysisReady(quint64 generation, const fdlab::InstanceAnalysis& analysis);
-    void progress(quint64 generation, double fraction);
-    void failed(quint64 generation, int kind, const QString& message);
-
-private:
-    bool stale(const AttackRequest& r) const;
-    const std::array<std::atomic<quint64>, 3>* m_latest;
-};
-
 class AttackRunner : public QObject {
     Q_OBJECT
 public:
+    enum Kind { View = 0, Grid = 1, Analysis = 2 };
+
     explicit AttackRunner(QObject* parent = nullptr);
     ~AttackRunner() override;
 
     void requestView(HeatmapContextPtr ctx, int a, int b, int instance, double level);
+    /// Learner a's and b's grids of the test rows `rows`, `columns` pairs per line.
     void requestGrid(HeatmapContextPtr ctx, int a, int b, std::vector<int> rows, double level, int columns);
     void requestAnalysis(HeatmapContextPtr ctx, int a, int b, double level);
-    /// Makes every pending request obsolete and stops a running analysis.
+    /// Makes every pending request obsolete and stops the running ones.
     void cancelAll();
 
 signals:
@@ -85,19 +55,9 @@ signals:
     void analysisReady(const fdlab::InstanceAnalysis& analysis);
     void analysisProgress(double fraction);
     void failed(int kind, const QString& message);
-    // internal: hand requests to the worker threads
-    void toViewThread(const fdlab::ui::AttackRequest& r);
-    void toAnalysisThread(const fdlab::ui::AttackRequest& r);
 
 private:
-    quint64 next(AttackRequest::Kind k);
-    bool current(int kind, quint64 generation) const { return m_latest[static_cast<std::size_t>(kind)] == generation; }
-
-    std::array<std::atomic<quint64>, 3> m_latest{};
-    quint64 m_counter = 0;
-    std::stop_source m_analysisStop;
-    QThread m_viewThread, m_analysisThread;
+    JobRunner* m_jobs[3] = {nullptr, nullptr, nullptr};   // by Kind
 };
 
 }  // namespace fdlab::ui
-
