@@ -10,11 +10,7 @@
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/deletion_grid.h"
-#include "core/io/json_file.h"
-#include "core/io/model_json.h"
-#include "core/io/kernel_svm_file.h"
 #include "core/io/model_file.h"
-#include "core/learners/nonlinear/model_io.h"
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
 
@@ -282,42 +278,13 @@ int runTrain(const std::vector<std::string>& argv) {
 
 // ---- eval / attack ---------------------------------------------------------------------------
 
-// A model file of any kind, told apart by its "format": linear ("fdlab-linear-model": weights,
-// metadata), kernel SVM ("fdlab-kernel-svm") or non-linear ("fdlab-classifier": trees, kNN,
-// nets, ensembles). Each is checked against the test data. Only linear models have the linear
-// view the worst-case threats need; the model-agnostic threats apply to all.
-TrainedModel loadForUse(const std::string& path, const Dataset& test) {
-    TrainedModel t;
-    const nlohmann::json doc = readJsonFile(path, "the model file");
-    if (isKernelSvmDocument(doc)) {
-        const SavedKernelSvm k = loadKernelSvm(path);
-        checkCompatible(k, test);
-        t.scorer = std::make_shared<KernelSvmModel>(k.model);
-        t.fit.status = Status::Converged;
-        return t;
-    }
-    if (isClassifierDocument(doc)) {
-        std::shared_ptr<const Classifier> c = loadClassifier(path);
-        checkCompatible(*c, test);
-        t.scorer = std::move(c);
-        t.fit.status = Status::Converged;
-        return t;
-    }
-    const SavedModel saved = loadModel(path);
-    checkCompatible(saved, test);
-    FitResult f;
-    f.model = saved.model;
-    f.status = Status::Converged;
-    return wrapLinear(std::move(f));
-}
-
 int runEval(const std::vector<std::string>& argv) {
     const Args a(argv, attackOptions({"model", "levels", "format"}), {});
     if (!a.has("model")) throw UsageError("eval needs --model MODEL.json");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     const ExperimentSpec spec = dataSpec(a);
     const PreparedSplit ps = prepare(spec);
-    const TrainedModel m = loadForUse(*a.value("model"), requireTest(ps));
+    const TrainedModel m = loadModelFor(*a.value("model"), requireTest(ps));
     AttackSpec at = attackFrom(a);
     setAttackedClasses(at, a, ps.test);
     const std::vector<double> levels = parseLevels(a.value("levels", "0"));
@@ -363,7 +330,7 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     const std::string format = a.choice("format", {"csv", "json"}, "csv");
     const ExperimentSpec spec = dataSpec(a);
     const PreparedSplit ps = prepare(spec);
-    const TrainedModel m = loadForUse(*a.value("model"), requireTest(ps));
+    const TrainedModel m = loadModelFor(*a.value("model"), requireTest(ps));
     AttackSpec at = attackFrom(a);
     setAttackedClasses(at, a, ps.test);
     at = attackAtLevel(at, parseNumber(a.value("budget", "0"), "budget"));

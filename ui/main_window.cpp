@@ -20,6 +20,7 @@
 #include "ui/plots/curve_plot.h"
 #include "ui/plots/label_noise_view.h"
 #include "ui/workers/experiment_worker.h"
+#include "ui/workers/job_runner.h"
 #if __has_include("ui/plots/heatmap_view.h")
 #include "ui/plots/heatmap_view.h"
 #define FDLAB_HAVE_HEATMAP_VIEW 1
@@ -98,7 +99,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_worker, &ExperimentWorker::progress, this, &MainWindow::onProgress);
     connect(m_worker, &ExperimentWorker::finished, this, &MainWindow::onFinished);
     connect(m_worker, &ExperimentWorker::failed, this, &MainWindow::onRunFailed);
-    m_tasks = new TaskRunner(this);
+    m_heatmapJobs = new JobRunner("fdlab-heatmap-training", this);
+    m_exportJobs = new JobRunner("fdlab-model-export", this);
 
     // Central tabs.
     m_tabs = new QTabWidget(this);
@@ -441,7 +443,8 @@ void MainWindow::runSpec(const ExperimentSpec& spec) {
 void MainWindow::cancelRun() {
     if (!m_worker->isRunning()) return;
     m_worker->cancel();
-    m_tasks->cancel();
+    m_heatmapJobs->cancel();
+    m_exportJobs->cancel();
     statusBar()->showMessage(tr("Cancelling..."));
 }
 
@@ -550,17 +553,15 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
     const ExperimentSpec spec = r.spec;
     const double level = spec.levels.empty() ? 0.0 : spec.levels[spec.levels.size() / 2];
     statusBar()->showMessage(tr("Training models for the heatmaps..."));
-    m_tasks->run(
-        [spec, todo, level](std::stop_token stop) -> std::any {
+    m_heatmapJobs->run(
+        [spec, todo, level](const JobContext& c) -> std::shared_ptr<HeatmapJob> {
             const TaskData data = loadTaskData(spec);
             PreparedSplit split = prepareRepetition(data, spec, 0);
             auto job = std::make_shared<HeatmapJob>();
             job->test = std::make_shared<const Dataset>(std::move(split.test));
-            RunControl rc;
-            rc.stop = stop;
             for (const auto& [l, params] : todo) {
-                TrainedModel m = trainLearner(l.learner, split.train, params, rc);
-                if (stop.stop_requested()) return {};
+                TrainedModel m = trainLearner(l.learner, split.train, params, c.control());
+                if (c.cancelled()) return nullptr;
                 job->models.emplace_back(QString::fromStdString(l.id), std::move(m));
             }
             job->train = std::make_shared<const Dataset>(std::move(split.train));
@@ -571,12 +572,11 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
             job->level = level;
             return job;
         },
-        [this](std::any a) {
-            auto* job = std::any_cast<std::shared_ptr<HeatmapJob>>(&a);
-            if (!job || !*job) return;
+        [this](const std::shared_ptr<HeatmapJob>& job) {
+            if (!job) return;   // cancelled
             auto* view = static_cast<HeatmapView*>(m_heatmapWidget);
-            view->setContext((*job)->test, (*job)->models, (*job)->attack, (*job)->level, (*job)->train);
-            if (m_attackPanel->threat() == (*job)->attack.threat) m_attackPanel->setBudget((*job)->level);
+            view->setContext(job->test, job->models, job->attack, job->level, job->train);
+            if (m_attackPanel->threat() == job->attack.threat) m_attackPanel->setBudget(job->level);
             // Open on a digit the first learner (SVM) loses under the attack and the second
             // (FDROP) keeps; the view performs the jump once its analysis has arrived.
             view->jumpToLostByFirstKeptBySecond();
@@ -716,21 +716,18 @@ void MainWindow::exportModel(const QString& path, const QString& learnerId) {
     const LearnerSpec l = *chosen;
     const nlohmann::json params = m_result ? paramsAtRepetition0(*m_result, l) : gridCandidates(l).front();
     statusBar()->showMessage(tr("Training %1 for export...").arg(learnerId));
-    m_tasks->run(
-        [spec, l, params, path](std::stop_token stop) -> std::any {
+    m_exportJobs->run(
+        [spec, l, params, path](const JobContext& c) {
             const TaskData data = loadTaskData(spec);
             PreparedSplit split = prepareRepetition(data, spec, 0);
-            RunControl rc;
-            rc.stop = stop;
-            TrainedModel m = trainLearner(l.learner, split.train, params, rc);
+            TrainedModel m = trainLearner(l.learner, split.train, params, c.control());
             if (!m.scorer || !m.fit.ok()) throw std::runtime_error(l.id + ": training failed: " + m.fit.message);
             // Linear models, kernel SVMs and classifiers each in their own file format.
             saveTrainedModel(path.toStdString(), m, split.train, l.learner, completeParams(l.learner, params),
                              split.preprocessor);
             return path;
         },
-        [this](std::any a) {
-            const QString p = std::any_cast<QString>(a);
+        [this](const QString& p) {
             statusBar()->showMessage(tr("Saved model %1").arg(p), 5000);
             emit modelSaved(p);
         },
@@ -791,7 +788,8 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
     m_worker->cancel();
-    m_tasks->cancel();
+    m_heatmapJobs->cancel();
+    m_exportJobs->cancel();
     e->accept();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The main window only assembles panels, views and workers; it computes nothing. Core does the
-// work on worker threads (DatasetLoader, ExperimentWorker, TaskRunner); the window hands specs
+// work on worker threads (DatasetLoader, ExperimentWorker, JobRunner); the window hands specs
 // to them and draws what comes back.
 
 #include "core/eval/experiment_runner.h"
@@ -27,7 +27,7 @@ class AlgorithmsPanel;
 class AttackPanel;
 class CurvePlot;
 class ExperimentWorker;
-class TaskRunner;
+class JobRunner;
 class ImportanceEditor;
 class LabelNoiseView;
 
@@ -123,7 +123,8 @@ private:
 
     DatasetLoader* m_loader = nullptr;
     ExperimentWorker* m_worker = nullptr;
-    TaskRunner* m_tasks = nullptr;
+    JobRunner* m_heatmapJobs = nullptr;   // trains the models the Heatmaps tab shows
+    JobRunner* m_exportJobs = nullptr;    // trains a model for Export model
     DatasetPanel* m_datasetPanel = nullptr;
     AlgorithmsPanel* m_algorithmsPanel = nullptr;
     AttackPanel* m_attackPanel = nullptr;

@@ -23,7 +23,6 @@
 #include "core/eval/metrics.h"
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
-#include "core/io/json_file.h"
 #include "core/io/kernel_svm_file.h"
 #include "core/io/model_file.h"
 #include "core/io/model_json.h"
@@ -299,19 +298,10 @@ py::tuple datasetOut(Dataset d) {
 
 // ---- models ---------------------------------------------------------------------------------
 
-/// A trained or loaded model, with what saving it needs.
-struct Model {
-    TrainedModel trained;
-    std::string learner;                     ///< registry name ("" when loaded from a file of unknown learner)
-    json params = json::object();            ///< complete registry params
+/// A trained or loaded model, with what saving it needs: a loaded one keeps its file as read
+/// (LoadedModel); one trained in Python also its training set.
+struct Model : LoadedModel {
     std::shared_ptr<const Dataset> train;    ///< the training set (trained in Python; for save's description)
-    std::optional<SavedModel> savedLinear;   ///< loaded linear model file (its metadata is kept on save)
-    std::optional<SavedKernelSvm> savedKernel;
-    std::vector<std::string> classNames;
-    std::vector<std::string> featureNames;
-    std::optional<ImageShape> imageShape;
-
-    int features() const { return trained.scorer->features(); }
 };
 
 /// Scores of every row of X (Python array), reading float32 C-order / CSR float32-int32 memory
@@ -402,40 +392,6 @@ void saveModelFile(const Model& m, const std::string& path) {
     } else {
         throw std::invalid_argument("this model has no file format");
     }
-}
-
-/// Any model file (linear, kernel SVM, classifier), as the CLI's loadForUse reads them.
-Model loadModelFile(const std::string& path) {
-    Model m;
-    const json doc = readJsonFile(path, "the model file");
-    if (isKernelSvmDocument(doc)) {
-        m.savedKernel = loadKernelSvm(path);
-        m.trained.scorer = std::make_shared<KernelSvmModel>(m.savedKernel->model);
-        m.trained.fit.status = Status::Converged;
-        m.learner = "kernel-svm";
-        m.params = m.savedKernel->params;
-        m.featureNames = m.savedKernel->featureNames;
-        m.classNames = m.savedKernel->model.classNames;
-    } else if (isClassifierDocument(doc)) {
-        std::shared_ptr<const Classifier> c = loadClassifier(path);
-        m.classNames = c->classNames();
-        m.trained.scorer = std::move(c);
-        m.trained.fit.status = Status::Converged;
-        m.learner = doc.value("type", std::string());
-    } else {
-        m.savedLinear = loadModel(path);
-        FitResult f;
-        f.model = m.savedLinear->model;
-        f.status = Status::Converged;
-        m.trained = wrapLinear(std::move(f));
-        m.learner = m.savedLinear->metadata.learner;
-        m.params = m.savedLinear->metadata.params;
-        m.featureNames = m.savedLinear->metadata.featureNames;
-        m.classNames = m.savedLinear->metadata.classNames.empty() ? m.savedLinear->model.classNames
-                                                                  : m.savedLinear->metadata.classNames;
-        m.imageShape = m.savedLinear->metadata.imageShape;
-    }
-    return m;
 }
 
 /// A test set for `model` from Python arrays: the model's class order and feature count.
@@ -879,7 +835,11 @@ PYBIND11_MODULE(fdlab, m) {
           "X is copied once into FDLab's storage (last_copy_info()); the model keeps that copy for save().\n"
           "The GIL is released while training.");
 
-    m.def("load_model", [](const std::string& path) { return std::make_shared<Model>(loadModelFile(path)); }, py::arg("path"),
+    m.def("load_model", [](const std::string& path) {
+        auto model = std::make_shared<Model>();
+        static_cast<LoadedModel&>(*model) = loadModelFile(path);
+        return model;
+    }, py::arg("path"),
           "load_model(path) -> Model\n\nAny FDLab model file (linear, kernel SVM, classifier), e.g. one written by "
           "fdlab-cli train or the GUI. Raises fdlab.DataError naming the file for a broken one.");
 

@@ -148,7 +148,7 @@ private slots:
                 QCOMPARE(v.deletedShown(k), ref.deleted.at(0));
                 QVERIFY(v.deletedShown(k).size() <= 5);
             }
-            QVERIFY(v.currentView().a.error.isEmpty());
+            QVERIFY(v.currentView().a.error.empty());
             QVERIFY(v.currentView().b.w.empty());   // non-linear: no weight map
         }
         if (!v.analysisReady()) {
@@ -190,8 +190,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(v->analysisReady() && v->currentView().instance == v->instance() &&
                                      std::abs(v->currentView().level - 2.0) < 1e-9,
                                  60000);
-        QVERIFY(v->currentView().a.error.isEmpty());
-        QVERIFY(v->currentView().b.error.isEmpty());
+        QVERIFY(v->currentView().a.error.empty());
+        QVERIFY(v->currentView().b.error.empty());
     }
 
     // Not a check: renders the rounds on MNIST (matrix and per-round images) for a person to

@@ -11,6 +11,7 @@
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/heatmap_view.h"
 #include "wait_for_view.h"
+#include "../core/tiny_images.h"
 #include "ui/workers/attack_worker.h"
 
 #include <QElapsedTimer>
@@ -25,37 +26,11 @@ using namespace fdlab::ui;
 
 namespace {
 
-// 4x4 images, class 1 = "pos" (y = +1).
-//   0: blank, positive              -> both models wrong already
-//   1: top row lit, positive        -> A right (2.5), B wrong (-0.5)
-//   2: everything lit, positive     -> A 2.5, at K = 3: -0.5 (lost); B 2.5 -> 1.75 (kept)
-//   3: pixel 15 lit, negative       -> both right, nothing worth deleting
-std::shared_ptr<Dataset> tinyImages() {
-    auto d = std::make_shared<Dataset>();
-    d->name = "tiny4x4";
-    d->X = Dataset::Matrix::Zero(4, 16);
-    for (int j = 0; j < 4; ++j) d->X(1, j) = 1.0f;
-    d->X.row(2).setOnes();
-    d->X(3, 15) = 1.0f;
-    d->labels = {1, 1, 1, 0};
-    d->classNames = {"neg", "pos"};
-    d->imageShape = ImageShape{4, 4};
-    d->fillDefaults();
-    return d;
-}
-
-TrainedModel linearModel(const Eigen::VectorXd& w, double b) {
-    FitResult f;
-    f.model = LinearModel::binary(w, b, {"neg", "pos"});
-    f.status = Status::Converged;
-    return wrapLinear(std::move(f));
-}
+using testing::tinyImages;
 
 std::vector<std::pair<QString, TrainedModel>> twoModels() {
-    Eigen::VectorXd wa = Eigen::VectorXd::Zero(16);
-    wa.head(4).setOnes();
-    const Eigen::VectorXd wb = Eigen::VectorXd::Constant(16, 0.25);
-    return {{"A", linearModel(wa, -1.5)}, {"B", linearModel(wb, -1.5)}};
+    auto [a, b] = testing::tinyModels();
+    return {{"A", std::move(a)}, {"B", std::move(b)}};
 }
 
 AttackSpec worstCaseCount() {

@@ -328,17 +328,17 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
                              AttackSpec attack, double budget, std::shared_ptr<const Dataset> donors) {
     clear();
     if (!test || test->rows() == 0 || models.empty()) return;
-    auto ctx = std::make_shared<HeatmapContext>();
+    auto ctx = std::make_shared<InstanceViewContext>();
     ctx->test = std::move(test);
-    ctx->models = std::move(models);
+    for (auto& [name, model] : models) ctx->models.emplace_back(name.toStdString(), std::move(model));
     ctx->attack = std::move(attack);
     ctx->donors = std::move(donors);
     m_ctx = ctx;
 
     m_settingUp = true;
     for (const auto& [name, model] : m_ctx->models) {
-        m_learnerA->addItem(name);
-        m_learnerB->addItem(name);
+        m_learnerA->addItem(QString::fromStdString(name));
+        m_learnerB->addItem(QString::fromStdString(name));
     }
     m_learnerA->setCurrentIndex(0);
     m_learnerB->setCurrentIndex(m_ctx->models.size() > 1 ? 1 : 0);
@@ -406,7 +406,7 @@ void HeatmapView::updateRoundViews() {
         const bool rounds = idx >= 0 && !m_ctx->models[static_cast<std::size_t>(idx)].second.rounds.empty();
         if (rounds) {
             const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(idx)];
-            m_rounds[k]->setRounds(name, model.rounds, d.imageShape, d.featureNames);
+            m_rounds[k]->setRounds(QString::fromStdString(name), model.rounds, d.imageShape, d.featureNames);
         } else {
             m_rounds[k]->clear();
         }
@@ -418,7 +418,7 @@ void HeatmapView::updateRoundViews() {
         if (!rounds && !linear)
             m_note[k]->setText(tr("%1 is not linear: it has no weight map w. The greedy deletion is a heuristic "
                                   "that re-scores the model after each deletion; corruption replaces values.")
-                                   .arg(idx >= 0 ? m_ctx->models[static_cast<std::size_t>(idx)].first : QString()));
+                                   .arg(idx >= 0 ? QString::fromStdString(m_ctx->models[static_cast<std::size_t>(idx)].first) : QString()));
         for (int c = 1; c < 3; ++c) {
             m_maps[k][c]->setVisible(m_imageLayout && linear);
             m_bars[k][c]->setVisible(!m_imageLayout && !m_textLayout && linear);
@@ -674,9 +674,10 @@ void HeatmapView::onView(const InstanceView& v) {
     const Dataset& d = *m_ctx->test;
     for (int k = 0; k < 2; ++k) {
         const LearnerView& lv = k == 0 ? v.a : v.b;
-        if (!lv.error.isEmpty()) {
+        const QString learner = QString::fromStdString(lv.learner);
+        if (!lv.error.empty()) {
             m_header[k]->setText(QStringLiteral("<b>%1</b>: <span style='color:#b00'>%2</span>")
-                                     .arg(lv.learner.toHtmlEscaped(), lv.error.toHtmlEscaped()));
+                                     .arg(learner.toHtmlEscaped(), QString::fromStdString(lv.error).toHtmlEscaped()));
             continue;
         }
         const bool binary = m_ctx->models[static_cast<std::size_t>(k == 0 ? learnerA() : learnerB())].second.scorer->outputs() == 1;
@@ -686,7 +687,7 @@ void HeatmapView::onView(const InstanceView& v) {
                                                   : tr("<span style='color:#b00'>wrong before the attack</span>");
         m_header[k]->setText(tr("<b>%1</b> &nbsp; %2 %3 &rarr; %4 &nbsp;&middot;&nbsp; predicted %5 &rarr; %6 "
                                 "(true %7) &nbsp;&middot;&nbsp; %8 %9 &nbsp;&middot;&nbsp; %10")
-                                 .arg(lv.learner.toHtmlEscaped(), binary ? tr("score s(x)") : tr("margin"))
+                                 .arg(learner.toHtmlEscaped(), binary ? tr("score s(x)") : tr("margin"))
                                  .arg(lv.scoreBefore, 0, 'f', 3)
                                  .arg(lv.scoreAfter, 0, 'f', 3)
                                  .arg(className(d, lv.predictedBefore).toHtmlEscaped(),
@@ -783,7 +784,7 @@ void HeatmapView::drawBarView() {
         std::vector<char> marked(static_cast<std::size_t>(n), 0);
         for (int j : lv.deleted) marked[static_cast<std::size_t>(j)] = 1;
         m_bars[k][0]->setData(shown, m_view.x, marked, d.featureNames);
-        m_bars[k][0]->setTitle(tr("%1: %2 at %3").arg(lv.learner, attackVerb(), levelText(m_view.level)));
+        m_bars[k][0]->setTitle(tr("%1: %2 at %3").arg(QString::fromStdString(lv.learner), attackVerb(), levelText(m_view.level)));
         if (lv.w.empty()) {
             m_bars[k][1]->clearData(tr("weights w: non-linear model"));
             m_bars[k][2]->clearData(tr("y * w * x: non-linear model"));
@@ -800,17 +801,18 @@ void HeatmapView::drawTextView() {
     const Dataset& d = *m_ctx->test;
     for (int k = 0; k < 2; ++k) {
         const LearnerView& lv = k == 0 ? m_view.a : m_view.b;
-        if (!lv.error.isEmpty() || !lv.message) {
-            m_messages->setError(k, lv.learner, lv.error.isEmpty() ? tr("no message for this instance") : lv.error);
+        if (!lv.error.empty() || !lv.message) {
+            m_messages->setError(k, QString::fromStdString(lv.learner),
+                                 lv.error.empty() ? tr("no message for this instance") : QString::fromStdString(lv.error));
             continue;
         }
         MessageHtmlOptions o;
-        o.learner = lv.learner.toStdString();
+        o.learner = lv.learner;
         o.classNames = d.classNames;
         o.attackLevel = levelText(m_view.level).toStdString();
         o.attackVerb = attackVerb().toStdString();
         m_messages->setWordData(k, lv.w, m_view.x);
-        m_messages->setMessage(k, lv.message, o, lv.messageBodyHtml, lv.topWords);
+        m_messages->setMessage(k, lv.message, o, QString::fromStdString(lv.messageBodyHtml), lv.topWords);
     }
 }
 
@@ -827,7 +829,7 @@ void HeatmapView::onGrid(const QImage& a, const QImage& b) {
 }
 
 void HeatmapView::onFailed(int kind, const QString& message) {
-    if (kind == AttackRequest::Analysis) {
+    if (kind == AttackRunner::Analysis) {
         m_progress->setVisible(false);
         m_pendingJump = false;
     }

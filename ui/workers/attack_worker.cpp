@@ -1,324 +1,63 @@
 #include "ui/workers/attack_worker.h"
 
-#include "core/eval/level_evaluation.h"
-#include "core/io/deletion_grid.h"
+#include "ui/workers/job_runner.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace fdlab::ui {
 
 namespace {
 
-/// Words per side in the message view's "top words" line.
-constexpr int kTopWords = 12;
-
-const TrainedModel& modelAt(const HeatmapContext& ctx, int k) {
-    if (k < 0 || k >= static_cast<int>(ctx.models.size())) throw std::out_of_range("heatmap: no learner " + std::to_string(k));
-    const TrainedModel& m = ctx.models[static_cast<std::size_t>(k)].second;
-    if (!m.scorer) throw std::invalid_argument("heatmap: learner " + ctx.models[static_cast<std::size_t>(k)].first.toStdString() +
-                                               " has no trained model");
-    return m;
-}
-
-/// Row i as all n values: the views draw every feature (one row at a time, also for sparse data).
-std::vector<float> denseRow(const Dataset& d, int i) {
-    std::vector<float> x(static_cast<std::size_t>(d.features()));
-    d.row(i).toDense(x);
-    return x;
-}
-
-double scoreOf(const Scorer& s, std::span<const float> x, int label) {
-    if (s.outputs() == 1) {
-        double out = 0.0;
-        s.scores(x, {&out, 1});
-        return out;
-    }
-    return s.margin(x, label);
-}
-
-}  // namespace
-
-bool InstanceAnalysis::lostByAKeptByB(int i) const {
-    const auto k = static_cast<std::size_t>(i);
-    if (i < 0 || k >= marginA1.size()) return false;
-    return marginA0[k] > 0.0 && marginA1[k] <= 0.0 && marginB0[k] > 0.0 && marginB1[k] > 0.0;
-}
-
-int InstanceAnalysis::countLostByAKeptByB() const {
-    int n = 0;
-    for (int i = 0; i < static_cast<int>(marginA1.size()); ++i) n += lostByAKeptByB(i) ? 1 : 0;
-    return n;
-}
-
-int InstanceAnalysis::countLostByA() const {
-    int n = 0;
-    for (std::size_t i = 0; i < marginA1.size(); ++i) n += marginA0[i] > 0.0 && marginA1[i] <= 0.0 ? 1 : 0;
-    return n;
-}
-
-namespace {
-
-/// spec for attacking row i on its own: row i's random stream of the whole-set attack.
-AttackSpec rowSpec(const AttackSpec& spec, int i) {
-    AttackSpec one = spec;
-    one.firstRowStream = spec.firstRowStream + static_cast<std::uint64_t>(i);
-    return one;
-}
-
-}  // namespace
-
-AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec,
-                            const Dataset* donors) {
-    const int idx[1] = {i};
-    return runAttack(test.subset(idx), model, rowSpec(spec, i), {}, donors ? donors : &test);
-}
-
-LearnerView computeLearnerView(const HeatmapContext& ctx, int model, int instance, double level) {
-    LearnerView v;
-    v.learner = ctx.models.at(static_cast<std::size_t>(model)).first;
-    const Dataset& d = *ctx.test;
-    const int n = d.features(), label = d.labels.at(static_cast<std::size_t>(instance));
-    try {
-        const TrainedModel& m = modelAt(ctx, model);
-        const Scorer& s = *m.scorer;
-        const std::vector<float> xv = denseRow(d, instance);
-        const std::span<const float> x = xv;
-        const AttackResult r = attackInstance(d, instance, s, attackAtLevel(ctx.attack, level), ctx.donors.get());
-        v.deleted = r.deleted.at(0);
-        const std::vector<float> xav = denseRow(r.attacked, 0);
-        const std::span<const float> xa = xav;
-        v.attackedX.assign(xav.begin(), xav.end());
-        v.scoreBefore = scoreOf(s, x, label);
-        v.scoreAfter = scoreOf(s, xa, label);
-        v.marginBefore = s.margin(x, label);
-        v.marginAfter = s.margin(xa, label);
-        v.predictedBefore = s.predict(x);
-        v.predictedAfter = s.predict(xa);
-        if (m.linear) {
-            const LinearModel& lm = *m.linear;
-            Eigen::VectorXd w;
-            double sign = 1.0;
-            if (lm.isBinary()) {
-                w = lm.w(0);
-                sign = d.y(instance);
-            } else {
-                // The strongest competitor on the clean instance.
-                std::vector<double> sc(static_cast<std::size_t>(s.outputs()));
-                s.scores(x, sc);
-                int best = -1;
-                for (int k = 0; k < s.outputs(); ++k)
-                    if (k != label && (best < 0 || sc[static_cast<std::size_t>(k)] > sc[static_cast<std::size_t>(best)])) best = k;
-                w = lm.W.col(label) - lm.W.col(best);
-            }
-            v.w.assign(w.data(), w.data() + n);
-            v.contribution.resize(static_cast<std::size_t>(n));
-            for (int j = 0; j < n; ++j) v.contribution[static_cast<std::size_t>(j)] = sign * w(j) * x[static_cast<std::size_t>(j)];
-            if (d.documents && lm.isBinary()) v.topWords = topWordsByWeight(lm, d.featureNames, kTopWords);
-        }
-        if (d.documents) {
-            auto msg = std::make_shared<MessageView>(buildMessageView(d, instance, s, m.linear.get(), r, 0));
-            v.messageBodyHtml = QString::fromStdString(messageBodyHtml(*msg, {}));
-            v.message = std::move(msg);
-        }
-    } catch (const std::exception& e) {
-        v.error = QString::fromStdString(e.what());
-    }
-    return v;
-}
-
-InstanceView computeInstanceView(const HeatmapContext& ctx, int a, int b, int instance, double level) {
-    InstanceView view;
-    view.instance = instance;
-    view.level = level;
-    view.label = ctx.test->labels.at(static_cast<std::size_t>(instance));
-    const std::vector<float> x = denseRow(*ctx.test, instance);
-    view.x.assign(x.begin(), x.end());
-    view.a = computeLearnerView(ctx, a, instance, level);
-    view.b = computeLearnerView(ctx, b, instance, level);
-    return view;
-}
-
-InstanceAnalysis analyseInstances(const HeatmapContext& ctx, int a, int b, double level, const RunControl& rc) {
-    InstanceAnalysis res;
-    res.level = level;
-    res.a = a;
-    res.b = b;
-    const Dataset& d = *ctx.test;
-    const Scorer& sa = *modelAt(ctx, a).scorer;
-    const Scorer& sb = *modelAt(ctx, b).scorer;
-    const AttackSpec spec = attackAtLevel(ctx.attack, level);
-    const int m = d.rows();
-    for (auto* v : {&res.marginA0, &res.marginA1, &res.marginB0, &res.marginB1}) v->reserve(static_cast<std::size_t>(m));
-    const int reportEvery = std::max(1, m / 50);
-    for (int i = 0; i < m; ++i) {
-        if (i % reportEvery == 0) {
-            if (rc.cancelled()) return res;
-            rc.report(static_cast<double>(i) / m, i);
-        }
-        const int idx[1] = {i};
-        const Dataset one = d.subset(idx);
-        const int label = one.labels[0];
-        const AttackSpec si = rowSpec(spec, i);   // one copy of the row serves both learners
-        const Dataset* donors = ctx.donors ? ctx.donors.get() : &d;   // as attackInstance
-        const AttackResult ra = runAttack(one, sa, si, {}, donors);
-        const AttackResult rb = runAttack(one, sb, si, {}, donors);
-        res.marginA0.push_back(sa.margin(one.row(0), label));
-        res.marginA1.push_back(sa.margin(ra.attacked.row(0), label));
-        res.marginB0.push_back(sb.margin(one.row(0), label));
-        res.marginB1.push_back(sb.margin(rb.attacked.row(0), label));
-    }
-    res.complete = true;
-    rc.report(1.0, m);
-    return res;
-}
-
-QImage deletionGridImage(const HeatmapContext& ctx, int model, const std::vector<int>& rows, double level, int columns,
-                         int scale) {
-    const Dataset sub = ctx.test->subset(rows);
-    const Scorer& s = *modelAt(ctx, model).scorer;
-    const AttackSpec spec = attackAtLevel(ctx.attack, level);
-    // Per instance, exactly as in the single-instance view.
-    AttackResult all;
-    all.attacked = sub;
-    all.deleted.resize(rows.size());
-    for (int k = 0; k < sub.rows(); ++k) {
-        const AttackResult r = attackInstance(*ctx.test, rows[static_cast<std::size_t>(k)], s, spec, ctx.donors.get());
-        all.deleted[static_cast<std::size_t>(k)] = r.deleted.at(0);
-        all.attacked.X.row(k) = r.attacked.X.row(0);
-    }
-    std::vector<int> order(rows.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
-    const RgbImage img = deletionGrid(sub, all, order, columns, scale);
+/// instanceDeletionGrid as a QImage.
+QImage deletionGridImage(const InstanceViewContext& ctx, int model, const std::vector<int>& rows, double level,
+                         int columns) {
+    const RgbImage img = instanceDeletionGrid(ctx, model, rows, level, columns);
     QImage out(img.width, img.height, QImage::Format_RGB888);
     for (int y = 0; y < img.height; ++y)
         std::copy_n(img.rgb.data() + static_cast<std::size_t>(y) * img.width * 3, img.width * 3, out.scanLine(y));
     return out;
 }
 
-bool AttackWorker::stale(const AttackRequest& r) const {
-    return (*m_latest)[static_cast<std::size_t>(r.kind)].load() != r.generation;
-}
-
-void AttackWorker::run(const AttackRequest& r) {
-    if (stale(r)) return;   // a newer request of the same kind is queued behind this one
-    try {
-        switch (r.kind) {
-        case AttackRequest::View:
-            emit viewReady(r.generation, computeInstanceView(*r.context, r.a, r.b, r.instance, r.level));
-            break;
-        case AttackRequest::Grid: {
-            const QImage a = deletionGridImage(*r.context, r.a, r.rows, r.level, r.columns);
-            if (stale(r)) return;
-            emit gridReady(r.generation, a, deletionGridImage(*r.context, r.b, r.rows, r.level, r.columns));
-            break;
-        }
-        case AttackRequest::Analysis: {
-            RunControl rc;
-            rc.stop = r.stop;
-            const quint64 gen = r.generation;
-            rc.onProgress = [this, gen](const Progress& p) { emit progress(gen, p.fraction); };
-            InstanceAnalysis res = analyseInstances(*r.context, r.a, r.b, r.level, rc);
-            if (res.complete) emit analysisReady(r.generation, res);
-            break;
-        }
-        }
-    } catch (const std::exception& e) {
-        emit failed(r.generation, r.kind, QString::fromStdString(e.what()));
-    }
-}
+}  // namespace
 
 AttackRunner::AttackRunner(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<AttackRequest>();
     qRegisterMetaType<InstanceView>();
     qRegisterMetaType<InstanceAnalysis>();
-    auto* viewWorker = new AttackWorker(&m_latest);
-    auto* analysisWorker = new AttackWorker(&m_latest);
-    viewWorker->moveToThread(&m_viewThread);
-    analysisWorker->moveToThread(&m_analysisThread);
-    connect(&m_viewThread, &QThread::finished, viewWorker, &QObject::deleteLater);
-    connect(&m_analysisThread, &QThread::finished, analysisWorker, &QObject::deleteLater);
-    connect(this, &AttackRunner::toViewThread, viewWorker, &AttackWorker::run);
-    connect(this, &AttackRunner::toAnalysisThread, analysisWorker, &AttackWorker::run);
-    for (AttackWorker* w : {viewWorker, analysisWorker}) {
-        // Results of obsolete requests are dropped here, on the GUI thread.
-        connect(w, &AttackWorker::viewReady, this, [this](quint64 g, const InstanceView& v) {
-            if (current(AttackRequest::View, g)) emit viewReady(v);
-        });
-        connect(w, &AttackWorker::gridReady, this, [this](quint64 g, const QImage& a, const QImage& b) {
-            if (current(AttackRequest::Grid, g)) emit gridReady(a, b);
-        });
-        connect(w, &AttackWorker::analysisReady, this, [this](quint64 g, const InstanceAnalysis& res) {
-            if (current(AttackRequest::Analysis, g)) emit analysisReady(res);
-        });
-        connect(w, &AttackWorker::progress, this, [this](quint64 g, double f) {
-            if (current(AttackRequest::Analysis, g)) emit analysisProgress(f);
-        });
-        connect(w, &AttackWorker::failed, this, [this](quint64 g, int kind, const QString& msg) {
-            if (current(kind, g)) emit failed(kind, msg);
-        });
-    }
-    m_viewThread.setObjectName("fdlab-heatmap-view");
-    m_analysisThread.setObjectName("fdlab-heatmap-analysis");
-    m_viewThread.start();
-    m_analysisThread.start();
+    m_jobs[View] = new JobRunner("fdlab-heatmap-view", this);
+    m_jobs[Grid] = new JobRunner("fdlab-heatmap-grid", this);
+    m_jobs[Analysis] = new JobRunner("fdlab-heatmap-analysis", this);
 }
 
-AttackRunner::~AttackRunner() {
-    cancelAll();
-    m_viewThread.quit();
-    m_analysisThread.quit();
-    m_viewThread.wait();
-    m_analysisThread.wait();
-}
-
-quint64 AttackRunner::next(AttackRequest::Kind k) {
-    const quint64 g = ++m_counter;
-    m_latest[static_cast<std::size_t>(k)] = g;
-    return g;
-}
+AttackRunner::~AttackRunner() = default;   // the runners stop their jobs and wait
 
 void AttackRunner::requestView(HeatmapContextPtr ctx, int a, int b, int instance, double level) {
-    AttackRequest r;
-    r.kind = AttackRequest::View;
-    r.generation = next(r.kind);
-    r.context = std::move(ctx);
-    r.a = a;
-    r.b = b;
-    r.instance = instance;
-    r.level = level;
-    emit toViewThread(r);
+    m_jobs[View]->run([ctx = std::move(ctx), a, b, instance, level](const JobContext&) {
+        return computeInstanceView(*ctx, a, b, instance, level);
+    }, [this](InstanceView v) { emit viewReady(v); }, [this](const QString& m) { emit failed(View, m); });
 }
 
 void AttackRunner::requestGrid(HeatmapContextPtr ctx, int a, int b, std::vector<int> rows, double level, int columns) {
-    AttackRequest r;
-    r.kind = AttackRequest::Grid;
-    r.generation = next(r.kind);
-    r.context = std::move(ctx);
-    r.a = a;
-    r.b = b;
-    r.rows = std::move(rows);
-    r.level = level;
-    r.columns = columns;
-    emit toViewThread(r);
+    m_jobs[Grid]->run([ctx = std::move(ctx), a, b, rows = std::move(rows), level, columns](const JobContext& c) {
+        std::pair<QImage, QImage> grids;
+        grids.first = deletionGridImage(*ctx, a, rows, level, columns);
+        if (!c.cancelled()) grids.second = deletionGridImage(*ctx, b, rows, level, columns);   // else superseded
+        return grids;
+    }, [this](const std::pair<QImage, QImage>& g) { emit gridReady(g.first, g.second); },
+       [this](const QString& m) { emit failed(Grid, m); });
 }
 
 void AttackRunner::requestAnalysis(HeatmapContextPtr ctx, int a, int b, double level) {
-    m_analysisStop.request_stop();
-    m_analysisStop = std::stop_source();
-    AttackRequest r;
-    r.kind = AttackRequest::Analysis;
-    r.generation = next(r.kind);
-    r.context = std::move(ctx);
-    r.a = a;
-    r.b = b;
-    r.level = level;
-    r.stop = m_analysisStop.get_token();
-    emit toAnalysisThread(r);
+    m_jobs[Analysis]->run([ctx = std::move(ctx), a, b, level](const JobContext& c) {
+        return analyseInstances(*ctx, a, b, level, c.control());
+    }, [this](const InstanceAnalysis& res) {
+        if (res.complete) emit analysisReady(res);
+    }, [this](const QString& m) { emit failed(Analysis, m); },
+       [this](const Progress& p) { emit analysisProgress(p.fraction); });
 }
 
 void AttackRunner::cancelAll() {
-    m_analysisStop.request_stop();
-    for (auto& g : m_latest) g = ++m_counter;
+    for (JobRunner* j : m_jobs) j->discard();
 }
 
 }  // namespace fdlab::ui

@@ -6,9 +6,6 @@
 
 #include <QMetaType>
 
-#include <stop_token>
-
 Q_DECLARE_METATYPE(fdlab::CurvePoint)
 Q_DECLARE_METATYPE(fdlab::ExperimentResult)
 Q_DECLARE_METATYPE(fdlab::ExperimentSpec)
-Q_DECLARE_METATYPE(std::stop_token)
