@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -125,10 +126,33 @@ double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const {
     if (w.size() != dimension())
         throw std::invalid_argument("WorstCaseHingeOracle: parameter vector has size " + std::to_string(w.size()) +
                                     ", expected " + std::to_string(dimension()));
+    const double y = m_y[static_cast<std::size_t>(i)];
     double f = m_bias ? w(m_n) : 0.0;
-    for (long k = m_rowStart[i]; k < m_rowStart[i + 1]; ++k)
-        f += w(m_col[k]) * m_val[k];
-    return std::max(0.0, 1.0 - m_y[static_cast<std::size_t>(i)] * f + damage(i, w, nullptr));
+    const long k0 = m_rowStart[i], k1 = m_rowStart[i + 1];
+    if (m_valueBudget || m_K == 0) {
+        for (long k = k0; k < k1; ++k) f += w(m_col[k]) * m_val[k];
+        return std::max(0.0, 1.0 - y * f + damage(i, w, nullptr));
+    }
+    // Count budget (the primal J of the dual solver is a sum of these): w.x_i and the positive
+    // profits y w_j x_ij = y (w_j x_ij) in one pass, and only the profits' values are selected (not
+    // which features): half the data nth_element moves in damage(), which also reports positions.
+    auto& buf = m_profits;
+    if (buf.size() < static_cast<std::size_t>(k1 - k0)) buf.resize(static_cast<std::size_t>(k1 - k0));
+    std::size_t count = 0;
+    for (long k = k0; k < k1; ++k) {
+        const double wx = w(m_col[k]) * m_val[k];
+        f += wx;
+        const double p = y * wx;
+        buf[count] = p;
+        count += p > 0.0 ? 1 : 0;
+    }
+    const auto K = static_cast<std::size_t>(m_K);
+    if (count > K)
+        std::nth_element(buf.begin(), buf.begin() + static_cast<long>(K), buf.begin() + static_cast<long>(count),
+                         std::greater<>());
+    double s = 0.0;
+    for (std::size_t k = 0, take = std::min(K, count); k < take; ++k) s += buf[k];
+    return std::max(0.0, 1.0 - y * f + s);
 }
 
 double WorstCaseHingeOracle::risk(const Eigen::VectorXd& w) const {

@@ -55,7 +55,7 @@ public:
     /// Reuses the last line search's outputs: no dot products, one pass over the active rows.
     double evaluateOnLine(double s, const Eigen::VectorXd& w, Eigen::VectorXd& subgradient) override;
 
-    /// h_i at parameter vector w (size dimension()).
+    /// h_i at parameter vector w (size dimension()). Not thread-safe (scratch buffers).
     double loss(int i, const Eigen::VectorXd& w) const;
     /// Sum of h_i, without a subgradient.
     double risk(const Eigen::VectorXd& w) const;
@@ -105,6 +105,7 @@ private:
     bool m_hasLine = false;
     // Selection scratch (profit or ratio, CSR position); the oracle is single-threaded.
     mutable std::vector<std::pair<double, int>> m_buf;
+    mutable std::vector<double> m_profits;   // loss(): profit values only
 };
 
 }  // namespace fdlab

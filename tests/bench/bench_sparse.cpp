@@ -54,7 +54,7 @@ double peakMb() {
 }
 
 /// Resets the kernel's peak-RSS mark (VmHWM) to the current RSS (Linux >= 4.0), so that
-/// hwmMb() then measures the peak of the phase that follows; false when unsupported.
+/// statusMb("VmHWM:") then gives the peak of the phase that follows; false when unsupported.
 bool resetPeak() {
     std::ofstream f("/proc/self/clear_refs");
     f << "5";
@@ -62,12 +62,13 @@ bool resetPeak() {
     return static_cast<bool>(f);
 }
 
-/// VmHWM: the peak RSS since the process started or since the last resetPeak().
-double hwmMb() {
+/// A field of /proc/self/status in MB: "VmHWM:" (the peak RSS since the start or the last
+/// resetPeak()) or "VmRSS:" (the current RSS); -1 when absent.
+double statusMb(const std::string& field) {
     std::ifstream f("/proc/self/status");
     std::string line;
     while (std::getline(f, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::atof(line.c_str() + 6) / 1024.0;
+        if (line.rfind(field, 0) == 0) return std::atof(line.c_str() + field.size()) / 1024.0;
     return -1.0;
 }
 
@@ -256,14 +257,18 @@ int synthetic(long rows, int features, long long nonZeros, bool withLiblinear) {
     // K = 0 is that problem and runs the bundle method over the stored entries -- so the peak
     // printed is its own; then the same problem through liblinear, whose copy costs 16 bytes an entry.
     // The solver's own peak, apart from the load's: the kernel's mark is reset after the load.
+    // (The RSS at its start includes what the allocator kept from the load.)
+    const double startRss = statusMb("VmRSS:");
     const bool phasePeak = resetPeak();
     const TrainedModel own = trainLearner("fdrop", d, json{{"K", 0}});
-    const double solvePeak = hwmMb();
+    const double solvePeak = statusMb("VmHWM:");
     std::printf("  SVM by FDLab's bundle solver (fdrop K = 0) %.1f s (%s, %ld iterations, objective %.6g, gap %.2g), "
                 "training error %.4f, peak RSS %.0f MB (%.2fx CSR)",
                 own.fit.elapsed, toString(own.fit.status), own.fit.iterations, own.fit.objective, own.fit.gap,
                 scoreDataset(*own.scorer, d).error, peakMb(), peakMb() / csrMb);
-    if (phasePeak) std::printf("; peak during the solve alone %.0f MB (%.2fx CSR)", solvePeak, solvePeak / csrMb);
+    if (phasePeak)
+        std::printf("; during the solve alone: RSS %.0f MB at its start, peak %.0f MB (%.2fx CSR)", startRss, solvePeak,
+                    solvePeak / csrMb);
     std::printf("\n");
     double t0c = now();
     AttackSpec a;
