@@ -122,7 +122,9 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
     return s;
 }
 
-double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const {
+double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const { return std::max(0.0, hingeArgument(i, w)); }
+
+double WorstCaseHingeOracle::hingeArgument(int i, const Eigen::VectorXd& w) const {
     if (w.size() != dimension())
         throw std::invalid_argument("WorstCaseHingeOracle: parameter vector has size " + std::to_string(w.size()) +
                                     ", expected " + std::to_string(dimension()));
@@ -131,7 +133,7 @@ double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const {
     const long k0 = m_rowStart[i], k1 = m_rowStart[i + 1];
     if (m_valueBudget || m_K == 0) {
         for (long k = k0; k < k1; ++k) f += w(m_col[k]) * m_val[k];
-        return std::max(0.0, 1.0 - y * f + damage(i, w, nullptr));
+        return 1.0 - y * f + damage(i, w, nullptr);
     }
     // Count budget (the primal J of the dual solver is a sum of these): w.x_i and the positive
     // profits y w_j x_ij = y (w_j x_ij) in one pass, and only the profits' values are selected (not
@@ -152,7 +154,7 @@ double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const {
                          std::greater<>());
     double s = 0.0;
     for (std::size_t k = 0, take = std::min(K, count); k < take; ++k) s += buf[k];
-    return std::max(0.0, 1.0 - y * f + s);
+    return 1.0 - y * f + s;
 }
 
 double WorstCaseHingeOracle::risk(const Eigen::VectorXd& w) const {

@@ -57,6 +57,9 @@ public:
 
     /// h_i at parameter vector w (size dimension()). Not thread-safe (scratch buffers).
     double loss(int i, const Eigen::VectorXd& w) const;
+    /// 1 - y_i (w.x_i + b) + s_i(w): h_i before the clip at 0 (its sign says whether the worst-case
+    /// margin is below 1). One pass over the row.
+    double hingeArgument(int i, const Eigen::VectorXd& w) const;
     /// Sum of h_i, without a subgradient.
     double risk(const Eigen::VectorXd& w) const;
 
