@@ -153,6 +153,9 @@ private slots:
                     const double ref = bruteWorstHinge(d, i, wb, K);
                     QVERIFY2(std::abs(oracle.loss(i, wb) - ref) < 1e-12,
                              qPrintable(QString("K %1 row %2: %3 vs %4").arg(K).arg(i).arg(oracle.loss(i, wb)).arg(ref)));
+                    // The unclipped argument (the dual solver's test for rows that stay inactive).
+                    const double arg = oracle.hingeArgument(i, wb);
+                    QVERIFY(ref > 0 ? std::abs(arg - ref) < 1e-12 : arg <= 1e-12);
                     sum += ref;
                     if (ref > 0) ++positive;
                 }
