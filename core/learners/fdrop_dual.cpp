@@ -57,6 +57,11 @@ public:
     bool visit(int i) {
         double f = 0.0, q = 0.0;
         if (m_alpha[static_cast<std::size_t>(i)] == 0.0) {
+            // From alpha_i = 0 the step moves only when the worst-case hinge argument (the alpha
+            // step's gradient at the best response) is positive. Its value alone (one pass, no
+            // deletion positions) settles the usual case of a row that stays inactive; such a
+            // row's beta_i enters neither w nor D and is left as it is.
+            if (m_o.hingeArgument(i, m_w) < 0.0) return true;
             bestResponse(i);
             marginTerms(i, f, q);
         } else {

@@ -25,7 +25,8 @@
 //     with nu = 0 if that is within budget, else the root of sum_j c_j beta_ij(nu) = B (piecewise
 //     linear, bracketed over the sorted breakpoints, then interpolated). When alpha_i = 0, beta_i
 //     does not enter D and is set to the adversary's best response at w (so the next alpha step
-//     sees the worst-case hinge).
+//     sees the worst-case hinge) -- unless the worst-case hinge argument is negative, which the
+//     oracle's hingeArgument() tells in one pass: then alpha_i stays 0 and beta_i is not needed.
 //  2. alpha_i with beta_i fixed: liblinear's clipped Newton step on x~_i = x_i o (1 - beta_i).
 // Block ascent on (alpha, beta) reaches the optimum of the concave problem in (alpha, lambda):
 // for alpha_i > 0 the map is a local diffeomorphism and the two blocks' directions span every

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -32,22 +33,31 @@ void WorstCaseHingeOracle::build(const Dataset& d) {
                                     std::to_string(d.numClasses()) + " classes, a binary dataset is required");
     m_m = d.rows();
     m_n = d.features();
-    m_rowStart.assign(1, 0);
     m_y.resize(static_cast<std::size_t>(m_m));
-    // Exact sizes first: on a large sparse set the copy is the solver's main memory (one CSR).
-    std::size_t nnz = 0;
-    for (int i = 0; i < m_m; ++i) d.forEachNonZero(i, [&](int, float) { ++nnz; });
-    m_col.reserve(nnz);
-    m_val.reserve(nnz);
-    m_rowStart.reserve(static_cast<std::size_t>(m_m) + 1);
-    for (int i = 0; i < m_m; ++i) {
-        d.forEachNonZero(i, [&](int j, float x) {
-            m_col.push_back(j);
-            m_val.push_back(x);
-        });
-        m_rowStart.push_back(static_cast<long>(m_col.size()));
-        m_y[static_cast<std::size_t>(i)] = d.y(i);
+    for (int i = 0; i < m_m; ++i) m_y[static_cast<std::size_t>(i)] = d.y(i);
+    const SparseRows* csr = d.sparse ? &*d.sparse : nullptr;
+    if (!csr) {
+        // Dense data: its non-zeros once, in exactly reserved arrays.
+        auto own = std::make_shared<SparseRows>();
+        own->cols = m_n;
+        std::size_t nnz = 0;
+        for (int i = 0; i < m_m; ++i) nnz += static_cast<std::size_t>(d.nonZeros(i));
+        own->colIndex.reserve(nnz);
+        own->values.reserve(nnz);
+        own->rowStart.reserve(static_cast<std::size_t>(m_m) + 1);
+        for (int i = 0; i < m_m; ++i) {
+            d.forEachNonZero(i, [&](int j, float x) {
+                own->colIndex.push_back(j);
+                own->values.push_back(x);
+            });
+            own->rowStart.push_back(static_cast<std::int64_t>(own->colIndex.size()));
+        }
+        csr = own.get();
+        m_denseAsCsr = std::move(own);
     }
+    m_rowStart = csr->rowStart.data();
+    m_col = csr->colIndex.data();
+    m_val = csr->values.data();
 }
 
 double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
@@ -55,13 +65,13 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
     if (!m_valueBudget && m_K == 0) return 0.0;
     if (m_valueBudget && m_N <= 0.0) return 0.0;
     const double y = m_y[static_cast<std::size_t>(i)];
-    const long k0 = m_rowStart[static_cast<std::size_t>(i)], k1 = m_rowStart[static_cast<std::size_t>(i) + 1];
+    const long k0 = m_rowStart[i], k1 = m_rowStart[i + 1];
     auto& buf = m_buf;
     if (buf.size() < static_cast<std::size_t>(k1 - k0)) buf.resize(static_cast<std::size_t>(k1 - k0));
     // The positive profits, collected without a branch (each is written, and kept by advancing).
     std::size_t count = 0;
     for (long k = k0; k < k1; ++k) {
-        const double p = y * w(m_col[static_cast<std::size_t>(k)]) * m_val[static_cast<std::size_t>(k)];
+        const double p = y * w(m_col[k]) * m_val[k];
         buf[count] = {p, static_cast<int>(k)};   // CSR position: x and j both follow
         count += p > 0.0 ? 1 : 0;
     }
@@ -82,7 +92,7 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
     }
     // Value budget: fractional knapsack, by ratio p_j / v_j.
     double total = 0.0;
-    for (const auto& [p, k] : buf) total += m_v[static_cast<std::size_t>(m_col[static_cast<std::size_t>(k)])];
+    for (const auto& [p, k] : buf) total += m_v[static_cast<std::size_t>(m_col[k])];
     if (total <= m_N) {
         for (const auto& [p, k] : buf) {
             s += p;
@@ -90,13 +100,13 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
         }
         return s;
     }
-    for (auto& e : buf) e.first /= m_v[static_cast<std::size_t>(m_col[static_cast<std::size_t>(e.second)])];   // ratio
+    for (auto& e : buf) e.first /= m_v[static_cast<std::size_t>(m_col[e.second])];   // ratio
     std::sort(buf.begin(), buf.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
     double left = m_N;
     for (const auto& [ratio, k] : buf) {
-        const double v = m_v[static_cast<std::size_t>(m_col[static_cast<std::size_t>(k)])];
+        const double v = m_v[static_cast<std::size_t>(m_col[k])];
         if (v <= left) {
             left -= v;
             s += ratio * v;
@@ -112,14 +122,39 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
     return s;
 }
 
-double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const {
+double WorstCaseHingeOracle::loss(int i, const Eigen::VectorXd& w) const { return std::max(0.0, hingeArgument(i, w)); }
+
+double WorstCaseHingeOracle::hingeArgument(int i, const Eigen::VectorXd& w) const {
     if (w.size() != dimension())
         throw std::invalid_argument("WorstCaseHingeOracle: parameter vector has size " + std::to_string(w.size()) +
                                     ", expected " + std::to_string(dimension()));
+    const double y = m_y[static_cast<std::size_t>(i)];
     double f = m_bias ? w(m_n) : 0.0;
-    for (long k = m_rowStart[static_cast<std::size_t>(i)]; k < m_rowStart[static_cast<std::size_t>(i) + 1]; ++k)
-        f += w(m_col[static_cast<std::size_t>(k)]) * m_val[static_cast<std::size_t>(k)];
-    return std::max(0.0, 1.0 - m_y[static_cast<std::size_t>(i)] * f + damage(i, w, nullptr));
+    const long k0 = m_rowStart[i], k1 = m_rowStart[i + 1];
+    if (m_valueBudget || m_K == 0) {
+        for (long k = k0; k < k1; ++k) f += w(m_col[k]) * m_val[k];
+        return 1.0 - y * f + damage(i, w, nullptr);
+    }
+    // Count budget (the primal J of the dual solver is a sum of these): w.x_i and the positive
+    // profits y w_j x_ij = y (w_j x_ij) in one pass, and only the profits' values are selected (not
+    // which features): half the data nth_element moves in damage(), which also reports positions.
+    auto& buf = m_profits;
+    if (buf.size() < static_cast<std::size_t>(k1 - k0)) buf.resize(static_cast<std::size_t>(k1 - k0));
+    std::size_t count = 0;
+    for (long k = k0; k < k1; ++k) {
+        const double wx = w(m_col[k]) * m_val[k];
+        f += wx;
+        const double p = y * wx;
+        buf[count] = p;
+        count += p > 0.0 ? 1 : 0;
+    }
+    const auto K = static_cast<std::size_t>(m_K);
+    if (count > K)
+        std::nth_element(buf.begin(), buf.begin() + static_cast<long>(K), buf.begin() + static_cast<long>(count),
+                         std::greater<>());
+    double s = 0.0;
+    for (std::size_t k = 0, take = std::min(K, count); k < take; ++k) s += buf[k];
+    return 1.0 - y * f + s;
 }
 
 double WorstCaseHingeOracle::risk(const Eigen::VectorXd& w) const {
@@ -151,9 +186,9 @@ double WorstCaseHingeOracle::evaluateWith(const Eigen::VectorXd& w, const double
     const double* wd = w.data();
     double* gd = g.data();
     for (int i = 0; i < m_m; ++i) {
-        const long k0 = m_rowStart[static_cast<std::size_t>(i)], k1 = m_rowStart[static_cast<std::size_t>(i) + 1];
-        const int* col = m_col.data();
-        const float* val = m_val.data();
+        const long k0 = m_rowStart[i], k1 = m_rowStart[i + 1];
+        const int* col = m_col;
+        const float* val = m_val;
         double f = b;
         if (fPre) f = fPre[i];
         else
@@ -179,8 +214,8 @@ void WorstCaseHingeOracle::outputs(const Eigen::VectorXd& w, std::vector<double>
     const double* wd = w.data();
     for (int i = 0; i < m_m; ++i) {
         double s = b;
-        for (long k = m_rowStart[static_cast<std::size_t>(i)]; k < m_rowStart[static_cast<std::size_t>(i) + 1]; ++k)
-            s += wd[m_col[static_cast<std::size_t>(k)]] * m_val[static_cast<std::size_t>(k)];
+        for (long k = m_rowStart[i]; k < m_rowStart[i + 1]; ++k)
+            s += wd[m_col[k]] * m_val[k];
         f[static_cast<std::size_t>(i)] = s;
     }
 }

@@ -17,14 +17,20 @@
 //
 // Subgradient (eq. 1.20): sum over instances with h_i > 0 of -y_i x_i o (1 - alpha_i), alpha_i the
 // adversary's optimal choice (1 on deleted features, the fraction on the fractional one), and
-// -y_i for the bias. One pass over the non-zeros per evaluation (a CSR copy of the data is
-// taken once); the selection uses std::nth_element over the positive profits only.
+// -y_i for the bias. One pass over the non-zeros per evaluation; the selection uses
+// std::nth_element over the positive profits only.
+//
+// Storage: a sparse Dataset's CSR arrays are read in place (no copy: on a large text set the data
+// is the solver's main memory), so the oracle must not outlive the Dataset nor see it change; a
+// dense Dataset is copied once into CSR form (its non-zeros, 8 bytes an entry).
 
 #include "core/data/dataset.h"
 #include "core/solvers/bundle_method.h"
 
 #include <Eigen/Core>
 
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace fdlab {
@@ -49,8 +55,11 @@ public:
     /// Reuses the last line search's outputs: no dot products, one pass over the active rows.
     double evaluateOnLine(double s, const Eigen::VectorXd& w, Eigen::VectorXd& subgradient) override;
 
-    /// h_i at parameter vector w (size dimension()).
+    /// h_i at parameter vector w (size dimension()). Not thread-safe (scratch buffers).
     double loss(int i, const Eigen::VectorXd& w) const;
+    /// 1 - y_i (w.x_i + b) + s_i(w): h_i before the clip at 0 (its sign says whether the worst-case
+    /// margin is below 1). One pass over the row.
+    double hingeArgument(int i, const Eigen::VectorXd& w) const;
     /// Sum of h_i, without a subgradient.
     double risk(const Eigen::VectorXd& w) const;
 
@@ -63,10 +72,10 @@ public:
     int rows() const { return m_m; }
     int features() const { return m_n; }
     bool hasBias() const { return m_bias; }
-    long rowBegin(int i) const { return m_rowStart[static_cast<std::size_t>(i)]; }
-    long rowEnd(int i) const { return m_rowStart[static_cast<std::size_t>(i) + 1]; }
-    const int* columns() const { return m_col.data(); }
-    const float* values() const { return m_val.data(); }
+    long rowBegin(int i) const { return m_rowStart[i]; }
+    long rowEnd(int i) const { return m_rowStart[i + 1]; }
+    const int* columns() const { return m_col; }
+    const float* values() const { return m_val; }
     double label(int i) const { return m_y[static_cast<std::size_t>(i)]; }
     /// The adversary's cost of deleting feature j: v_j (value budget) or 1 (count budget).
     double cost(int j) const { return m_valueBudget ? m_v[static_cast<std::size_t>(j)] : 1.0; }
@@ -84,10 +93,12 @@ private:
     int m_K = 0;
     std::vector<double> m_v;
     double m_N = 0.0;
-    // CSR copy of X.
-    std::vector<long> m_rowStart;
-    std::vector<int> m_col;
-    std::vector<float> m_val;   // the data's own float values: an exact copy at 8 bytes an entry
+    // X as CSR: the sparse Dataset's own arrays, or (dense data) a CSR copy of its non-zeros,
+    // immutable and shared by copies of the oracle, so that the pointers below stay valid.
+    std::shared_ptr<const SparseRows> m_denseAsCsr;
+    const std::int64_t* m_rowStart = nullptr;
+    const std::int32_t* m_col = nullptr;
+    const float* m_val = nullptr;
     std::vector<double> m_y;
     /// Evaluation given the outputs f_i = w.x_i + b (null: computed here).
     double evaluateWith(const Eigen::VectorXd& w, const double* f, Eigen::VectorXd& subgradient);
@@ -97,6 +108,7 @@ private:
     bool m_hasLine = false;
     // Selection scratch (profit or ratio, CSR position); the oracle is single-threaded.
     mutable std::vector<std::pair<double, int>> m_buf;
+    mutable std::vector<double> m_profits;   // loss(): profit values only
 };
 
 }  // namespace fdlab

@@ -153,6 +153,9 @@ private slots:
                     const double ref = bruteWorstHinge(d, i, wb, K);
                     QVERIFY2(std::abs(oracle.loss(i, wb) - ref) < 1e-12,
                              qPrintable(QString("K %1 row %2: %3 vs %4").arg(K).arg(i).arg(oracle.loss(i, wb)).arg(ref)));
+                    // The unclipped argument (the dual solver's test for rows that stay inactive).
+                    const double arg = oracle.hingeArgument(i, wb);
+                    QVERIFY(ref > 0 ? std::abs(arg - ref) < 1e-12 : arg <= 1e-12);
                     sum += ref;
                     if (ref > 0) ++positive;
                 }
@@ -195,6 +198,38 @@ private slots:
                          qPrintable(QString("scale %1: risk %2 vs %3").arg(scale).arg(o.risk(w), 0, 'g', 17).arg(sum, 0, 'g', 17)));
             }
         QVERIFY2(zeros > 250 && positives > 250, qPrintable(QString("%1 zero, %2 positive hinges").arg(zeros).arg(positives)));
+    }
+
+    void oracleReadsSparseDataInPlace() {
+        // On a sparse Dataset the oracle reads the CSR arrays themselves (no copy of the data);
+        // on a dense one it keeps its own CSR of the non-zeros, shared by copies of the oracle.
+        // Both must give bit-identical values and subgradients (the same sums in the same order).
+        const Dataset dense = randomData(31, 40, 12, 0.4);
+        const Dataset sparse = dense.toSparse();
+        QVERIFY(sparse.isSparse());
+        Rng rng(32);
+        for (int K : {0, 2, 5}) {
+            WorstCaseHingeOracle fromSparse(sparse, K, true);
+            QCOMPARE(fromSparse.columns(), sparse.sparse->colIndex.data());
+            QCOMPARE(fromSparse.values(), sparse.sparse->values.data());
+            std::vector<WorstCaseHingeOracle> copies;
+            {
+                const WorstCaseHingeOracle original(dense, K, true);
+                copies.push_back(original);   // the original's storage goes out of scope here
+            }
+            const WorstCaseHingeOracle& fromDense = copies.front();
+            QCOMPARE(fromDense.rowEnd(fromDense.rows() - 1), static_cast<long>(sparse.storedValues()));
+            for (int trial = 0; trial < 5; ++trial) {
+                const Eigen::VectorXd w = randomVector(rng, 13, 0.8);
+                Eigen::VectorXd g1, g2;
+                const double r1 = fromSparse.evaluate(w, g1);
+                const double r2 = copies.front().evaluate(w, g2);
+                QVERIFY(r1 > 0.0);
+                QCOMPARE(r1, r2);
+                QVERIFY(g1 == g2);
+                QCOMPARE(fromSparse.risk(w), r1);
+            }
+        }
     }
 
     void weightedHingeEqualsLpEnumeration() {
