@@ -21,7 +21,7 @@ using namespace fdlab;
 namespace {
 
 /// tinyImages with models A and B (tiny_images.h).
-InstanceViewContext tinyContext(ThreatModel threat = ThreatModel::WorstCaseCount) {
+InstanceViewContext tinyContext(const std::string& threat = "worst-case-count") {
     InstanceViewContext ctx;
     ctx.test = testing::tinyImages();
     auto [a, b] = testing::tinyModels();
@@ -112,11 +112,11 @@ private slots:
         ctx.test = randomImages(12, 7);
         ctx.donors = randomImages(9, 99);
         struct Case {
-            ThreatModel threat;
+            std::string threat;
             double level;
         };
-        for (const Case c : {Case{ThreatModel::WorstCaseCount, 4}, Case{ThreatModel::RandomDeletion, 5},
-                             Case{ThreatModel::RandomBlankout, 0.4}, Case{ThreatModel::FeatureCorruption, 0.5}}) {
+        for (const Case& c : {Case{"worst-case-count", 4}, Case{"random-deletion", 5}, Case{"random-blankout", 0.4},
+                              Case{"feature-corruption", 0.5}}) {
             ctx.attack.threat = c.threat;
             for (int k = 0; k < 2; ++k) {
                 const Scorer& s = *ctx.models[static_cast<std::size_t>(k)].second.scorer;
@@ -191,7 +191,7 @@ private slots:
         InstanceViewContext ctx;
         ctx.test = d;
         ctx.models = {{"multi", wrapLinear(std::move(f))}};
-        ctx.attack.threat = ThreatModel::WorstCaseCount;
+        ctx.attack.threat = "worst-case-count";
         const LearnerView v = computeLearnerView(ctx, 0, 0, 1);
         QVERIFY2(v.error.empty(), v.error.c_str());
         QCOMPARE(v.w, (std::vector<double>{0.5, -0.5}));
@@ -205,7 +205,7 @@ private slots:
     }
 
     void gridEqualsTheWholeSetGrid() {
-        InstanceViewContext ctx = tinyContext(ThreatModel::RandomDeletion);
+        InstanceViewContext ctx = tinyContext("random-deletion");
         ctx.test = randomImages(8, 3);
         const std::vector<int> rows = {5, 0, 3};
         const Scorer& s = *ctx.models[0].second.scorer;
