@@ -24,6 +24,61 @@ namespace {
 using Type = ParamInfo::Type;
 using json = nlohmann::json;
 
+/// An enum parameter declared once: its names and values. The ParamInfo's choices come from the
+/// table and its default is the params struct's own default, so the two cannot disagree; reading
+/// a name the table does not have is an error, never a silent fallback to some value.
+template <class E>
+struct Choices {
+    std::string name;
+    std::vector<std::pair<std::string, E>> table;
+
+    ParamInfo info(E def, std::string doc) const {
+        std::vector<std::string> names;
+        const std::string* defName = nullptr;
+        for (const auto& [n, e] : table) {
+            names.push_back(n);
+            if (e == def) defName = &n;
+        }
+        if (!defName) throw std::logic_error("parameter " + name + ": the struct's default has no name");
+        return choiceParam(name, *defName, std::move(names), std::move(doc));
+    }
+    E from(const json& p) const {
+        const std::string v = p.at(name);
+        for (const auto& [n, e] : table)
+            if (n == v) return e;
+        std::string all;
+        for (const auto& entry : table) all += (all.empty() ? "" : ", ") + entry.first;
+        throw std::invalid_argument("parameter " + name + ": '" + v + "' is not one of: " + all);
+    }
+};
+
+// The enum parameters, built on first use (the catalogue may be built while other files are
+// initialised).
+struct EnumParams {
+    Choices<BaseLearner> base{"base",
+                              {{"tree", BaseLearner::DecisionTree}, {"knn", BaseLearner::Knn}, {"net", BaseLearner::NeuralNet}}};
+    Choices<SvmKernel> kernel{"kernel", {{"linear", SvmKernel::Linear}, {"rbf", SvmKernel::Rbf}}};
+    Choices<SplitCriterion> criterion{"criterion", {{"gini", SplitCriterion::Gini}, {"entropy", SplitCriterion::Entropy}}};
+    Choices<DekelShamirLpMethod> lpMethod{"method",
+                                          {{"structured-ipm", DekelShamirLpMethod::StructuredInteriorPoint},
+                                           {"active-set", DekelShamirLpMethod::ActiveSet},
+                                           {"constraint-generation", DekelShamirLpMethod::ConstraintGeneration},
+                                           {"simplex", DekelShamirLpMethod::Simplex},
+                                           {"interior-point", DekelShamirLpMethod::InteriorPoint}}};
+    Choices<FeatureBoostVariant> variant{"variant",
+                                         {{"hard", FeatureBoostVariant::Hard},
+                                          {"soft-noise", FeatureBoostVariant::SoftNoise},
+                                          {"soft-scale", FeatureBoostVariant::SoftScale}}};
+    Choices<ImportanceMeasure> importance{"importance",
+                                          {{"error-change", ImportanceMeasure::ErrorChange},
+                                           {"margin-change", ImportanceMeasure::MarginChange}}};
+};
+
+const EnumParams& enums() {
+    static const EnumParams e;
+    return e;
+}
+
 // Binary learners run one-vs-rest on multi-class data.
 TrainedModel linearFit(const Dataset& train, const RunControl& rc, const BinaryFit& fit) {
     return wrapLinear(train.numClasses() > 2 ? fitOneVsRest(train, fit, rc) : fit(train, rc));
@@ -47,8 +102,7 @@ TrainedModel wrapClassifier(const ModelFit<M>& f, bool fixedRounds = false) {
 // The base learner of the meta-learners, from the shared "base"/"depth"/"k"/"hidden" params.
 BaseLearnerParams baseFrom(const json& p) {
     BaseLearnerParams b;
-    const std::string kind = p.at("base");
-    b.kind = kind == "knn" ? BaseLearner::Knn : kind == "net" ? BaseLearner::NeuralNet : BaseLearner::DecisionTree;
+    b.kind = enums().base.from(p);
     b.tree.maxDepth = p.at("depth");
     b.knn.k = p.at("k");
     b.net.hidden = p.at("hidden");
@@ -56,7 +110,7 @@ BaseLearnerParams baseFrom(const json& p) {
 }
 
 std::vector<ParamInfo> baseParams() {
-    return {choiceParam("base", "tree", {"tree", "knn", "net"}, "base learner L"),
+    return {enums().base.info(BaseLearnerParams{}.kind, "base learner L"),
             integerParam("depth", 3, 1, 64, "tree depth (base = tree)"),
             integerParam("k", 5, 1, 1000, "neighbours (base = knn)"),
             integerParam("hidden", 16, 1, 4096, "hidden units (base = net)"),
@@ -127,10 +181,9 @@ std::vector<LearnerInfo> buildCatalogue() {
                   realParam("C", 1.0, 1e-9, 1e9, "C: box on the weights, |w_j| <= C", true),
                   realParam("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
                   boolParam("useImportance", true, "use the importance values v_j (else v_j = 1)"),
-                  choiceParam("method", "structured-ipm",
-                         {"structured-ipm", "active-set", "constraint-generation", "simplex", "interior-point"},
-                         "how LP (4) is solved: FDLab's structured interior point (default, fastest), or GLPK: "
-                         "active-set generation of the deleted-feature rows, cutting planes, the whole LP"),
+                  enums().lpMethod.info(DekelShamirLpParams{}.method,
+                                        "how LP (4) is solved: FDLab's structured interior point (default, fastest), or "
+                                        "GLPK: active-set generation of the deleted-feature rows, cutting planes, the whole LP"),
                   integerParam("chunks", 0, 0, 1000, "bagging variant: train on this many chunks and average (0 = off)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DekelShamirLpParams lp;
@@ -138,12 +191,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                      lp.C = p.at("C");
                      lp.N = p.at("N");
                      lp.useImportance = p.at("useImportance");
-                     const std::string m = p.at("method");
-                     lp.method = m == "simplex"                 ? DekelShamirLpMethod::Simplex
-                                 : m == "interior-point"        ? DekelShamirLpMethod::InteriorPoint
-                                 : m == "constraint-generation" ? DekelShamirLpMethod::ConstraintGeneration
-                                 : m == "active-set"            ? DekelShamirLpMethod::ActiveSet
-                                                                : DekelShamirLpMethod::StructuredInteriorPoint;
+                     lp.method = enums().lpMethod.from(p);
                      lp.chunks = p.at("chunks");
                      return linearFit(d, rc, [lp](const Dataset& t, const RunControl& r) { return fitDekelShamirLp(t, lp, r); });
                  }});
@@ -202,14 +250,14 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "Biggio, Nelson & Laskov, Support vector machines under adversarial label noise, ACML 2011",
                  "SVM dual on K o M, M = (1 - S) 11^T + S I, S = 4 mu (1 - mu); alpha, b scaled by (1 - 2 mu); mu = 0: plain SVM",
                  false, true,
-                 {choiceParam("kernel", "rbf", {"linear", "rbf"}, "kernel K"),
+                 {enums().kernel.info(KernelSvmParams{}.kernel, "kernel K"),
                   realParam("C", 1.0, 1e-6, 1e6, "C: box on the dual variables", true),
                   realParam("gamma", 1.0, 1e-6, 1e6, "RBF width: K = exp(-gamma ||x - x'||^2)", true),
                   realParam("mu", 0.0, 0.0, 0.5, "assumed label-flip probability (0 = standard SVM)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      if (!d.isBinary()) throw std::invalid_argument("kernel-svm: binary data only (use a binary task)");
                      KernelSvmParams kp;
-                     kp.kernel = p.at("kernel") == "linear" ? SvmKernel::Linear : SvmKernel::Rbf;
+                     kp.kernel = enums().kernel.from(p);
                      kp.C = p.at("C");
                      kp.gamma = p.at("gamma");
                      kp.mu = p.at("mu");
@@ -227,12 +275,12 @@ std::vector<LearnerInfo> buildCatalogue() {
     c.push_back({"tree", "Decision tree (CART)", "Breiman et al., Classification and Regression Trees, 1984",
                  "greedy binary splits minimising Gini impurity or entropy", false, false,
                  {integerParam("depth", 8, 1, 64, "maximum depth"), integerParam("minLeaf", 1, 1, 100000, "minimum leaf size"),
-                  choiceParam("criterion", "gini", {"gini", "entropy"}, "split criterion")},
+                  enums().criterion.info(DecisionTreeParams{}.criterion, "split criterion")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DecisionTreeParams tp;
                      tp.maxDepth = p.at("depth");
                      tp.minLeaf = p.at("minLeaf");
-                     tp.criterion = p.at("criterion") == "entropy" ? SplitCriterion::Entropy : SplitCriterion::Gini;
+                     tp.criterion = enums().criterion.from(p);
                      return wrapClassifier(fitDecisionTree(d, tp, rc));
                  }});
 
@@ -288,29 +336,24 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "boosting over features: D over features, members trained with de-emphasised features, weighted vote",
                  false, false,
                  concat({integerParam("rounds", 10, 1, 1000, "rounds T"),
-                         choiceParam("variant", "hard", {"hard", "soft-noise", "soft-scale"},
-                                "hard = progressive feature removal; soft = noise or scaling"),
+                         enums().variant.info(FeatureBoostParams{}.variant,
+                                              "hard = progressive feature removal; soft = noise or scaling"),
                          realParam("thresholdFraction", 1.0, 0.0, 1.0, "phi: hard removal threshold schedule"),
                          realParam("softStrength", 0.9, 0.0, 1.0, "s: largest marginalisation probability (soft-noise)"),
                          realParam("updateScale", 1.0, 0.0, 100.0, "u: step of the feature distribution update"),
                          realParam("distributionFloor", 0.01, 0.0, 1.0, "every D(f) >= floor / n"),
-                         choiceParam("importance", "error-change", {"error-change", "margin-change"},
-                                "sensitivity analysis measure")},
+                         enums().importance.info(FeatureBoostParams{}.importance, "sensitivity analysis measure")},
                         baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      FeatureBoostParams fp;
                      fp.base = baseFrom(p);
                      fp.rounds = p.at("rounds");
-                     const std::string v = p.at("variant");
-                     fp.variant = v == "soft-noise" ? FeatureBoostVariant::SoftNoise
-                                  : v == "soft-scale" ? FeatureBoostVariant::SoftScale
-                                                      : FeatureBoostVariant::Hard;
+                     fp.variant = enums().variant.from(p);
                      fp.thresholdFraction = p.at("thresholdFraction");
                      fp.softStrength = p.at("softStrength");
                      fp.updateScale = p.at("updateScale");
                      fp.distributionFloor = p.at("distributionFloor");
-                     fp.importance = p.at("importance") == "margin-change" ? ImportanceMeasure::MarginChange
-                                                                           : ImportanceMeasure::ErrorChange;
+                     fp.importance = enums().importance.from(p);
                      fp.seed = p.at("seed").get<std::uint64_t>();
                      const FeatureBoostFit f = fitFeatureBoost(d, fp, rc);
                      TrainedModel t = wrapClassifier(f, true);

@@ -21,7 +21,7 @@ using namespace fdlab;
 namespace {
 
 /// tinyImages with models A and B (tiny_images.h).
-InstanceViewContext tinyContext(std::string threat = "worst-case-count") {
+InstanceViewContext tinyContext(const std::string& threat = "worst-case-count") {
     InstanceViewContext ctx;
     ctx.test = testing::tinyImages();
     auto [a, b] = testing::tinyModels();
@@ -115,8 +115,8 @@ private slots:
             std::string threat;
             double level;
         };
-        for (const Case c : {Case{"worst-case-count", 4}, Case{"random-deletion", 5},
-                             Case{"random-blankout", 0.4}, Case{"feature-corruption", 0.5}}) {
+        for (const Case& c : {Case{"worst-case-count", 4}, Case{"random-deletion", 5}, Case{"random-blankout", 0.4},
+                              Case{"feature-corruption", 0.5}}) {
             ctx.attack.threat = c.threat;
             for (int k = 0; k < 2; ++k) {
                 const Scorer& s = *ctx.models[static_cast<std::size_t>(k)].second.scorer;

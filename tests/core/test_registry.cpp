@@ -7,6 +7,8 @@
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/eval/level_evaluation.h"
+#include "core/learners/dekel_shamir_lp.h"
+#include "core/learners/kernel_svm.h"
 #include "core/learners/nonlinear/feature_boost.h"
 #include "core/learners/registry.h"
 
@@ -141,6 +143,41 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, completeParams("featureboost", {{"variant", "medium"}}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, completeParams("kernel-svm", {{"mu", 0.7}}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, completeParams("knn", {{"k", 2.5}}));
+        try {
+            completeParams("kernel-svm", {{"kernel", "poly"}});
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.starts_with("learner kernel-svm parameter kernel: 'poly'") && m.find("linear, rbf") != std::string::npos,
+                     m.c_str());
+        }
+    }
+
+    // Enum parameters are declared once: their defaults are the params structs' (kernel-svm's
+    // kernel used to be rbf in the registry and linear in KernelSvmParams), and each name reaches
+    // the learner as its own value.
+    void enumDefaultsAreTheStructs() {
+        const nlohmann::json ksvm = completeParams("kernel-svm", {});
+        QCOMPARE(ksvm.at("kernel").get<std::string>(), std::string(toString(KernelSvmParams{}.kernel)));
+        QCOMPARE(ksvm.at("kernel").get<std::string>(), std::string("linear"));
+        QCOMPARE(completeParams("tree", {}).at("criterion").get<std::string>(),
+                 std::string(toString(DecisionTreeParams{}.criterion)));
+        const nlohmann::json fb = completeParams("featureboost", {});
+        QCOMPARE(fb.at("variant").get<std::string>(), std::string(toString(FeatureBoostParams{}.variant)));
+        QCOMPARE(fb.at("importance").get<std::string>(), std::string(toString(FeatureBoostParams{}.importance)));
+        QCOMPARE(fb.at("base").get<std::string>(), std::string("tree"));   // BaseLearnerParams{}: DecisionTree
+        QVERIFY(BaseLearnerParams{}.kind == BaseLearner::DecisionTree);
+        QCOMPARE(completeParams("ds-lp", {}).at("method").get<std::string>(), std::string("structured-ipm"));
+        QVERIFY(DekelShamirLpParams{}.method == DekelShamirLpMethod::StructuredInteriorPoint);
+        // Both kernels reach the SVM.
+        const Dataset d = biggioGaussianDataset(60, 2, 3);
+        for (const std::string k : {"linear", "rbf"}) {
+            const TrainedModel t = trainLearner("kernel-svm", d, {{"kernel", k}});
+            const auto* m = dynamic_cast<const KernelSvmModel*>(t.scorer.get());
+            QVERIFY(m);
+            QCOMPARE(std::string(toString(m->kernel)), k);
+        }
+        QVERIFY(dynamic_cast<const KernelSvmModel&>(*trainLearner("kernel-svm", d, {}).scorer).kernel == SvmKernel::Linear);
     }
 };
 

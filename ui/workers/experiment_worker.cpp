@@ -24,7 +24,8 @@ void ExperimentWorker::start(const ExperimentSpec& spec) {
             }
             // `this` outlives the job (the runner's destructor waits); posted points of a
             // superseded run are dropped.
-            return runExperiment(spec, c.control(), [this, &c](const CurvePoint& pt) { c.post([this, pt] { emit pointReady(pt); }); });
+            return runExperiment(spec, c.control(),
+                                 [this, &c](const CurvePoint& pt) { c.post([this, pt] { emit pointReady(pt); }); });
         },
         [this](const ExperimentResult& r) { emit finished(r); }, [this](const QString& m) { emit failed(m); },
         [this](const Progress& p) { emit progress(p.fraction, QString::fromStdString(p.message)); });
