@@ -111,9 +111,10 @@ BaseLearnerParams baseFrom(const json& p) {
 
 std::vector<ParamInfo> baseParams() {
     return {enums().base.info(BaseLearnerParams{}.kind, "base learner L"),
+            // Weak learners: shallower than a standalone tree (BaseLearnerParams keeps the tree's 8).
             integerParam("depth", 3, 1, 64, "tree depth (base = tree)"),
-            integerParam("k", 5, 1, 1000, "neighbours (base = knn)"),
-            integerParam("hidden", 16, 1, 4096, "hidden units (base = net)"),
+            integerParam("k", BaseLearnerParams{}.knn.k, 1, 1000, "neighbours (base = knn)"),
+            integerParam("hidden", BaseLearnerParams{}.net.hidden, 1, 4096, "hidden units (base = net)"),
             integerParam("seed", 1, 0, 2147483647, "seed of every random draw")};
 }
 
@@ -135,14 +136,14 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"svm", "Linear SVM (liblinear)", "Fan et al., LIBLINEAR, JMLR 9 (2008); -s 3 -B 1",
                  "min 1/2||w||^2 + C sum_i [1 - y_i (w.x_i + b)]_+", true, true,
-                 {realParam("C", 1.0, 1e-6, 1e6, "C: weight of the hinge loss", true)},
+                 {realParam("C", LiblinearParams{}.C, 1e-6, 1e6, "C: weight of the hinge loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      return liblinearFit(LiblinearSolver::HingeSvmDual, d, p, rc);
                  }});
 
     c.push_back({"logreg", "Logistic regression (liblinear)", "Fan et al., LIBLINEAR, JMLR 9 (2008); -s 0 -B 1",
                  "min 1/2||w||^2 + C sum_i log(1 + exp(-y_i (w.x_i + b)))", true, true,
-                 {realParam("C", 1.0, 1e-6, 1e6, "C: weight of the logistic loss", true)},
+                 {realParam("C", LiblinearParams{}.C, 1e-6, 1e6, "C: weight of the logistic loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      return liblinearFit(LiblinearSolver::LogisticRegression, d, p, rc);
                  }});
@@ -150,15 +151,15 @@ std::vector<LearnerInfo> buildCatalogue() {
     c.push_back({"fdrop", "FDROP (Globerson & Roweis)",
                  "Globerson & Roweis, Nightmare at test time: robust learning by feature deletion, ICML 2006",
                  "min 1/2||w||^2 + C sum_i [1 - y_i w.x_i + (sum of the K largest y_i w_j x_ij)]_+", true, true,
-                 {realParam("C", 1.0, 1e-6, 1e6, "C: weight of the worst-case hinge", true),
-                  integerParam("K", 0, 0, 100000, "K: features the adversary deletes per instance"),
-                  boolParam("useImportance", false, "value budget: importance v_j with budget N instead of K"),
-                  realParam("N", 0.0, 0.0, 1e12, "N: value budget (with useImportance)"),
-                  realParam("epsilon", 1e-4, 1e-12, 1.0, "relative duality-gap tolerance", true),
+                 {realParam("C", FdropParams{}.C, 1e-6, 1e6, "C: weight of the worst-case hinge", true),
+                  integerParam("K", FdropParams{}.K, 0, 100000, "K: features the adversary deletes per instance"),
+                  boolParam("useImportance", FdropParams{}.useImportance, "value budget: importance v_j with budget N instead of K"),
+                  realParam("N", FdropParams{}.N, 0.0, 1e12, "N: value budget (with useImportance)"),
+                  realParam("epsilon", FdropParams{}.epsilon, 1e-12, 1.0, "relative duality-gap tolerance", true),
                   choiceParam("solver", "auto", {"auto", "dual-cd", "bundle"},
                          "solver: auto (bundle method for K = 0, dual coordinate ascent for K > 0), "
                          "dual coordinate ascent, or the bundle method (BMRM)"),
-                  integerParam("maxIterations", 10000, 1, 10000000,
+                  integerParam("maxIterations", FdropParams{}.maxIterations, 1, 10000000,
                           "iteration limit: epochs of dual coordinate ascent, or bundle iterations")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      FdropParams fp;
@@ -177,14 +178,15 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "min (1/m) sum_i xi_i s.t. y_i(b + sum_{j in J} w_j x_ij) >= gamma V(J)/P - xi_i for every kept set J, "
                  "||w||_inf <= C",
                  true, true,
+                 // The experiments' default margin (the solver's tests and benches use the struct's 1).
                  {realParam("gamma", 0.1, 1e-9, 1e9, "gamma: margin parameter", true),
-                  realParam("C", 1.0, 1e-9, 1e9, "C: box on the weights, |w_j| <= C", true),
-                  realParam("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
-                  boolParam("useImportance", true, "use the importance values v_j (else v_j = 1)"),
+                  realParam("C", DekelShamirLpParams{}.C, 1e-9, 1e9, "C: box on the weights, |w_j| <= C", true),
+                  realParam("N", DekelShamirLpParams{}.N, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
+                  boolParam("useImportance", DekelShamirLpParams{}.useImportance, "use the importance values v_j (else v_j = 1)"),
                   enums().lpMethod.info(DekelShamirLpParams{}.method,
                                         "how LP (4) is solved: FDLab's structured interior point (default, fastest), or "
                                         "GLPK: active-set generation of the deleted-feature rows, cutting planes, the whole LP"),
-                  integerParam("chunks", 0, 0, 1000, "bagging variant: train on this many chunks and average (0 = off)")},
+                  integerParam("chunks", DekelShamirLpParams{}.chunks, 0, 1000, "bagging variant: train on this many chunks and average (0 = off)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DekelShamirLpParams lp;
                      lp.gamma = p.at("gamma");
@@ -200,13 +202,13 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "Dekel & Shamir, Learning to classify with missing and corrupted features, ICML 2008",
                  "w_J <- clip_C(w_J + tau y x_J) on examples with worst-case loss > 0; output the average iterate",
                  true, true,
-                 {realParam("gamma", 1.0, 1e-9, 1e9, "gamma: margin parameter", true),
-                  realParam("C", 1.0, 1e-9, 1e9, "C: cube [-C, C] the iterates are projected on", true),
-                  realParam("N", 0.0, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
-                  boolParam("useImportance", true, "use the importance values v_j (else v_j = 1)"),
-                  realParam("tau", 0.0, 0.0, 1e9, "tau: step size (0 = 2C/sqrt(m))"),
-                  integerParam("epochs", 1, 1, 1000, "passes over the shuffled data"),
-                  integerParam("seed", 1, 0, 2147483647, "shuffle seed")},
+                 {realParam("gamma", DekelShamirPerceptronParams{}.gamma, 1e-9, 1e9, "gamma: margin parameter", true),
+                  realParam("C", DekelShamirPerceptronParams{}.C, 1e-9, 1e9, "C: cube [-C, C] the iterates are projected on", true),
+                  realParam("N", DekelShamirPerceptronParams{}.N, 0.0, 1e12, "N: value the adversary may delete (N < V)"),
+                  boolParam("useImportance", DekelShamirPerceptronParams{}.useImportance, "use the importance values v_j (else v_j = 1)"),
+                  realParam("tau", DekelShamirPerceptronParams{}.tau, 0.0, 1e9, "tau: step size (0 = 2C/sqrt(m))"),
+                  integerParam("epochs", DekelShamirPerceptronParams{}.epochs, 1, 1000, "passes over the shuffled data"),
+                  integerParam("seed", static_cast<int>(DekelShamirPerceptronParams{}.seed), 0, 2147483647, "shuffle seed")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DekelShamirPerceptronParams pp;
                      pp.gamma = p.at("gamma");
@@ -227,11 +229,11 @@ std::vector<LearnerInfo> buildCatalogue() {
                  true, false,
                  {choiceParam("loss", "logistic", {"quadratic", "exponential", "logistic"}, "loss L"),
                   choiceParam("noise", "blankout", {"blankout", "gaussian", "laplace", "poisson"}, "corrupting distribution"),
-                  realParam("q", 0.5, 0.0, 0.99, "blankout probability q"),
-                  realParam("sigma", 0.1, 0.0, 1e6, "Gaussian noise standard deviation"),
-                  realParam("laplaceScale", 0.1, 0.0, 1e6, "Laplace noise scale lambda"),
-                  realParam("l2", 0.5, 0.0, 1e9, "l2 regularisation weight"),
-                  realParam("testBlankout", 0.0, 0.0, 0.99,
+                  realParam("q", McfParams{}.q, 0.0, 0.99, "blankout probability q"),
+                  realParam("sigma", McfParams{}.sigma, 0.0, 1e6, "Gaussian noise standard deviation"),
+                  realParam("laplaceScale", McfParams{}.laplaceScale, 0.0, 1e6, "Laplace noise scale lambda"),
+                  realParam("l2", McfParams{}.l2, 0.0, 1e9, "l2 regularisation weight"),
+                  realParam("testBlankout", McfParams{}.testBlankout, 0.0, 0.99,
                        "expected blankout rate at test time: the bias is returned scaled by (1 - p) to match w.x of a "
                        "blanked instance (0: the paper's model, bias never corrupted)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
@@ -251,9 +253,9 @@ std::vector<LearnerInfo> buildCatalogue() {
                  "SVM dual on K o M, M = (1 - S) 11^T + S I, S = 4 mu (1 - mu); alpha, b scaled by (1 - 2 mu); mu = 0: plain SVM",
                  false, true,
                  {enums().kernel.info(KernelSvmParams{}.kernel, "kernel K"),
-                  realParam("C", 1.0, 1e-6, 1e6, "C: box on the dual variables", true),
-                  realParam("gamma", 1.0, 1e-6, 1e6, "RBF width: K = exp(-gamma ||x - x'||^2)", true),
-                  realParam("mu", 0.0, 0.0, 0.5, "assumed label-flip probability (0 = standard SVM)")},
+                  realParam("C", KernelSvmParams{}.C, 1e-6, 1e6, "C: box on the dual variables", true),
+                  realParam("gamma", KernelSvmParams{}.gamma, 1e-6, 1e6, "RBF width: K = exp(-gamma ||x - x'||^2)", true),
+                  realParam("mu", KernelSvmParams{}.mu, 0.0, 0.5, "assumed label-flip probability (0 = standard SVM)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      if (!d.isBinary()) throw std::invalid_argument("kernel-svm: binary data only (use a binary task)");
                      KernelSvmParams kp;
@@ -274,7 +276,7 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"tree", "Decision tree (CART)", "Breiman et al., Classification and Regression Trees, 1984",
                  "greedy binary splits minimising Gini impurity or entropy", false, false,
-                 {integerParam("depth", 8, 1, 64, "maximum depth"), integerParam("minLeaf", 1, 1, 100000, "minimum leaf size"),
+                 {integerParam("depth", DecisionTreeParams{}.maxDepth, 1, 64, "maximum depth"), integerParam("minLeaf", DecisionTreeParams{}.minLeaf, 1, 100000, "minimum leaf size"),
                   enums().criterion.info(DecisionTreeParams{}.criterion, "split criterion")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      DecisionTreeParams tp;
@@ -286,7 +288,7 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"knn", "k nearest neighbours", "Cover & Hart, Nearest neighbor pattern classification, 1967",
                  "majority vote of the k nearest training points (unweighted Euclidean distance)", false, false,
-                 {integerParam("k", 5, 1, 1000, "neighbours")},
+                 {integerParam("k", KnnParams{}.k, 1, 1000, "neighbours")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      KnnParams kp;
                      kp.k = p.at("k");
@@ -295,8 +297,8 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"net", "Neural net (one hidden layer)", "Rumelhart, Hinton & Williams, 1986",
                  "softmax(W2 tanh(W1 x + b1) + b2), cross-entropy, early stopping on a holdout", false, false,
-                 {integerParam("hidden", 16, 1, 4096, "hidden units"), integerParam("maxEpochs", 200, 1, 100000, "epochs"),
-                  realParam("learningRate", 0.1, 1e-6, 10.0, "SGD step", true), integerParam("seed", 1, 0, 2147483647, "seed")},
+                 {integerParam("hidden", NeuralNetParams{}.hidden, 1, 4096, "hidden units"), integerParam("maxEpochs", NeuralNetParams{}.maxEpochs, 1, 100000, "epochs"),
+                  realParam("learningRate", NeuralNetParams{}.learningRate, 1e-6, 10.0, "SGD step", true), integerParam("seed", static_cast<int>(NeuralNetParams{}.seed), 0, 2147483647, "seed")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      NeuralNetParams np;
                      np.hidden = p.at("hidden");
@@ -308,7 +310,7 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"adaboost", "AdaBoost (SAMME)", "Freund & Schapire 1997; Zhu et al., Multi-class AdaBoost, 2009",
                  "weighted vote of base learners trained on reweighted examples", false, false,
-                 concat({integerParam("rounds", 50, 1, 10000, "boosting rounds T")}, baseParams()),
+                 concat({integerParam("rounds", AdaBoostParams{}.rounds, 1, 10000, "boosting rounds T")}, baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      AdaBoostParams ap;
                      ap.base = baseFrom(p);
@@ -320,8 +322,8 @@ std::vector<LearnerInfo> buildCatalogue() {
     c.push_back({"mixture", "Mixture of experts (random feature subsets)",
                  "Sullivan, Langford, Caruana & Blum, FeatureBoost, ICML 2000 (baseline)",
                  "vote of members each trained on a random subset of the features", false, false,
-                 concat({integerParam("members", 10, 1, 1000, "members M"),
-                         realParam("subsetFraction", 0.5, 0.01, 1.0, "fraction of the features each member sees")},
+                 concat({integerParam("members", MixtureParams{}.members, 1, 1000, "members M"),
+                         realParam("subsetFraction", MixtureParams{}.subsetFraction, 0.01, 1.0, "fraction of the features each member sees")},
                         baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      MixtureParams mp;
@@ -335,13 +337,13 @@ std::vector<LearnerInfo> buildCatalogue() {
     c.push_back({"featureboost", "FeatureBoost", "Sullivan, Langford, Caruana & Blum, FeatureBoost, ICML 2000",
                  "boosting over features: D over features, members trained with de-emphasised features, weighted vote",
                  false, false,
-                 concat({integerParam("rounds", 10, 1, 1000, "rounds T"),
+                 concat({integerParam("rounds", FeatureBoostParams{}.rounds, 1, 1000, "rounds T"),
                          enums().variant.info(FeatureBoostParams{}.variant,
                                               "hard = progressive feature removal; soft = noise or scaling"),
-                         realParam("thresholdFraction", 1.0, 0.0, 1.0, "phi: hard removal threshold schedule"),
-                         realParam("softStrength", 0.9, 0.0, 1.0, "s: largest marginalisation probability (soft-noise)"),
-                         realParam("updateScale", 1.0, 0.0, 100.0, "u: step of the feature distribution update"),
-                         realParam("distributionFloor", 0.01, 0.0, 1.0, "every D(f) >= floor / n"),
+                         realParam("thresholdFraction", FeatureBoostParams{}.thresholdFraction, 0.0, 1.0, "phi: hard removal threshold schedule"),
+                         realParam("softStrength", FeatureBoostParams{}.softStrength, 0.0, 1.0, "s: largest marginalisation probability (soft-noise)"),
+                         realParam("updateScale", FeatureBoostParams{}.updateScale, 0.0, 100.0, "u: step of the feature distribution update"),
+                         realParam("distributionFloor", FeatureBoostParams{}.distributionFloor, 0.0, 1.0, "every D(f) >= floor / n"),
                          enums().importance.info(FeatureBoostParams{}.importance, "sensitivity analysis measure")},
                         baseParams()),
                  [](const Dataset& d, const json& p, const RunControl& rc) {
