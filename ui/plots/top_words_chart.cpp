@@ -186,6 +186,6 @@ QSize TopWordsChart::sizeHint() const {
     return {320, words * row + (titleLines + 3) * (row + 1) + 12};
 }
 
-QSize TopWordsChart::minimumSizeHint() const { return {200, 9 * QFontMetrics(m_plot->yAxis->tickLabelFont()).height()}; }
+QSize TopWordsChart::minimumSizeHint() const { return {200, 6 * QFontMetrics(m_plot->yAxis->tickLabelFont()).height()}; }
 
 }  // namespace fdlab::ui
