@@ -666,8 +666,9 @@ bool MainWindow::openExperiment(const QString& path) {
 }
 
 bool MainWindow::exportPlot(const QString& path, int width, int height) {
-    if (!m_curves->exportTo(path, CurvePlot::formatForPath(path), width, height)) {
-        showError(tr("Could not export the plot"), tr("%1: could not be written").arg(path));
+    QString error;
+    if (!m_curves->exportTo(path, width, height, &error)) {
+        showError(tr("Could not export the plot"), error);
         return false;
     }
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);

@@ -54,15 +54,16 @@ private slots:
 void TestBundled::catalogue() {
     const auto all = bundledDatasets();
     const std::vector<std::string> expected = {"mnist", "spambase", "vote", "heart_scale", "sonar",
-                                               "ionosphere", "pima", "breastcancer", "spamassassin", "spamassassin-test", "label-copy",
+                                               "ionosphere", "pima", "breastcancer", "spamassassin", "spamassassin-test",
+                                               "spamassassin-common", "spamassassin-common-test", "label-copy",
                                                "globerson-toy", "biggio-2d", "biggio-2d-1100", "biggio-300d", "threshold"};
     QCOMPARE(all.size(), expected.size());
     for (std::size_t k = 0; k < all.size(); ++k) {
         QCOMPARE(all[k].name, expected[k]);
         QVERIFY(!all[k].title.empty());
         QVERIFY(!all[k].licence.empty());
-        QCOMPARE(all[k].synthetic, k >= 10);
-        QCOMPARE(all[k].files == "generator", k >= 10);
+        QCOMPARE(all[k].synthetic, k >= 12);
+        QCOMPARE(all[k].files == "generator", k >= 12);
     }
 }
 

@@ -658,6 +658,24 @@ void TestText::bundledSpamAssassin() {
     QCOMPARE(bundledTrain.fingerprint(), train.fingerprint());
     const Dataset bundledTest = loadBundled("spamassassin-test");
     QCOMPARE(bundledTest.fingerprint(), test.fingerprint());
+
+    // "spamassassin-common": exactly the words of the full vocabulary that occur in at least 42
+    // training messages, for both parts; the same messages.
+    std::vector<int> df(static_cast<std::size_t>(train.features()), 0);
+    for (int i = 0; i < train.rows(); ++i) train.forEachNonZero(i, [&](int j, float) { ++df[static_cast<std::size_t>(j)]; });
+    Strings common;
+    for (std::size_t j = 0; j < df.size(); ++j)
+        if (df[j] >= 42) common.push_back(train.featureNames[j]);
+    QCOMPARE(common.size(), std::size_t(2200));
+    const Dataset commonTrain = loadBundled("spamassassin-common");
+    const Dataset commonTest = loadBundled("spamassassin-common-test");
+    QCOMPARE(commonTrain.name, std::string("spamassassin-common"));
+    QCOMPARE(commonTrain.featureNames, common);
+    QCOMPARE(commonTest.featureNames, common);
+    QCOMPARE(commonTrain.rows(), 4232);
+    QCOMPARE(commonTest.rows(), 1814);
+    QCOMPARE(commonTrain.labels, train.labels);
+    QVERIFY(commonTrain.provenance.find("min_df 42") != std::string::npos);
 }
 
 QTEST_APPLESS_MAIN(TestText)

@@ -18,6 +18,7 @@
 #include <QListWidget>
 #include <qcustomplot.h>
 #include <QJsonDocument>
+#include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -189,6 +190,12 @@ private slots:
         const QByteArray svgText = readAll(svg).trimmed();
         QVERIFY(svgText.startsWith("<?xml") || svgText.startsWith("<svg"));
         QVERIFY(svgText.contains("</svg>"));
+        // Written atomically: no temporaries beside them, and a failed export writes nothing.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);
+        QString error;
+        QVERIFY(!w.curvePlot()->exportTo(dir.filePath("no/such/dir/c.png"), 640, 480, &error));
+        QVERIFY2(error.contains("no/such/dir"), qPrintable(error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 3);
 
         const QString csv = dir.filePath("c.csv"), json = dir.filePath("c.json");
         QVERIFY(w.exportCurves(csv));

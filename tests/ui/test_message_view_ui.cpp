@@ -11,6 +11,7 @@
 #include "core/text/text_corpus.h"
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/message_view.h"
+#include "ui/plots/top_words_chart.h"
 #include "wait_for_view.h"
 
 #include <QDir>
@@ -24,6 +25,7 @@
 #include <QTextBrowser>
 #include <QTextBlock>
 #include <QTextDocument>
+#include <qcustomplot.h>
 
 #include <algorithm>
 
@@ -111,7 +113,19 @@ private slots:
         QCOMPARE(mv->header(0)->text().contains("lost by the attack"), true);
         QVERIFY(mv->header(0)->text().contains("+3.000 &rarr; 0.000"));
         QVERIFY(mv->legend(0)->text().contains("for spam (true class)"));
-        QVERIFY(mv->topWordsLabel(0)->text().contains("pills"));
+        // The top words as sorted bars: A's weights from +3 (pills) down to -1 (meeting), the
+        // positive ones in the scale's red, the negative in its blue; B's three tied words.
+        TopWordsChart* topA = mv->topWordsChart(0);
+        QVERIFY(topA->isVisible());
+        QCOMPARE(topA->words(), (QStringList{"pills", "cheap", "now", "meeting"}));
+        QCOMPARE(topA->weights(), (QVector<double>{3.0, 2.0, 0.5, -1.0}));
+        const Rgb red = contributionColor(1.0, 1.0), blue = contributionColor(-1.0, 1.0);
+        QCOMPARE(topA->barColour(0), QColor(red.r, red.g, red.b));
+        QCOMPARE(topA->barColour(2), QColor(red.r, red.g, red.b));
+        QCOMPARE(topA->barColour(3), QColor(blue.r, blue.g, blue.b));
+        QCOMPARE(topA->title(), QString("Top words of A by weight"));
+        QCOMPARE(topA->plot()->xAxis->label(), QString("weight w_j  (< 0: toward ham,  > 0: toward spam)"));
+        QCOMPARE(mv->topWordsChart(1)->words(), (QStringList{"cheap", "now", "pills"}));
 
         // K = 2: both occurrences of "cheap" go too, for A and for B; B keeps the message.
         v.setBudget(2);
@@ -223,11 +237,59 @@ private slots:
         const QByteArray svg = bytes(dir.filePath("m.SVG"));
         QVERIFY(svg.contains("<svg") && svg.contains("Cheap"));
         QVERIFY2(mv->saveTopWords(0, dir.filePath("top.svg"), &error), qPrintable(error));
-        QVERIFY(bytes(dir.filePath("top.svg")).contains("pills"));
+        const QByteArray topSvg = bytes(dir.filePath("top.svg"));
+        QVERIFY(topSvg.contains("pills") && topSvg.contains("meeting") && topSvg.contains("</svg>"));
         QVERIFY2(mv->saveTopWords(1, dir.filePath("top.png"), &error), qPrintable(error));
-        QCOMPARE(QImage(dir.filePath("top.png")).size(), mv->topWordsLabel(1)->size() * mv->devicePixelRatio());
+        QCOMPARE(QImage(dir.filePath("top.png")).size(), mv->topWordsChart(1)->size());
         QVERIFY(!mv->saveImage(dir.filePath("no/such/dir/m.png"), &error));
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 5);   // no temporaries left
+        QVERIFY2(mv->saveTopWords(0, dir.filePath("top.pdf"), &error), qPrintable(error));
+        QVERIFY(bytes(dir.filePath("top.pdf")).startsWith("%PDF"));
+        QVERIFY(!mv->saveTopWords(0, dir.filePath("no/such/dir/top.png"), &error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 6);   // no temporaries left
+    }
+
+    /// A sample of tied words says so in the title; negative words run from the smallest |w|
+    /// down to the most negative; the same words again change nothing; empty words clear.
+    void topWordsChartTiesAndOrder() {
+        TopWords top;
+        top.positive = {{0, "free", 0.5}, {3, "money", 0.5}};
+        top.negative = {{1, "meeting", -0.25}, {2, "thanks", -0.125}};
+        top.positiveAtTop = 40;
+        top.negativeAtBottom = 1;
+        TopWordsChart chart;
+        chart.resize(320, 240);
+        chart.show();   // resize events reach shown widgets only
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.setTopWords(top, "FDROP", "spam", "ham");
+        QCOMPARE(chart.words(), (QStringList{"free", "money", "thanks", "meeting"}));
+        QCOMPARE(chart.weights(), (QVector<double>{0.5, 0.5, -0.125, -0.25}));
+        QCOMPARE(chart.title(), QString("Top words of FDROP by weight\n2 of the 40 words with w = 0.500"));
+        auto* pos = qobject_cast<QCPBars*>(chart.plot()->plottable(0));
+        auto* neg = qobject_cast<QCPBars*>(chart.plot()->plottable(1));
+        QVERIFY(pos && neg);
+        QCOMPARE(pos->data()->size(), 2);
+        QCOMPARE(neg->data()->size(), 2);
+        QCOMPARE(neg->data()->at(1)->key, 3.0);      // "meeting", the bottom bar
+        QCOMPARE(neg->data()->at(1)->value, -0.25);
+        QVERIFY(chart.plot()->yAxis->rangeReversed());   // row 0 at the top
+        QCOMPARE(chart.plot()->xAxis->range().lower < -0.25 && chart.plot()->xAxis->range().upper > 0.5, true);
+        chart.setTopWords(top, "FDROP", "spam", "ham");
+        QCOMPARE(chart.words().size(), 4);
+        // A short chart keeps the strongest words of each sign: room for four rows of five.
+        chart.setTopWords({{{0, "a", 1.0}, {1, "b", 0.9}, {2, "c", 0.8}, {3, "d", 0.7}}, {{4, "e", -0.5}}, 1, 1}, "SVM",
+                          "spam", "ham");
+        int h = 400;
+        while (chart.rowsFitting(h) > 4) --h;
+        chart.resize(320, h);
+        QCOMPARE(chart.words(), (QStringList{"a", "b", "c", "e"}));
+        chart.resize(320, 400);
+        QCOMPARE(chart.words(), (QStringList{"a", "b", "c", "d", "e"}));
+        chart.setTopWords({}, "FDROP", "spam", "ham");
+        QVERIFY(chart.isEmpty() && chart.title().isEmpty());
+        QString error;
+        QVERIFY(!chart.save("never-written.png", &error));
+        QCOMPARE(error, QString("no top words to save"));
+        QVERIFY(!QFile::exists("never-written.png"));
     }
 
     /// Byte offsets of UTF-8 spans map to the document's characters ("naïve" is 6 bytes, 5

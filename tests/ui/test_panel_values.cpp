@@ -5,6 +5,7 @@
 
 #include "core/attacks/threat_registry.h"
 #include "core/eval/experiment_spec.h"
+#include "core/eval/presets.h"
 #include "ui/main_window.h"
 #include "ui/panels/attack_panel.h"
 #include "ui/panels/dataset_panel.h"
@@ -52,6 +53,26 @@ private slots:
         AttackPanel a;
         a.setFromSpec(fractionSpec());
         QCOMPARE(a.levels(), (std::vector<double>{0, 0.0125, 0.025, 0.0375}));
+    }
+
+    /// A fixed test file (the spam presets): test fraction 0 is shown as "none", kept exactly and
+    /// the box is disabled; a spec without one enables it again.
+    void fixedTestFileShowsNoTestFraction() {
+        ExperimentSpec s = loadPresetOrFile("spam-fdrop-worst-case");
+        QVERIFY(s.testDataset.has_value());
+        DatasetPanel d;
+        d.setFromSpec(s);
+        auto* box = d.findChild<QDoubleSpinBox*>("testFraction");
+        QVERIFY(box);
+        QCOMPARE(box->text(), QString("none"));
+        QVERIFY(!box->isEnabled());
+        QVERIFY(box->toolTip().contains("spamassassin-test"));
+        ExperimentSpec out;
+        d.applyTo(out);
+        QCOMPARE(out.split.testFraction, 0.0);
+        d.setFromSpec(fractionSpec());
+        QVERIFY(box->isEnabled());
+        QCOMPARE(box->text(), QString("0.714"));
     }
 
     void savedExperimentReopensWithTheSameSplit() {

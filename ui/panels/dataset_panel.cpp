@@ -122,7 +122,10 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent) {
         auto* f = new QFormLayout(page);
         f->setContentsMargins(0, 0, 0, 0);
         m_testFraction = new CompactDoubleSpinBox;
-        m_testFraction->setRange(0.01, 0.99);
+        m_testFraction->setObjectName("testFraction");
+        // 0: no test part is carved from the data (a fixed test file, or a final model on all rows).
+        m_testFraction->setRange(0.0, 0.99);
+        m_testFraction->setSpecialValueText(tr("none"));
         m_testFraction->setSingleStep(0.05);
         m_testFraction->setValue(0.3);
         m_validationFraction = new CompactDoubleSpinBox;
@@ -204,6 +207,15 @@ void DatasetPanel::setFromSpec(const ExperimentSpec& spec) {
     m_validation->setValue(s.perClassValidation);
     m_test->setValue(s.perClassTest);
     m_testFraction->setValue(s.testFraction);
+    // A fixed test file replaces the test part: the fraction does not apply (the runner ignores it).
+    const bool fixedTest = spec.testDataset.has_value();
+    m_testFraction->setEnabled(!fixedTest);
+    m_testFraction->setToolTip(fixedTest ? tr("The experiment tests on the fixed file %1; all of the data trains (less "
+                                              "the validation fraction)")
+                                               .arg(QString::fromStdString(spec.testDataset->bundled.empty()
+                                                                               ? spec.testDataset->file
+                                                                               : spec.testDataset->bundled))
+                                         : tr("Share of each class held out for testing; none: train on all rows"));
     m_validationFraction->setValue(s.validationFraction);
     m_folds->setValue(s.folds);
     m_preprocessing->setCurrentIndex(std::max(0, m_preprocessing->findData(static_cast<int>(spec.preprocessing))));

@@ -3,13 +3,13 @@
 #include "core/attacks/threat_registry.h"
 
 #include "core/eval/presets.h"
+#include "ui/plots/widget_export.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -307,32 +307,8 @@ void CurvePlot::onMouseMove(QMouseEvent* e) {
         QToolTip::showText(m_plot->mapToGlobal(pos.toPoint()), text, m_plot);
 }
 
-CurvePlot::Format CurvePlot::formatForPath(const QString& path) {
-    const QString lower = path.toLower();
-    if (lower.endsWith(".pdf")) return Format::Pdf;
-    if (lower.endsWith(".svg")) return Format::Svg;
-    return Format::Png;
-}
-
-bool CurvePlot::exportTo(const QString& path, Format format, int width, int height) {
-    switch (format) {
-    case Format::Png: return m_plot->savePng(path, width, height, 1.0);
-    case Format::Pdf: return m_plot->savePdf(path, width, height);
-    case Format::Svg: {
-        QSvgGenerator gen;
-        gen.setFileName(path);
-        gen.setSize(QSize(width, height));
-        gen.setViewBox(QRect(0, 0, width, height));
-        gen.setTitle(m_plot->xAxis->label() + " / " + m_plot->yAxis->label());
-        gen.setDescription(QStringLiteral("FDLab curves"));
-        QCPPainter painter;
-        if (!painter.begin(&gen)) return false;
-        m_plot->toPainter(&painter, width, height);
-        painter.end();
-        return QFileInfo(path).size() > 0;
-    }
-    }
-    return false;
+bool CurvePlot::exportTo(const QString& path, int width, int height, QString* error) {
+    return exportPlot(m_plot, path, width, height, m_plot->xAxis->label() + " / " + m_plot->yAxis->label(), error);
 }
 
 }  // namespace fdlab::ui

@@ -23,8 +23,6 @@ class CurvePlot : public QWidget {
     Q_OBJECT
 public:
     enum class Metric { Error, Auc };
-    enum class Format { Png, Pdf, Svg };
-
     explicit CurvePlot(QWidget* parent = nullptr);
 
     /// Starts a new figure for `spec`: one (empty) line per learner, axis labels for its
@@ -46,9 +44,9 @@ public:
     int learnerCount() const { return static_cast<int>(m_lines.size()); }
     QCustomPlot* plot() const { return m_plot; }
 
-    /// Writes the figure at width x height pixels (points for PDF). False on failure.
-    bool exportTo(const QString& path, Format format, int width, int height);
-    static Format formatForPath(const QString& path);
+    /// Writes the figure at width x height pixels (points for PDF) as PNG, PDF or SVG by the
+    /// path's suffix, atomically (ui/plots/widget_export.h); false with *error set on failure.
+    bool exportTo(const QString& path, int width, int height, QString* error = nullptr);
 
     /// One-sided threats: points drawn for learner i's error on the attacked classes / the others.
     int attackedPointCount(int learnerIndex) const;

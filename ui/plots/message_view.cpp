@@ -1,6 +1,7 @@
 #include "ui/plots/message_view.h"
 
 #include "core/util/atomic_file.h"
+#include "ui/plots/top_words_chart.h"
 #include "ui/plots/widget_export.h"
 
 #include <QAction>
@@ -14,35 +15,13 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include <cmath>
 
 namespace fdlab::ui {
-
-namespace {
-
-QString topWordsHtml(const TopWords& top, const MessageHtmlOptions& o) {
-    if (top.positive.empty() && top.negative.empty()) return {};
-    const QString pos = o.classNames.size() == 2 ? QString::fromStdString(o.classNames[1]).toHtmlEscaped() : QStringLiteral("+");
-    const QString neg = o.classNames.size() == 2 ? QString::fromStdString(o.classNames[0]).toHtmlEscaped() : QStringLiteral("-");
-    auto list = [](const std::vector<WordWeight>& ws, int atExtreme) {
-        QStringList parts;
-        QString prefix;
-        if (atExtreme > static_cast<int>(ws.size()))
-            prefix = MessageViewWidget::tr("<i>%1 words share w = %2, e.g.</i> ").arg(atExtreme).arg(ws.front().weight, 0, 'f', 2);
-        for (const WordWeight& w : ws)
-            parts << QStringLiteral("%1&nbsp;<span style='color:#666'>%2</span>")
-                         .arg(QString::fromStdString(w.word).toHtmlEscaped())
-                         .arg(w.weight, 0, 'f', 2);
-        return prefix + parts.join(QStringLiteral(", "));
-    };
-    return MessageViewWidget::tr("<b>Top %1 words</b> (w &gt; 0): %2<br><b>Top %3 words</b> (w &lt; 0): %4")
-        .arg(pos, list(top.positive, top.positiveAtTop), neg, list(top.negative, top.negativeAtBottom));
-}
-
-}  // namespace
 
 MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
@@ -98,18 +77,23 @@ MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
         m_browser[k]->setOpenLinks(false);   // the message's text is never markup, but be safe
         m_browser[k]->setContextMenuPolicy(Qt::CustomContextMenu);
         m_browser[k]->setToolTip(tr("Right-click: Save as HTML..."));
-        m_top[k] = new QLabel(this);
-        m_top[k]->setTextFormat(Qt::RichText);
-        m_top[k]->setWordWrap(true);
+        m_top[k] = new TopWordsChart(this);
+        m_top[k]->setObjectName(k == 0 ? "topWordsA" : "topWordsB");
         QFont small = font();
         small.setPointSizeF(small.pointSizeF() * 0.9);
         m_legend[k]->setFont(small);
-        m_top[k]->setFont(small);
+        // The text above the chart; the handle between them trades one for the other.
+        m_split[k] = new QSplitter(Qt::Vertical, this);
+        m_split[k]->setChildrenCollapsible(false);
+        m_split[k]->addWidget(m_browser[k]);
+        m_split[k]->addWidget(m_top[k]);
+        m_split[k]->setStretchFactor(0, 1);
+        m_split[k]->setStretchFactor(1, 0);
         col->addWidget(m_header[k]);
         col->addWidget(m_legend[k]);
-        col->addWidget(m_browser[k], 1);
-        col->addWidget(m_top[k]);
+        col->addWidget(m_split[k], 1);
         row->addLayout(col, 1);
+        connect(m_split[k], &QSplitter::splitterMoved, this, [this, k] { syncSplit(k); });
         connect(m_browser[k], &QWidget::customContextMenuRequested, this, [this, k](const QPoint& p) { showContextMenu(k, p); });
         connect(m_browser[k]->verticalScrollBar(), &QScrollBar::valueChanged, this, [this, k] { syncScroll(k); });
     }
@@ -134,9 +118,15 @@ void MessageViewWidget::setMessage(int which, std::shared_ptr<const MessageView>
                                                                      : QString::fromStdString(messageBodyHtml(*m_views[k], options)));
     if (sameText) m_browser[k]->verticalScrollBar()->setValue(scroll);
     m_syncing = false;
-    const QString top = topWordsHtml(topWords, options);
-    m_top[k]->setText(top);
-    m_top[k]->setVisible(!top.isEmpty());
+    const bool two = options.classNames.size() == 2;
+    m_top[k]->setTopWords(topWords, QString::fromStdString(options.learner),
+                          two ? QString::fromStdString(options.classNames[1]) : QStringLiteral("+"),
+                          two ? QString::fromStdString(options.classNames[0]) : QStringLiteral("-"));
+    if (m_top[k]->isHidden() && !m_top[k]->isEmpty()) {
+        m_top[k]->setVisible(true);
+        m_split[k]->setSizes({3, 2});   // proportions: the text keeps the larger share
+    }
+    m_top[k]->setVisible(!m_top[k]->isEmpty());
     if (!m_find->text().isEmpty()) findWord(m_find->text());
     emit messageShown(k);
 }
@@ -240,12 +230,7 @@ bool MessageViewWidget::saveImage(const QString& path, QString* error) {
 }
 
 bool MessageViewWidget::saveTopWords(int which, const QString& path, QString* error) {
-    const int k = side(which);
-    if (m_top[k]->text().isEmpty()) {
-        if (error) *error = tr("no top words to save");
-        return false;
-    }
-    return exportWidget(m_top[k], path, tr("Top words of %1").arg(QString::fromStdString(m_options[k].learner)), error);
+    return m_top[side(which)]->save(path, error);
 }
 
 void MessageViewWidget::addExportActions(QMenu* menu) {
@@ -267,7 +252,7 @@ void MessageViewWidget::addExportActions(QMenu* menu) {
     add(tr("Save as image (PNG, PDF, SVG)..."), QStringLiteral("message-%1.png").arg(stem), exportFileFilter(),
         [this](const QString& p, QString* e) { return saveImage(p, e); });
     for (int k = 0; k < 2; ++k) {
-        if (m_top[k]->text().isEmpty()) continue;
+        if (m_top[k]->isEmpty()) continue;
         const QString learner = QString::fromStdString(m_options[k].learner);
         QString fileLearner = learner;
         fileLearner.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
@@ -301,6 +286,12 @@ void MessageViewWidget::clear() {
         m_browser[k]->clear();
         m_top[k]->clear();
     }
+}
+
+void MessageViewWidget::syncSplit(int from) {
+    // Both sides keep the same share for the text, so their lines stay side by side.
+    const QList<int> sizes = m_split[from]->sizes();
+    if (m_split[1 - from]->sizes() != sizes) m_split[1 - from]->setSizes(sizes);
 }
 
 void MessageViewWidget::syncScroll(int from) {

@@ -4,7 +4,8 @@
 // predicted classes, words deleted), a labelled legend of the diverging colour scale, the
 // message as rich text -- every word tinted by its contribution y*w_j*x_j (blue: against the
 // true class, red: for it), the words the attack deleted struck through in red -- and the
-// model's top words by weight. Long messages scroll; the two sides scroll together.
+// model's top words by weight as a sorted bar chart (ui/plots/top_words_chart.h), below the
+// text behind a splitter handle. Long messages scroll; the two sides scroll together.
 //
 // The spans and the body's HTML come from core (core/eval/message_view.h), computed on the
 // Heatmaps tab's worker thread (ui/workers/attack_worker.h); this widget only shows them.
@@ -26,10 +27,13 @@
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QSplitter;
 class QTextBrowser;
 class QToolButton;
 
 namespace fdlab::ui {
+
+class TopWordsChart;
 
 class MessageViewWidget : public QWidget {
     Q_OBJECT
@@ -54,7 +58,7 @@ public:
     QTextBrowser* browser(int which) const { return m_browser[side(which)]; }
     QLabel* header(int which) const { return m_header[side(which)]; }
     QLabel* legend(int which) const { return m_legend[side(which)]; }
-    QLabel* topWordsLabel(int which) const { return m_top[side(which)]; }
+    TopWordsChart* topWordsChart(int which) const { return m_top[side(which)]; }
 
     /// Looks `word` up and highlights it (empty: clears); the result shows in wordLabel().
     void findWord(const QString& word);
@@ -86,13 +90,15 @@ private:
     void highlight(int which);
     QString fileStem() const;
     void syncScroll(int from);
+    void syncSplit(int from);
 
     std::shared_ptr<const MessageView> m_views[2];
     MessageHtmlOptions m_options[2];
     QLabel* m_header[2] = {nullptr, nullptr};
     QLabel* m_legend[2] = {nullptr, nullptr};
     QTextBrowser* m_browser[2] = {nullptr, nullptr};
-    QLabel* m_top[2] = {nullptr, nullptr};
+    TopWordsChart* m_top[2] = {nullptr, nullptr};
+    QSplitter* m_split[2] = {nullptr, nullptr};
     bool m_syncing = false;
 
     QLineEdit* m_find = nullptr;

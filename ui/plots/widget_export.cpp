@@ -9,6 +9,7 @@
 #include <QPixmap>
 #include <QSvgGenerator>
 #include <QWidget>
+#include <qcustomplot.h>
 
 namespace fdlab::ui {
 
@@ -19,15 +20,24 @@ ExportFormat exportFormatForPath(const QString& path) {
     return ExportFormat::Png;
 }
 
-QByteArray renderWidget(QWidget* widget, ExportFormat format, const QString& title) {
+namespace {
+
+/// PDF (one page of `size` points, no margins, text kept as text) or SVG of what `paint` draws
+/// on a painter of `size`; PNG is not handled here (each caller has its own raster path).
+template <class Painter, class Paint>
+QByteArray renderVector(ExportFormat format, QSize size, const QString& title, Paint&& paint) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    const QSize size = widget->size();
     bool ok = false;
-    switch (format) {
-    case ExportFormat::Png: ok = widget->grab().save(&buffer, "PNG"); break;
-    case ExportFormat::Pdf: {
+    auto draw = [&](QPaintDevice* device) {
+        Painter p;
+        if ((ok = p.begin(device))) {
+            paint(p);
+            ok = p.end();
+        }
+    };
+    if (format == ExportFormat::Pdf) {
         // One point per pixel: the page is the widget's size, without margins.
         QPdfWriter pdf(&buffer);
         pdf.setTitle(title);
@@ -35,39 +45,62 @@ QByteArray renderWidget(QWidget* widget, ExportFormat format, const QString& tit
         pdf.setResolution(72);
         pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter p;
-        if ((ok = p.begin(&pdf))) {
-            widget->render(&p);
-            ok = p.end();
-        }
-        break;
-    }
-    case ExportFormat::Svg: {
+        draw(&pdf);
+    } else {
         QSvgGenerator svg;
         svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
         svg.setTitle(title);
         svg.setDescription(QStringLiteral("FDLab"));
-        QPainter p;
-        if ((ok = p.begin(&svg))) {
-            widget->render(&p);
-            ok = p.end();
-        }
-        break;
-    }
+        draw(&svg);
     }
     buffer.close();
     return ok ? bytes : QByteArray();
 }
 
-bool exportWidget(QWidget* widget, const QString& path, const QString& title, QString* error) {
-    const QByteArray bytes = renderWidget(widget, exportFormatForPath(path), title);
+QByteArray pngBytes(const QPixmap& pixmap) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const bool ok = !pixmap.isNull() && pixmap.save(&buffer, "PNG");
+    buffer.close();
+    return ok ? bytes : QByteArray();
+}
+
+bool writeRendered(const QByteArray& bytes, const QString& path, QString* error) {
     if (bytes.isEmpty()) {
         if (error) *error = QObject::tr("could not render %1").arg(path);
         return false;
     }
     return writeBytesAtomically(path, bytes, error);
+}
+
+}  // namespace
+
+QByteArray renderWidget(QWidget* widget, ExportFormat format, const QString& title) {
+    if (format == ExportFormat::Png) return pngBytes(widget->grab());
+    return renderVector<QPainter>(format, widget->size(), title, [widget](QPainter& p) { widget->render(&p); });
+}
+
+QByteArray renderPlot(QCustomPlot* plot, ExportFormat format, int width, int height, const QString& title) {
+    if (width <= 0 || height <= 0) width = plot->width(), height = plot->height();
+    if (width <= 0 || height <= 0) return {};
+    if (format == ExportFormat::Png) return pngBytes(plot->toPixmap(width, height, 1.0));
+    return renderVector<QCPPainter>(format, QSize(width, height), title, [&](QCPPainter& p) {
+        // Vector output: no cached bitmaps of layers, pens as they are.
+        p.setMode(QCPPainter::pmVectorized);
+        p.setMode(QCPPainter::pmNoCaching);
+        plot->toPainter(&p, width, height);
+    });
+}
+
+bool exportWidget(QWidget* widget, const QString& path, const QString& title, QString* error) {
+    return writeRendered(renderWidget(widget, exportFormatForPath(path), title), path, error);
+}
+
+bool exportPlot(QCustomPlot* plot, const QString& path, int width, int height, const QString& title, QString* error) {
+    return writeRendered(renderPlot(plot, exportFormatForPath(path), width, height, title), path, error);
 }
 
 bool writeBytesAtomically(const QString& path, const QByteArray& bytes, QString* error) {

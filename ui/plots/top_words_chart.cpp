@@ -1,0 +1,191 @@
+#include "ui/plots/top_words_chart.h"
+
+#include "ui/plots/widget_export.h"
+
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fdlab::ui {
+
+namespace {
+
+QColor scaleEnd(double sign) {
+    const Rgb c = contributionColor(sign, 1.0);   // full colour at |c| = scale
+    return {c.r, c.g, c.b};
+}
+
+/// "12 of the 1,234 words that share w = +0.500" when the shown words are a sample of a tie.
+QString tieNote(int atExtreme, const std::vector<WordWeight>& shown) {
+    if (shown.empty() || atExtreme <= static_cast<int>(shown.size())) return {};
+    return TopWordsChart::tr("%1 of the %2 words with w = %3")
+        .arg(shown.size())
+        .arg(QLocale().toString(atExtreme))
+        .arg(shown.front().weight, 0, 'f', 3);
+}
+
+}  // namespace
+
+TopWordsChart::TopWordsChart(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    m_plot->setObjectName("topWordsPlot");
+    m_plot->setBackground(palette().color(QPalette::Base));
+    layout->addWidget(m_plot);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    QFont bold = small;
+    bold.setBold(true);
+    m_plot->plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(m_plot, QString(), bold);
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+
+    // Horizontal bars: the words are the keys on the (reversed) y axis, the weights the values.
+    QCPAxis* words = m_plot->yAxis;
+    QCPAxis* weights = m_plot->xAxis;
+    words->setRangeReversed(true);
+    words->grid()->setVisible(false);
+    words->setTickLabelFont(small);
+    words->setTickLength(0, 0);
+    words->setSubTicks(false);
+    weights->setTickLabelFont(small);
+    weights->setLabelFont(small);
+    weights->grid()->setZeroLinePen(QPen(Qt::black, 1));
+    m_positive = new QCPBars(words, weights);
+    m_negative = new QCPBars(words, weights);
+    for (auto [bars, sign] : {std::pair{m_positive, 1.0}, std::pair{m_negative, -1.0}}) {
+        bars->setWidth(0.72);
+        bars->setBrush(scaleEnd(sign));
+        bars->setPen(QPen(scaleEnd(sign).darker(130), 0.8));
+    }
+    // The exact weight, and the whole of an elided word, under the mouse.
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const int row = static_cast<int>(std::lround(m_plot->yAxis->pixelToCoord(e->position().y())));
+        if (row < 0 || row >= m_words.size() || !m_plot->axisRect()->rect().contains(e->position().toPoint())) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(e->globalPosition().toPoint(), tr("%1: w = %2").arg(m_words[row]).arg(m_weights[row], 0, 'g', 6), m_plot);
+    });
+    clear();
+}
+
+void TopWordsChart::setTopWords(const TopWords& top, const QString& learner, const QString& positiveClass,
+                                const QString& negativeClass) {
+    QString key = learner + '\n' + positiveClass + '\n' + negativeClass + '\n' +
+                  QString::number(top.positiveAtTop) + ' ' + QString::number(top.negativeAtBottom);
+    for (const auto* side : {&top.positive, &top.negative})
+        for (const WordWeight& w : *side) key += '\n' + QString::fromStdString(w.word) + ' ' + QString::number(w.weight, 'g', 17);
+    if (key == m_shownKey) return;
+    if (top.positive.empty() && top.negative.empty()) {
+        clear();
+        return;
+    }
+    m_shownKey = key;
+    m_top = top;
+    m_positiveClass = positiveClass;
+    m_negativeClass = negativeClass;
+    QStringList title{tr("Top words of %1 by weight").arg(learner)};
+    for (const QString& note : {tieNote(top.positiveAtTop, top.positive), tieNote(top.negativeAtBottom, top.negative)})
+        if (!note.isEmpty()) title << note;
+    m_title->setText(title.join('\n'));
+    m_plot->xAxis->setLabel(tr("weight w_j  (< 0: toward %1,  > 0: toward %2)").arg(negativeClass, positiveClass));
+    m_rows = -1;
+    redraw();
+    updateGeometry();
+}
+
+int TopWordsChart::rowsFitting(int height) const {
+    const int row = QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2;
+    const int titleLines = static_cast<int>(m_title->text().count('\n')) + 1;
+    const int overhead = (titleLines + 3) * (row + 1) + 12;   // title, x tick labels and label, margins
+    return std::max(4, (height - overhead) / row);
+}
+
+void TopWordsChart::redraw() {
+    const auto P = static_cast<int>(m_top.positive.size()), Q = static_cast<int>(m_top.negative.size());
+    const int rows = height() > 0 ? std::min(P + Q, rowsFitting(height())) : P + Q;
+    if (rows == m_rows) return;
+    m_rows = rows;
+    // The strongest of each sign, half the rows each; a side with fewer words leaves its share
+    // to the other.
+    int p = std::min(P, (rows + 1) / 2);
+    const int q = std::min(Q, rows - p);
+    p = std::min(P, rows - q);
+
+    // Sorted by weight: the positive words largest first, then the negative ones from the
+    // smallest |w| down to the most negative at the bottom.
+    m_words.clear();
+    m_weights.clear();
+    for (int k = 0; k < p; ++k) m_words << QString::fromStdString(m_top.positive[static_cast<std::size_t>(k)].word), m_weights << m_top.positive[static_cast<std::size_t>(k)].weight;
+    for (int k = q - 1; k >= 0; --k) m_words << QString::fromStdString(m_top.negative[static_cast<std::size_t>(k)].word), m_weights << m_top.negative[static_cast<std::size_t>(k)].weight;
+
+    QVector<double> pk, pv, nk, nv;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double lo = 0.0, hi = 0.0;
+    for (int r = 0; r < m_words.size(); ++r) {
+        const double w = m_weights[r];
+        (w > 0 ? pk : nk) << r;
+        (w > 0 ? pv : nv) << w;
+        const QString& word = m_words[r];
+        ticker->addTick(r, word.size() > 18 ? word.left(8) + QChar(0x2026) + word.right(8) : word);
+        lo = std::min(lo, w);
+        hi = std::max(hi, w);
+    }
+    m_positive->setData(pk, pv, true);
+    m_negative->setData(nk, nv, true);
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->yAxis->setRange(-0.6, m_words.size() - 0.4);
+    const double pad = 0.06 * std::max(hi - lo, 1e-12);
+    m_plot->xAxis->setRange(lo < 0 ? lo - pad : -pad, hi > 0 ? hi + pad : pad);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TopWordsChart::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (!m_shownKey.isEmpty()) redraw();
+}
+
+void TopWordsChart::clear() {
+    m_shownKey.clear();
+    m_top = {};
+    m_rows = -1;
+    m_words.clear();
+    m_weights.clear();
+    m_positive->data()->clear();
+    m_negative->data()->clear();
+    m_title->setText(QString());
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QColor TopWordsChart::barColour(int row) const {
+    if (row < 0 || row >= m_weights.size()) return {};
+    return (m_weights[row] > 0 ? m_positive : m_negative)->brush().color();
+}
+
+QString TopWordsChart::title() const { return m_title->text(); }
+
+bool TopWordsChart::save(const QString& path, QString* error) {
+    if (isEmpty()) {
+        if (error) *error = tr("no top words to save");
+        return false;
+    }
+    return exportPlot(m_plot, path, 0, 0, title().section('\n', 0, 0), error);
+}
+
+QSize TopWordsChart::sizeHint() const {
+    // Room for every word; the splitter above the chart decides how much of it is given.
+    const int row = QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2;
+    const int titleLines = static_cast<int>(m_title->text().count('\n')) + 1;
+    const int words = std::max<int>(6, static_cast<int>(m_top.positive.size() + m_top.negative.size()));
+    return {320, words * row + (titleLines + 3) * (row + 1) + 12};
+}
+
+QSize TopWordsChart::minimumSizeHint() const { return {200, 6 * QFontMetrics(m_plot->yAxis->tickLabelFont()).height()}; }
+
+}  // namespace fdlab::ui
