@@ -27,6 +27,7 @@
 #endif
 
 #include <QApplication>
+#include <QScreen>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -206,6 +207,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         // First start: dock sizes apply once the window has its real size.
         resizeDocks({m_docks[0], m_docks[2]}, {260, 300}, Qt::Horizontal);
         resizeDocks({m_docks[2], m_docks[3]}, {360, 340}, Qt::Vertical);
+    }
+    // Never larger than the screen's free area (under Xvfb no window manager clamps it): a
+    // 1366x768 screen gets a window 768 px high, not the default 800.
+    if (const QScreen* sc = screen()) {
+        const QSize avail = sc->availableGeometry().size();
+        resize(std::min(width(), avail.width()), std::min(height(), avail.height()));
     }
     statusBar()->showMessage(tr("Ready"));
 }

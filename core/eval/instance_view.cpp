@@ -174,6 +174,7 @@ InstanceAnalysis analyseInstances(const InstanceViewContext& ctx, int a, int b, 
 RgbImage instanceDeletionGrid(const InstanceViewContext& ctx, int model, const std::vector<int>& rows, double level,
                               int columns, int scale) {
     const Dataset sub = ctx.test->subset(rows);
+    sub.denseOnly("the deletion grid");   // image grids are dense: a clear error for sparse sets
     const Scorer& s = *modelAt(ctx, model).scorer;
     const AttackSpec spec = attackAtLevel(ctx.attack, level);
     // Per instance, exactly as in the single-instance view.
