@@ -81,11 +81,17 @@ public:
         Point x;
         initialise(x);
         DekelShamirIpmResult out;
-        Point dAff, dir, best;
+        Point dAff, dir, trial, best;
         // The iterate with the smallest merit max(relative gap, infeasibilities) is kept: near
         // the end the Newton systems are ill-conditioned and an iterate can get worse again.
         double bestMerit = std::numeric_limits<double>::infinity();
         int bestIt = 0;
+        // Progress is also a falling infeasibility: while the iterates are far from feasible the
+        // relative gap means little and can grow as the primal value falls (seen with unequal
+        // word values on the spam corpus, where the merit stayed flat for 20 iterations while the
+        // infeasibilities kept falling by a tenth per iteration).
+        double bestInfeasibility = std::numeric_limits<double>::infinity();
+        int progressIt = 0;
         for (int it = 1; it <= p.maxIterations; ++it) {
             residuals(x);
             const double mu = complementarity(x);
@@ -93,7 +99,13 @@ public:
             const double dobj = dualObjective(x);
             const double gap = std::abs(pobj - dobj) / std::max(1.0, std::abs(pobj));
             const double merit = std::max({gap, m_pInf, m_dInf});
+            const double infeasibility = std::max(m_pInf, m_dInf);
+            if (infeasibility < 0.99 * bestInfeasibility) {
+                bestInfeasibility = infeasibility;
+                progressIt = it - 1;
+            }
             if (merit < bestMerit) {
+                progressIt = it - 1;
                 bestMerit = merit;
                 bestIt = it - 1;
                 best = x;
@@ -108,7 +120,7 @@ public:
                 return finish(best, out);
             }
             const bool diverging = bestMerit < 1e-4 && merit > 1e4 * bestMerit;
-            if (diverging || it - 1 - bestIt >= 20 || !std::isfinite(merit)) {
+            if (diverging || it - 1 - progressIt >= 20 || !std::isfinite(merit)) {
                 out.status = Status::Failed;
                 if (bestMerit < 1e-5) out.status = Status::MaxIterations;
                 out.message = message("stalled (numerical limit)", bestIt);
@@ -140,8 +152,10 @@ public:
             // Corrector: centre at sigma mu and remove the predictor's second-order term.
             products(x, &dAff, &dAff, sigma * mu, c);
             solve(x, c, dir);
-            const double ap = std::min(1.0, 0.995 * primalStep(x, dir));
-            const double ad = std::min(1.0, 0.995 * dualStep(x, dir));
+            double ap = primalStep(x, dir), ad = dualStep(x, dir);
+            correctCentrality(x, sigma * mu, c, dir, ap, ad, trial);
+            ap = std::min(1.0, 0.995 * ap);
+            ad = std::min(1.0, 0.995 * ad);
             step(x, dir, ap, ad);
             char buf[200];
             std::snprintf(buf, sizeof buf, "interior point %d: primal %.10g, dual %.10g, infeasibility %.1e / %.1e",
@@ -305,6 +319,49 @@ private:
             c.U(j) = target - tu(x, j) * x.zu(j) + (dp ? dp->g(j) * dd->zu(j) : 0.0);
         }
         if (!m_adv) std::fill(c.lam.begin(), c.lam.end(), 0.0);
+    }
+
+    /// Gondzio's multiple centrality correctors (Gondzio 1996; Colombo & Gondzio 2008): aim at
+    /// longer steps (a + 0.2) and push every product of the trial point that falls outside
+    /// [0.1, 10] * target back to that interval, through one more solve with the same factor
+    /// (cheap: the factor costs O(n^3), a solve O(nnz + n^2)). A corrected direction is kept
+    /// while it lengthens the shorter of the two steps by at least 1% of the aspiration.
+    /// Without them the Mehrotra steps stayed at 0.1-0.3 on the spam corpus with unequal word
+    /// values (200 iterations, not converged).
+    void correctCentrality(const Point& x, double target, Comp& c, Point& dir, double& ap, double& ad,
+                           Point& trial) {
+        constexpr int kMaxCorrectors = 3;
+        constexpr double kAspiration = 0.2, kLow = 0.1, kHigh = 10.0;
+        for (int k = 0; k < kMaxCorrectors; ++k) {
+            const double apT = std::min(1.0, ap + kAspiration), adT = std::min(1.0, ad + kAspiration);
+            Comp c2 = c;
+            auto fix = [&](double& out, double p, double dp, double u, double du) {
+                const double v = (p + apT * dp) * (u + adT * du);
+                if (v < kLow * target) out += kLow * target - v;
+                else if (v > kHigh * target) out += std::max(kHigh * target - v, -kHigh * target);
+            };
+            auto fixAll = [&](Vec& out, const Vec Point::*p, const Vec Point::*u) {
+                for (std::size_t i = 0; i < out.size(); ++i)
+                    fix(out[i], (x.*p)[i], (dir.*p)[i], (x.*u)[i], (dir.*u)[i]);
+            };
+            fixAll(c2.R, &Point::sR, &Point::yR);
+            fixAll(c2.xi, &Point::xi, &Point::zxi);
+            if (m_adv) fixAll(c2.lam, &Point::lam, &Point::zlam);
+            fixAll(c2.H, &Point::sH, &Point::yH);
+            fixAll(c2.beta, &Point::beta, &Point::zbeta);
+            for (int j = 0; j < m_ng; ++j) {
+                if (!lower(j)) continue;
+                fix(c2.L(j), tl(x, j), dir.g(j), x.zl(j), dir.zl(j));
+                fix(c2.U(j), tu(x, j), -dir.g(j), x.zu(j), dir.zu(j));
+            }
+            solve(x, c2, trial);
+            const double ap2 = primalStep(x, trial), ad2 = dualStep(x, trial);
+            if (std::min(ap2, ad2) < std::min(ap, ad) + 0.01 * kAspiration) break;
+            std::swap(dir, trial);
+            c = std::move(c2);
+            ap = ap2;
+            ad = ad2;
+        }
     }
 
     /// The matrix part of the block elimination (see the header): per hinge entry d = y/s and
