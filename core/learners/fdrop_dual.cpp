@@ -347,7 +347,7 @@ private:
     std::vector<double> m_invX, m_cInvX2, m_cost;
     double m_largest = 0.0;
     std::vector<double> m_nu;        // per row: the budget multiplier of its last beta step
-    std::vector<std::pair<int, double>> m_deleted;
+    std::vector<std::pair<std::int64_t, double>> m_deleted;
     std::vector<double> m_tryAlpha = std::vector<double>(m_alpha.size()), m_bestAlpha;
     Eigen::VectorXd m_tryW, m_bestW, m_u;
     std::vector<int> m_moved;   // extrapolate: rows whose alpha moved in the epoch

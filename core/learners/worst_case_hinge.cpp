@@ -61,7 +61,7 @@ void WorstCaseHingeOracle::build(const Dataset& d) {
 }
 
 double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
-                                    std::vector<std::pair<int, double>>* deleted) const {
+                                    std::vector<std::pair<std::int64_t, double>>* deleted) const {
     if (!m_valueBudget && m_K == 0) return 0.0;
     if (m_valueBudget && m_N <= 0.0) return 0.0;
     const double y = m_y[static_cast<std::size_t>(i)];
@@ -72,7 +72,7 @@ double WorstCaseHingeOracle::damage(int i, const Eigen::VectorXd& w,
     std::size_t count = 0;
     for (long k = k0; k < k1; ++k) {
         const double p = y * w(m_col[k]) * m_val[k];
-        buf[count] = {p, static_cast<int>(k)};   // CSR position: x and j both follow
+        buf[count] = {p, k};   // CSR position: x and j both follow
         count += p > 0.0 ? 1 : 0;
     }
     buf.resize(count);
@@ -182,7 +182,7 @@ double WorstCaseHingeOracle::evaluateWith(const Eigen::VectorXd& w, const double
     g.setZero(dimension());
     double R = 0.0;
     const double b = m_bias ? w(m_n) : 0.0;
-    std::vector<std::pair<int, double>> deleted;
+    std::vector<std::pair<std::int64_t, double>> deleted;
     const double* wd = w.data();
     double* gd = g.data();
     for (int i = 0; i < m_m; ++i) {

@@ -64,8 +64,8 @@ public:
     double risk(const Eigen::VectorXd& w) const;
 
     /// Damage s_i at w and, if `deleted` is non-null, the adversary's best response appended as
-    /// (CSR position, fraction in (0, 1]). Not thread-safe (shares a scratch buffer).
-    double damage(int i, const Eigen::VectorXd& w, std::vector<std::pair<int, double>>* deleted) const;
+    /// (CSR position, fraction in (0, 1]). Not thread-safe (shares a scratch buffer). Positions are 64-bit: a CSR can hold more than 2^31 non-zeros.
+    double damage(int i, const Eigen::VectorXd& w, std::vector<std::pair<std::int64_t, double>>* deleted) const;
 
     // Read access to the data as the oracle holds it (CSR rows, labels in {-1,+1}, the budget),
     // for solvers of the same problem that work on the dual (core/learners/fdrop_dual.h).
@@ -107,7 +107,7 @@ private:
     Eigen::VectorXd m_wBest;
     bool m_hasLine = false;
     // Selection scratch (profit or ratio, CSR position); the oracle is single-threaded.
-    mutable std::vector<std::pair<double, int>> m_buf;
+    mutable std::vector<std::pair<double, std::int64_t>> m_buf;
     mutable std::vector<double> m_profits;   // loss(): profit values only
 };
 
