@@ -651,7 +651,8 @@ SolveOut solveWith(const Dataset& d, const DekelShamirAdversary& adv, const Deke
         }
         SolveOut s = solveIpm(d, adv, p, rc, timeLimit);
         if (s.status != Status::Failed) return s;
-        // Numerical breakdown (not seen on the bundled data): the simplex route is exact.
+        // Numerical breakdown (seen on the spam corpus with word values before the interior point
+        // had centrality correctors; not seen since): the simplex route is exact.
         SolveOut a = solveActiveSet(d, adv, p, rc, timeLimit);
         a.message = s.message + "; solved by the active-set simplex instead: " + a.message;
         return a;
