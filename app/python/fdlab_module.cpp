@@ -409,23 +409,50 @@ Dataset testSet(const Model& model, const py::handle& X, const py::handle& y, co
     return d;
 }
 
+/// A registry entry's parameters as {name: {default, min, max, choices, doc}}.
+py::dict paramsOut(const std::vector<ParamInfo>& ps) {
+    py::dict params;
+    for (const auto& p : ps) {
+        py::dict pd;
+        pd["default"] = fromJson(p.defaultValue);
+        pd["min"] = p.min;
+        pd["max"] = p.max;
+        pd["choices"] = p.choices;
+        pd["doc"] = p.doc;
+        params[py::str(p.name)] = pd;
+    }
+    return params;
+}
+
 AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::uint64_t seed, const py::object& attackedClasses,
                           const py::object& feature, const py::object& features, const py::object& regions,
-                          const std::string& replacement) {
+                          const std::string& replacement, const py::object& threatParams) {
     AttackSpec at;
     at.threat = threat;
     const ThreatInfo& info = threatInfo(threat);
     at.seed = seed;
+    // threat_params: any threat's own parameters by name (fdlab.threats() lists them), as in the
+    // "attack" object of an experiment file; the keywords below are shorthands for four of them.
+    if (!threatParams.is_none()) {
+        if (!py::isinstance<py::dict>(threatParams)) throw std::invalid_argument("threat_params must be a dict");
+        at.params = toJson(threatParams);
+    }
+    auto setOnce = [&](const char* key, json value) {
+        if (at.params.contains(key))
+            throw std::invalid_argument(std::string("'") + key + "' is given both as a keyword and in threat_params");
+        at.params[key] = std::move(value);
+    };
     // The keyword arguments are the threats' parameters of the same names (ThreatInfo::params);
     // AttackSpec::completeParams refuses one the threat does not take.
-    if (!feature.is_none()) at.params["feature"] = feature.cast<int>();
-    if (!features.is_none()) at.params["features"] = features.cast<std::vector<int>>();
+    if (!feature.is_none()) setOnce("feature", feature.cast<int>());
+    if (!features.is_none()) setOnce("features", features.cast<std::vector<int>>());
     if (!regions.is_none()) {
         const auto rc = regions.cast<std::pair<int, int>>();
-        at.params["regions"] = {rc.first, rc.second};
+        setOnce("regions", json::array({rc.first, rc.second}));
     }
     const bool takesReplacement = std::any_of(info.params.begin(), info.params.end(), [](const ParamInfo& p) { return p.name == "replacement"; });
-    if (takesReplacement || replacement != "zero") at.params["replacement"] = replacement;
+    if (replacement != "zero") setOnce("replacement", replacement);
+    else if (takesReplacement && !at.params.contains("replacement")) at.params["replacement"] = replacement;
     at.completeParams();
     if (!attackedClasses.is_none()) {
         for (const auto& name : attackedClasses.cast<std::vector<std::string>>()) {
@@ -646,22 +673,32 @@ PYBIND11_MODULE(fdlab, m) {
             d["formula"] = l.formula;
             d["linear"] = l.linear;
             d["binary_only"] = l.binaryOnly;
-            py::dict params;
-            for (const auto& p : l.params) {
-                py::dict pd;
-                pd["default"] = fromJson(p.defaultValue);
-                pd["min"] = p.min;
-                pd["max"] = p.max;
-                pd["choices"] = p.choices;
-                pd["doc"] = p.doc;
-                params[py::str(p.name)] = pd;
-            }
-            d["params"] = params;
+            d["params"] = paramsOut(l.params);
             out.append(d);
         }
         return out;
     }, "learners() -> list of dict\n\nEvery registry learner (name, title, paper, formula, linear, binary_only) and its\n"
        "parameters (default, min, max, choices, doc): the names train() accepts.");
+
+    m.def("threats", [] {
+        py::list out;
+        for (const auto& t : threatRegistry()) {
+            py::dict d;
+            d["name"] = t.name;
+            d["title"] = t.title;
+            d["source"] = t.source;
+            d["level"] = t.levelLabel;
+            d["training_time"] = t.trainingTime;
+            d["needs_linear_model"] = t.needsLinearModel;
+            d["exact"] = t.exact;
+            d["randomised"] = t.randomised;
+            d["doc"] = t.doc;
+            d["params"] = paramsOut(t.params);
+            out.append(d);
+        }
+        return out;
+    }, "threats() -> list of dict\n\nEvery registry threat (name, title, source, level axis, flags, doc) and its own\n"
+       "parameters (default, min, max, choices, doc): the names attack()/curve() take in threat_params.");
 
     m.def("datasets", [] {
         py::list out;
@@ -846,10 +883,11 @@ PYBIND11_MODULE(fdlab, m) {
     m.def("attack", [](const Model& model, const py::handle& X, const py::handle& y, const std::string& threat, double budget,
                        const py::object& importance, std::uint64_t seed, const py::object& attackedClasses,
                        const py::object& feature, const py::object& features, const py::object& regions,
-                       const std::string& replacement) {
+                       const std::string& replacement, const py::object& threatParams) {
         const Dataset test = testSet(model, X, y, importance);
         const CopyInfo copy = g_lastCopy;
-        AttackSpec at = attackAtLevel(attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement), budget);
+        AttackSpec at = attackAtLevel(
+            attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement, threatParams), budget);
         at.validate(test);
         AttackResult r;
         {
@@ -879,28 +917,29 @@ PYBIND11_MODULE(fdlab, m) {
     }, py::arg("model"), py::arg("X"), py::arg("y"), py::kw_only(), py::arg("threat"), py::arg("budget") = 0.0,
           py::arg("importance") = py::none(), py::arg("seed") = 1, py::arg("attacked_classes") = py::none(),
           py::arg("feature") = py::none(), py::arg("features") = py::none(), py::arg("regions") = py::none(),
-          py::arg("replacement") = "zero",
+          py::arg("replacement") = "zero", py::arg("threat_params") = py::none(),
           "attack(model, X, y, *, threat, budget=0, importance=None, seed=1, attacked_classes=None, feature=None,\n"
-          "       features=None, regions=None, replacement='zero') -> dict\n\n"
+          "       features=None, regions=None, replacement='zero', threat_params=None) -> dict\n\n"
           "Runs an FDLab attack (threat names as fdlab-cli: 'worst-case-count', 'worst-case-value-exact',\n"
           "'random-deletion', 'feature-corruption', 'group-corruption', ...) at level `budget` on every row.\n"
           "Returns 'attacked' (same layout as X: float32 ndarray or csr_matrix), 'deleted' (per row, an int\n"
           "array of deleted/corrupted feature indices), 'margins_before'/'margins_after' (true-class margins;\n"
           "<= 0 is an error), 'damage' and 'damage_bound' (worst-case threats), status, message, elapsed.\n"
           "y must use the model's class names. importance: v_j per feature (value budgets). regions=(r, c)\n"
-          "for group-corruption on images. Corruption donors are X itself. The GIL is released.");
+          "for group-corruption on images. threat_params: a dict of any of the threat's own parameters (see\n"
+          "fdlab.threats()); a name it does not take is an error. Corruption donors are X itself. The GIL is released.");
 
     m.def("curve", [](const Model& model, const py::handle& X, const py::handle& y, const std::string& threat,
                       const std::vector<double>& levels, std::uint64_t seed, const py::object& importance,
                       const py::object& attackedClasses, const py::object& feature, const py::object& features,
                       const py::object& regions, const std::string& replacement, const py::object& donorsX,
-                      const py::object& donorsY, int repetitions) {
+                      const py::object& donorsY, int repetitions, const py::object& threatParams) {
         if (repetitions < 1) throw std::invalid_argument("repetitions must be >= 1, got " + std::to_string(repetitions));
         const Dataset test = testSet(model, X, y, importance);
         const CopyInfo copy = g_lastCopy;
         std::optional<Dataset> donors;
         if (!donorsX.is_none()) donors = testSet(model, donorsX, donorsY, py::none());
-        AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement);
+        AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement, threatParams);
         // Repetition r draws the attack with seed + r (repetition 0 is fdlab-cli eval --attack-seed seed).
         std::vector<std::vector<LevelScore>> runs(static_cast<std::size_t>(repetitions));
         {
@@ -939,16 +978,18 @@ PYBIND11_MODULE(fdlab, m) {
           py::arg("levels") = std::vector<double>{0.0}, py::arg("seed") = 1, py::arg("importance") = py::none(),
           py::arg("attacked_classes") = py::none(), py::arg("feature") = py::none(), py::arg("features") = py::none(),
           py::arg("regions") = py::none(), py::arg("replacement") = "zero", py::arg("donors_X") = py::none(),
-          py::arg("donors_y") = py::none(), py::arg("repetitions") = 1,
+          py::arg("donors_y") = py::none(), py::arg("repetitions") = 1, py::arg("threat_params") = py::none(),
           "curve(model, X, y, *, threat='none', levels=[0], seed=1, importance=None, attacked_classes=None, feature=None,\n"
-          "      features=None, regions=None, replacement='zero', donors_X=None, donors_y=None, repetitions=1) -> dict\n\n"
+          "      features=None, regions=None, replacement='zero', donors_X=None, donors_y=None, repetitions=1,\n"
+          "      threat_params=None) -> dict\n\n"
           "Error (fraction with margin <= 0) and AUC (binary; NaN for multi-class) of the model on X attacked\n"
           "at each level, by the same code as fdlab-cli eval (evaluateAtLevels): same data, threat, levels and\n"
           "seed (the CLI's --attack-seed) give the same numbers. Corruption threats draw replacement values\n"
           "from donors_X/donors_y (fdlab-cli eval uses the training part) or X itself. Returns 'levels',\n"
           "'error', 'auc' arrays (and 'error_attacked'/'error_others' for one-sided threats). repetitions=R\n"
           "draws a random threat R times (seeds seed, seed+1, ...): the arrays are then means over the draws,\n"
-          "'error_se' their standard errors and 'error_runs' the R x levels errors. GIL released.");
+          "'error_se' their standard errors and 'error_runs' the R x levels errors. threat_params: the threat's\n"
+          "own parameters by name, as in attack(). GIL released.");
 
     m.def("run", &runExperimentPy, py::arg("preset_or_file"), py::kw_only(), py::arg("threads") = 0,
           py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(),

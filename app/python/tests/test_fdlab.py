@@ -270,3 +270,30 @@ def test_run_returns_numpy_curves():
         mine = [s for s in r["curves"] if s["learner"] == learner]
         assert list(c["error"]) == pytest.approx([s["mean_error"] for s in mine], abs=1e-15)
         assert list(c["error_se"]) == pytest.approx([s["se_error"] for s in mine], abs=1e-15)
+
+
+def test_threat_params_reach_every_threat_parameter(mnist35):
+    Xtr, ytr, itr = mnist35["train"]
+    Xte, yte, _ = mnist35["test"]
+    threats = {t["name"]: t for t in fdlab.threats()}
+    assert threats["greedy-deletion"]["params"]["stop_when_wrong"]["default"] is True
+    assert set(threats["group-corruption"]["params"]) >= {"groups", "regions", "replacement"}
+    assert threats["worst-case-count"]["exact"] and threats["worst-case-count"]["needs_linear_model"]
+    m = fdlab.train("svm", Xtr, ytr, {"C": 1}, info=itr)
+    X, y = Xte[:40], yte[:40]
+    # threat_params is the same as the shorthand keyword
+    a = fdlab.curve(m, X, y, threat="fixed-deletion", levels=[0, 1, 2], features=[300, 400])
+    b = fdlab.curve(m, X, y, threat="fixed-deletion", levels=[0, 1, 2], threat_params={"features": [300, 400]})
+    assert list(a["error"]) == list(b["error"])
+    # a parameter with no keyword of its own: the greedy adversary that does not stop when wrong
+    # deletes exactly K features of every row; the default one stops at the first misclassification
+    full = fdlab.attack(m, X, y, threat="greedy-deletion", budget=6, threat_params={"stop_when_wrong": False})
+    stop = fdlab.attack(m, X, y, threat="greedy-deletion", budget=6)
+    assert all(len(d) == 6 for d in full["deleted"])
+    assert sum(len(d) for d in stop["deleted"]) < 6 * len(X)
+    for i in range(len(X)):
+        assert list(stop["deleted"][i]) == list(full["deleted"][i][:len(stop["deleted"][i])])
+    with pytest.raises(ValueError, match="stop_when_wrong"):
+        fdlab.attack(m, X, y, threat="greedy-deletion", budget=2, threat_params={"stop_when_wrnog": False})
+    with pytest.raises(ValueError, match="both as a keyword and in threat_params"):
+        fdlab.curve(m, X, y, threat="fixed-deletion", features=[1], threat_params={"features": [2]})
