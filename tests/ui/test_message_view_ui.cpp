@@ -263,7 +263,10 @@ private slots:
         chart.setTopWords(top, "FDROP", "spam", "ham");
         QCOMPARE(chart.words(), (QStringList{"free", "money", "thanks", "meeting"}));
         QCOMPARE(chart.weights(), (QVector<double>{0.5, 0.5, -0.125, -0.25}));
-        QCOMPARE(chart.title(), QString("Top words of FDROP by weight\n2 of the 40 words with w = 0.500"));
+        QCOMPARE(chart.title(), QString("Top words of FDROP by weight\n2 of the 40 tied at w = 0.500"));
+        top.tiesByDocuments = true;   // core ordered the tie by training documents
+        chart.setTopWords(top, "FDROP", "spam", "ham");
+        QCOMPARE(chart.title(), QString("Top words of FDROP by weight\n2 of the 40 tied at w = 0.500, most frequent first"));
         auto* pos = qobject_cast<QCPBars*>(chart.plot()->plottable(0));
         auto* neg = qobject_cast<QCPBars*>(chart.plot()->plottable(1));
         QVERIFY(pos && neg);

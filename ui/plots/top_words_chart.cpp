@@ -18,13 +18,15 @@ QColor scaleEnd(double sign) {
     return {c.r, c.g, c.b};
 }
 
-/// "12 of the 1,234 words that share w = +0.500" when the shown words are a sample of a tie.
-QString tieNote(int atExtreme, const std::vector<WordWeight>& shown) {
+/// "12 of the 27 tied at w = +0.224, most frequent first" when the shown words are a sample of
+/// a tie (core's relative tolerance); short, so that it fits above a ~300 px chart.
+QString tieNote(int atExtreme, const std::vector<WordWeight>& shown, const TopWords& top) {
     if (shown.empty() || atExtreme <= static_cast<int>(shown.size())) return {};
-    return TopWordsChart::tr("%1 of the %2 words with w = %3")
-        .arg(shown.size())
-        .arg(QLocale().toString(atExtreme))
-        .arg(shown.front().weight, 0, 'f', 3);
+    const QString note = TopWordsChart::tr("%1 of the %2 tied at w = %3")
+                             .arg(shown.size())
+                             .arg(QLocale().toString(atExtreme))
+                             .arg(shown.front().weight, 0, 'f', 3);
+    return top.tiesByDocuments ? TopWordsChart::tr("%1, most frequent first").arg(note) : note;
 }
 
 }  // namespace
@@ -69,7 +71,9 @@ TopWordsChart::TopWordsChart(QWidget* parent) : QWidget(parent) {
             QToolTip::hideText();
             return;
         }
-        QToolTip::showText(e->globalPosition().toPoint(), tr("%1: w = %2").arg(m_words[row]).arg(m_weights[row], 0, 'g', 6), m_plot);
+        QString tip = tr("%1: w = %2").arg(m_words[row]).arg(m_weights[row], 0, 'g', 6);
+        if (m_documents[row] >= 0) tip += tr(", in %1 training messages").arg(m_documents[row]);
+        QToolTip::showText(e->globalPosition().toPoint(), tip, m_plot);
     });
     clear();
 }
@@ -77,7 +81,8 @@ TopWordsChart::TopWordsChart(QWidget* parent) : QWidget(parent) {
 void TopWordsChart::setTopWords(const TopWords& top, const QString& learner, const QString& positiveClass,
                                 const QString& negativeClass) {
     QString key = learner + '\n' + positiveClass + '\n' + negativeClass + '\n' +
-                  QString::number(top.positiveAtTop) + ' ' + QString::number(top.negativeAtBottom);
+                  QString::number(top.positiveAtTop) + ' ' + QString::number(top.negativeAtBottom) +
+                  (top.tiesByDocuments ? " by documents" : "");
     for (const auto* side : {&top.positive, &top.negative})
         for (const WordWeight& w : *side) key += '\n' + QString::fromStdString(w.word) + ' ' + QString::number(w.weight, 'g', 17);
     if (key == m_shownKey) return;
@@ -90,7 +95,7 @@ void TopWordsChart::setTopWords(const TopWords& top, const QString& learner, con
     m_positiveClass = positiveClass;
     m_negativeClass = negativeClass;
     QStringList title{tr("Top words of %1 by weight").arg(learner)};
-    for (const QString& note : {tieNote(top.positiveAtTop, top.positive), tieNote(top.negativeAtBottom, top.negative)})
+    for (const QString& note : {tieNote(top.positiveAtTop, top.positive, top), tieNote(top.negativeAtBottom, top.negative, top)})
         if (!note.isEmpty()) title << note;
     m_title->setText(title.join('\n'));
     m_plot->xAxis->setLabel(tr("weight w_j  (< 0: toward %1,  > 0: toward %2)").arg(negativeClass, positiveClass));
@@ -121,8 +126,14 @@ void TopWordsChart::redraw() {
     // smallest |w| down to the most negative at the bottom.
     m_words.clear();
     m_weights.clear();
-    for (int k = 0; k < p; ++k) m_words << QString::fromStdString(m_top.positive[static_cast<std::size_t>(k)].word), m_weights << m_top.positive[static_cast<std::size_t>(k)].weight;
-    for (int k = q - 1; k >= 0; --k) m_words << QString::fromStdString(m_top.negative[static_cast<std::size_t>(k)].word), m_weights << m_top.negative[static_cast<std::size_t>(k)].weight;
+    m_documents.clear();
+    auto add = [this](const WordWeight& w) {
+        m_words << QString::fromStdString(w.word);
+        m_weights << w.weight;
+        m_documents << w.documents;
+    };
+    for (int k = 0; k < p; ++k) add(m_top.positive[static_cast<std::size_t>(k)]);
+    for (int k = q - 1; k >= 0; --k) add(m_top.negative[static_cast<std::size_t>(k)]);
 
     QVector<double> pk, pv, nk, nv;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -156,6 +167,7 @@ void TopWordsChart::clear() {
     m_rows = -1;
     m_words.clear();
     m_weights.clear();
+    m_documents.clear();
     m_positive->data()->clear();
     m_negative->data()->clear();
     m_title->setText(QString());
