@@ -46,8 +46,13 @@ private slots:
         QSignalSpy shown(&w, &MainWindow::datasetShown);
         w.openSource("bundled:heart_scale");
         QVERIFY(shown.wait(20000));
-        QCOMPARE(w.dataView()->table()->rowCount(), 200);          // first 200 of 270 rows
-        QCOMPARE(w.dataView()->table()->columnCount(), 13 + 1);    // class + 13 features
+        QCOMPARE(w.dataView()->table()->model()->rowCount(), 200);          // first 200 of 270 rows
+        QCOMPARE(w.dataView()->table()->model()->columnCount(), 13 + 1);    // class + 13 features
+        const QAbstractItemModel& m = *w.dataView()->table()->model();
+        const Dataset& d = *w.currentDataset();
+        QCOMPARE(m.data(m.index(4, 0)).toString(), QString::fromStdString(d.classNames[static_cast<std::size_t>(d.labels[4])]));
+        QCOMPARE(m.data(m.index(4, 3)).toString(), QString::number(d.value(4, 2), 'g', 5));
+        QCOMPARE(m.headerData(3, Qt::Horizontal).toString(), QString::fromStdString(d.featureNames[2]));
     }
 
     void loadsEveryBundledDataset() {
