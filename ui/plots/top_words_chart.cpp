@@ -18,15 +18,11 @@ QColor scaleEnd(double sign) {
     return {c.r, c.g, c.b};
 }
 
-/// "12 of the 27 tied at w = +0.224, most frequent first" when the shown words are a sample of
-/// a tie (core's relative tolerance); short, so that it fits above a ~300 px chart.
-QString tieNote(int atExtreme, const std::vector<WordWeight>& shown, const TopWords& top) {
+/// "27 at w = 0.224" when the words shown of a side are a sample of a tie (core's relative
+/// tolerance); empty otherwise.
+QString tieNote(int atExtreme, const std::vector<WordWeight>& shown) {
     if (shown.empty() || atExtreme <= static_cast<int>(shown.size())) return {};
-    const QString note = TopWordsChart::tr("%1 of the %2 tied at w = %3")
-                             .arg(shown.size())
-                             .arg(QLocale().toString(atExtreme))
-                             .arg(shown.front().weight, 0, 'f', 3);
-    return top.tiesByDocuments ? TopWordsChart::tr("%1, most frequent first").arg(note) : note;
+    return TopWordsChart::tr("%1 at w = %2").arg(QLocale().toString(atExtreme)).arg(shown.front().weight, 0, 'f', 3);
 }
 
 }  // namespace
@@ -95,21 +91,29 @@ void TopWordsChart::setTopWords(const TopWords& top, const QString& learner, con
     m_positiveClass = positiveClass;
     m_negativeClass = negativeClass;
     QStringList title{tr("Top words of %1 by weight").arg(learner)};
-    for (const QString& note : {tieNote(top.positiveAtTop, top.positive, top), tieNote(top.negativeAtBottom, top.negative, top)})
-        if (!note.isEmpty()) title << note;
+    // Short lines: the chart is ~300 px wide beside the other learner's.
+    QStringList ties;
+    for (const QString& note : {tieNote(top.positiveAtTop, top.positive), tieNote(top.negativeAtBottom, top.negative)})
+        if (!note.isEmpty()) ties << note;
+    if (!ties.isEmpty()) {
+        title << tr("Tied: %1").arg(ties.join(", "));
+        if (top.tiesByDocuments) title << tr("(most frequent in training first)");
+    }
     m_title->setText(title.join('\n'));
-    m_plot->xAxis->setLabel(tr("weight w_j  (< 0: toward %1,  > 0: toward %2)").arg(negativeClass, positiveClass));
+    m_plot->xAxis->setLabel(tr("w_j  (< 0: %1,  > 0: %2)").arg(negativeClass, positiveClass));
     m_rows = -1;
     redraw();
     updateGeometry();
 }
 
-int TopWordsChart::rowsFitting(int height) const {
-    const int row = QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2;
+int TopWordsChart::rowHeight() const { return QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2; }
+
+int TopWordsChart::overheadHeight() const {
     const int titleLines = static_cast<int>(m_title->text().count('\n')) + 1;
-    const int overhead = (titleLines + 3) * (row + 1) + 12;   // title, x tick labels and label, margins
-    return std::max(4, (height - overhead) / row);
+    return (titleLines + 3) * (rowHeight() + 1) + 12;   // title, x tick labels and label, margins
 }
+
+int TopWordsChart::rowsFitting(int height) const { return std::max(kMinRows, (height - overheadHeight()) / rowHeight()); }
 
 void TopWordsChart::redraw() {
     const auto P = static_cast<int>(m_top.positive.size()), Q = static_cast<int>(m_top.negative.size());
@@ -192,12 +196,11 @@ bool TopWordsChart::save(const QString& path, QString* error) {
 
 QSize TopWordsChart::sizeHint() const {
     // Room for every word; the splitter above the chart decides how much of it is given.
-    const int row = QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2;
-    const int titleLines = static_cast<int>(m_title->text().count('\n')) + 1;
     const int words = std::max<int>(6, static_cast<int>(m_top.positive.size() + m_top.negative.size()));
-    return {320, words * row + (titleLines + 3) * (row + 1) + 12};
+    return {320, words * rowHeight() + overheadHeight()};
 }
 
-QSize TopWordsChart::minimumSizeHint() const { return {200, 6 * QFontMetrics(m_plot->yAxis->tickLabelFont()).height()}; }
+// The title, kMinRows bars and the weight axis with its label: below that the axis was cut off.
+QSize TopWordsChart::minimumSizeHint() const { return {200, kMinRows * rowHeight() + overheadHeight()}; }
 
 }  // namespace fdlab::ui
