@@ -7,9 +7,9 @@
 // loaded machine does not fail them, while a freeze still does.
 // presetLoadStall opens resources/presets/spam-fdrop-value-budget.json in a 1200x800 window and
 // asserts the longest stall (target 50 ms) below 200 ms, printing the stalls over 20 ms with
-// their time, so that a regression can be attributed. Measured on the 2-core dev machine: 44-74
+// their time, so that a regression can be attributed. Measured on the 2-core dev machine: 50-74
 // ms before the Data tab's table became a model and the Algorithms panel built its forms
-// lazily, 21-30 ms after.
+// lazily, 44 ms with the table alone, 21-33 ms with both.
 
 #include "ui/main_window.h"
 #include "ui/plots/heatmap_view.h"
