@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
                                  "[file]");
     QCommandLineOption screenshot("screenshot", "Save a PNG of the window once the data is shown, then quit.", "png");
     QCommandLineOption screenshotTabs(
-        "screenshot-tabs", "Run, then save curves.png, heatmaps.png, data.png and importance.png of the window into DIR and quit.", "dir");
+        "screenshot-tabs", "Run, then save curves.png, heatmaps.png, data.png, label-noise.png and importance.png of the window into DIR and quit.", "dir");
     QCommandLineOption screenshotDelay("screenshot-delay",
                                        "With --screenshot-tabs: shoot after MS milliseconds instead of after the run.", "ms");
     QCommandLineOption windowSize("window-size", "Resize the window to WxH pixels (e.g. 1200x800).", "WxH");
@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
         window.setProperty("quietErrors", true);
         const QString findWord = parser.value(screenshotFind);
         auto shoot = [&window, dir, findWord] {
-            const char* names[] = {"curves", "heatmaps", "data"};
-            for (int i = 0; i < window.tabs()->count() && i < 3; ++i) {
+            const char* names[] = {"curves", "heatmaps", "data", "label-noise"};
+            for (int i = 0; i < window.tabs()->count() && i < 4; ++i) {
                 window.tabs()->setCurrentIndex(i);
                 QApplication::processEvents();
                 window.curvePlot()->update();

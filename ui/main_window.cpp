@@ -128,10 +128,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_dataView = new DataView(m_tabs);
     m_tabs->addTab(m_dataView, tr("Data"));
     m_labelNoise = new LabelNoiseView(m_tabs);
-    m_tabs->addTab(m_labelNoise, tr("Label noise"));
+    {
+        // Two plots side by side and two rows of controls: scrolled rather than forcing the
+        // window wider than a 1024 px screen (it set the window's minimum width to 1240 px).
+        auto* scroll = new QScrollArea(m_tabs);
+        scroll->setWidget(m_labelNoise);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        m_tabs->addTab(scroll, tr("Label noise"));
+    }
     // The loaded data's two-class task is offered there; the task may have changed since.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        if (m_tabs->widget(index) == m_labelNoise) updateLabelNoiseData();
+        if (m_tabs->widget(index)->isAncestorOf(m_labelNoise)) updateLabelNoiseData();
     });
     setCentralWidget(m_tabs);
 
@@ -157,7 +165,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         dock->setWidget(scroll);
         addDockWidget(area, dock);
         m_docks.push_back(dock);
-        dock->setMinimumWidth(area == Qt::LeftDockWidgetArea ? 260 : 300);
+        // Below the first-start widths (260 / 300, resizeDocks below), so that the docks can
+        // give way on a 1024 px screen; the scroll area takes what no longer fits.
+        dock->setMinimumWidth(area == Qt::LeftDockWidgetArea ? 220 : 240);
         return dock;
     };
     m_datasetPanel = new DatasetPanel;

@@ -111,7 +111,7 @@ LearnerView computeLearnerView(const InstanceViewContext& ctx, int model, int in
             v.w.assign(w.data(), w.data() + n);
             v.contribution.resize(static_cast<std::size_t>(n));
             for (int j = 0; j < n; ++j) v.contribution[static_cast<std::size_t>(j)] = sign * w(j) * x[static_cast<std::size_t>(j)];
-            if (d.documents && lm.isBinary()) v.topWords = topWordsByWeight(lm, d.featureNames, kTopWords);
+            if (d.documents && lm.isBinary()) v.topWords = topWordsByWeight(lm, d.featureNames, kTopWords, 0, ctx.wordDocuments);
         }
         if (d.documents) {
             auto msg = std::make_shared<MessageView>(buildMessageView(d, instance, s, m.linear.get(), r, 0));

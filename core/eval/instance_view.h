@@ -33,6 +33,10 @@ struct InstanceViewContext {
     /// Where corruption threats take their values from: the training set, as the curves do
     /// (experiment_runner); null: the test set itself (the instance may then be its own donor).
     std::shared_ptr<const Dataset> donors;
+    /// Text data: training documents containing each word (documentFrequency of the training
+    /// set), the order of the words that tie at a capped weight in the top words; empty: by
+    /// feature index.
+    std::vector<int> wordDocuments;
 };
 
 /// One learner on one instance at one attack level.

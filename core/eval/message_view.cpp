@@ -135,42 +135,54 @@ WordInMessage findWordInMessage(const MessageView& v, std::string_view query, co
     return out;
 }
 
-TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column) {
+TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column,
+                          const std::vector<int>& documents) {
     if (column < 0 || column >= model.W.cols()) throw std::invalid_argument("top words: no column " + std::to_string(column));
     TopWords out;
     if (k <= 0) return out;
     const int n = model.features();
+    const bool byDocuments = documents.size() == static_cast<std::size_t>(n);
+    auto w = [&](int j) { return model.W(j, column); };
     std::vector<int> pos, neg;
+    double maxAbs = 0.0, hi = 0.0, lo = 0.0;
     for (int j = 0; j < n; ++j) {
-        const double w = model.W(j, column);
-        if (w > 0) pos.push_back(j);
-        if (w < 0) neg.push_back(j);
+        if (w(j) > 0) pos.push_back(j);
+        if (w(j) < 0) neg.push_back(j);
+        maxAbs = std::max(maxAbs, std::abs(w(j)));
+        hi = std::max(hi, w(j));
+        lo = std::min(lo, w(j));
     }
-    auto take = [&](std::vector<int>& idx, bool largest, std::vector<WordWeight>& dst) {
+    const double tol = kTopWordsTieTolerance * maxAbs;
+    auto docs = [&](int j) { return byDocuments ? documents[static_cast<std::size_t>(j)] : -1; };
+    auto take = [&](std::vector<int>& idx, double extreme, std::vector<WordWeight>& dst) {
+        const bool largest = extreme > 0;
+        auto tied = [&](int j) { return std::abs(w(j) - extreme) <= tol; };
         const auto m = std::min<std::size_t>(static_cast<std::size_t>(k), idx.size());
         std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(m), idx.end(), [&](int a, int b) {
-            const double wa = model.W(a, column), wb = model.W(b, column);
-            if (wa != wb) return largest ? wa > wb : wa < wb;
+            const bool ta = tied(a), tb = tied(b);
+            if (ta != tb) return ta;
+            if (ta && docs(a) != docs(b)) return docs(a) > docs(b);
+            if (!ta && w(a) != w(b)) return largest ? w(a) > w(b) : w(a) < w(b);
             return a < b;
         });
         for (std::size_t p = 0; p < m; ++p) {
             const int j = idx[p];
             dst.push_back({j, static_cast<std::size_t>(j) < words.size() ? words[static_cast<std::size_t>(j)] : "f" + std::to_string(j + 1),
-                           model.W(j, column)});
+                           w(j), docs(j)});
         }
+        return static_cast<int>(std::count_if(idx.begin(), idx.end(), tied));
     };
-    take(pos, true, out.positive);
-    take(neg, false, out.negative);
-    auto ties = [&](const std::vector<WordWeight>& top) {
-        if (top.empty()) return 0;
-        const double e = top.front().weight, tol = 1e-6 * std::abs(e);
-        int c = 0;
-        for (int j = 0; j < n; ++j) c += std::abs(model.W(j, column) - e) <= tol ? 1 : 0;
-        return c;
-    };
-    out.positiveAtTop = ties(out.positive);
-    out.negativeAtBottom = ties(out.negative);
+    out.positiveAtTop = take(pos, hi, out.positive);
+    out.negativeAtBottom = take(neg, lo, out.negative);
+    out.tieTolerance = tol;
+    out.tiesByDocuments = byDocuments;
     return out;
+}
+
+std::vector<int> documentFrequency(const Dataset& d) {
+    std::vector<int> df(static_cast<std::size_t>(d.features()), 0);
+    for (int i = 0; i < d.rows(); ++i) d.row(i).forEachNonZero([&](int j, float) { ++df[static_cast<std::size_t>(j)]; });
+    return df;
 }
 
 std::string escapeHtml(std::string_view text) {

@@ -77,22 +77,42 @@ struct WordWeight {
     int feature = -1;
     std::string word;
     double weight = 0.0;
+    int documents = -1;   ///< training documents containing the word; -1 when not given
     bool operator==(const WordWeight&) const = default;
 };
 
+/// Weights within this fraction of max_j |w_j| of the extreme weight tie with it. FDROP caps
+/// |w_j| through its box-constrained dual and stops at a relative duality gap (1e-4 by default,
+/// 1e-3 in the spam presets), so words "at the cap" are equal only up to the solver's
+/// tolerance: on spam-fdrop-worst-case, the 27 largest weights lie within 2.0e-5 of the
+/// largest (relative) and the 28th is 22% below it. The old 1e-6 called none of them a tie, and
+/// their order was the solver's noise.
+inline constexpr double kTopWordsTieTolerance = 1e-3;
+
 /// The k words of largest weight (positive: w_j > 0, largest first; they push toward class 1 of
 /// a binary model) and of most negative weight (negative: w_j < 0, most negative first), of
-/// column `column` of the model (ties: lower feature first). Words come from `words` (feature
-/// names; "f<j+1>" past its end).
-/// Bounded-weight learners (FDROP caps each |w_j|) tie many words at the extreme weight: the
-/// counts say how many share it (within 1e-6 relative), so a view can say the list is a sample.
+/// column `column` of the model. Words come from `words` (feature names; "f<j+1>" past its end).
+/// Bounded-weight learners (FDROP caps each |w_j|) tie many words at the extreme weight, most
+/// of them rare tokens seen in one or two training messages. Words within
+/// kTopWordsTieTolerance * max|w_j| of the extreme therefore count as one tie: they come first,
+/// ordered by `documents` (training documents containing each word, most first; e.g.
+/// documentFrequency(train)) when it has one entry per feature, else by feature index; the
+/// counts say how many share the extreme, so a view can say the list is a sample. Past the tie,
+/// words follow by weight (equal weights: lower feature first).
 struct TopWords {
     std::vector<WordWeight> positive;
     std::vector<WordWeight> negative;
-    int positiveAtTop = 0;      ///< words whose weight equals the largest
-    int negativeAtBottom = 0;   ///< words whose weight equals the most negative
+    int positiveAtTop = 0;      ///< words whose weight ties with the largest
+    int negativeAtBottom = 0;   ///< words whose weight ties with the most negative
+    double tieTolerance = 0.0;  ///< absolute: kTopWordsTieTolerance * max_j |w_j|
+    bool tiesByDocuments = false;   ///< ties are ordered by training document frequency
 };
-TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column = 0);
+TopWords topWordsByWeight(const LinearModel& model, const std::vector<std::string>& words, int k, int column = 0,
+                          const std::vector<int>& documents = {});
+
+/// For each feature, the rows of `d` where it is non-zero (a bag of words: documents containing
+/// the word).
+std::vector<int> documentFrequency(const Dataset& d);
 
 /// A word searched in a message ("find a word" in the spammer's view) for one model.
 struct WordInMessage {

@@ -175,6 +175,46 @@ private slots:
         QVERIFY(topWordsByWeight(m, words, 0).positive.empty());
     }
 
+    // FDROP-like weights: several words at the cap 0.5, scattered by the solver's tolerance.
+    // max|w| = 0.50004, so the tie tolerance is 1e-3 * 0.50004 = 5.0004e-4: 0.5, 0.49993 and
+    // 0.50004 tie at the top (0.4994 is 6.4e-4 below), -0.3 and -0.29985 at the bottom.
+    void topWordsTiesAtACap() {
+        Eigen::VectorXd w(8);
+        w << 0.5, 0.49993, 0.2, 0.50004, 0.4994, -0.3, -0.29985, -0.1;
+        const LinearModel m = LinearModel::binary(w, 0.0, {"ham", "spam"});
+        const std::vector<std::string> words = {"xaew", "free", "the", "sz", "money", "meeting", "thanks", "and"};
+        const std::vector<int> docs = {1, 7, 300, 2, 50, 4, 9, 1000};
+        const TopWords t = topWordsByWeight(m, words, 4, 0, docs);
+        QCOMPARE(t.positiveAtTop, 3);
+        QCOMPARE(t.negativeAtBottom, 2);
+        QCOMPARE(t.tieTolerance, 1e-3 * 0.50004);
+        QVERIFY(t.tiesByDocuments);
+        // The tie by training documents (7, 2, 1), then the rest by weight.
+        QCOMPARE(t.positive, (std::vector<WordWeight>{{1, "free", 0.49993, 7}, {3, "sz", 0.50004, 2},
+                                                      {0, "xaew", 0.5, 1}, {4, "money", 0.4994, 50}}));
+        QCOMPARE(t.negative, (std::vector<WordWeight>{{6, "thanks", -0.29985, 9}, {5, "meeting", -0.3, 4},
+                                                      {7, "and", -0.1, 1000}}));
+        // Without document counts the tie goes by feature index.
+        const TopWords plain = topWordsByWeight(m, words, 4);
+        QVERIFY(!plain.tiesByDocuments);
+        QCOMPARE(plain.positiveAtTop, 3);
+        QCOMPARE(plain.positive[0].word, std::string("xaew"));
+        QCOMPARE(plain.positive[1].word, std::string("free"));
+        QCOMPARE(plain.positive[2].word, std::string("sz"));
+        QCOMPARE(plain.positive[3].documents, -1);
+        // A count vector of the wrong length is not used.
+        QVERIFY(!topWordsByWeight(m, words, 4, 0, {1, 2}).tiesByDocuments);
+    }
+
+    // Training documents per word of the tiny split ("cheap pills now", "cheap meeting at",
+    // "pills meeting"): at 1, cheap 2, meeting 2, now 1, pills 2 -- the vocabulary's own counts.
+    void documentFrequencyOfTheTinySplit() {
+        const TextSplit s = tinySplit();
+        QCOMPARE(documentFrequency(s.train.data), (std::vector<int>{1, 2, 2, 1, 2}));
+        QCOMPARE(documentFrequency(s.train.data), s.vocabulary.documentFrequency);
+        QCOMPARE(documentFrequency(s.test.data), (std::vector<int>{1, 2, 1, 1, 2}));
+    }
+
     void findWord() {
         const TextSplit split = tinySplit();
         const Dataset& test = split.test.data;

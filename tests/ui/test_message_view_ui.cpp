@@ -19,6 +19,7 @@
 #include <QImage>
 #include <QLineEdit>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -124,7 +125,7 @@ private slots:
         QCOMPARE(topA->barColour(2), QColor(red.r, red.g, red.b));
         QCOMPARE(topA->barColour(3), QColor(blue.r, blue.g, blue.b));
         QCOMPARE(topA->title(), QString("Top words of A by weight"));
-        QCOMPARE(topA->plot()->xAxis->label(), QString("weight w_j  (< 0: toward ham,  > 0: toward spam)"));
+        QCOMPARE(topA->plot()->xAxis->label(), QString("w_j  (< 0: ham,  > 0: spam)"));
         QCOMPARE(mv->topWordsChart(1)->words(), (QStringList{"cheap", "now", "pills"}));
 
         // K = 2: both occurrences of "cheap" go too, for A and for B; B keeps the message.
@@ -154,6 +155,34 @@ private slots:
         QCOMPARE(QString::fromUtf8(f.readAll()), mv->html());
         QVERIFY(!mv->saveHtml(dir.filePath("no/such/dir/x.html"), &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    /// In the main window the view sits in a scroll area (the central area of a 1200x800 window
+    /// is ~620x650): it must fit without scrolling, and each top-words chart keeps its weight
+    /// axis on screen (the charts used to push the view past the bottom edge).
+    void chartsFitAShortTab() {
+        auto d = tinyText();
+        QScrollArea scroll;
+        auto* v = new HeatmapView;
+        scroll.setWidget(v);
+        scroll.setWidgetResizable(true);
+        scroll.resize(620, 650);
+        scroll.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+        v->setContext(d, twoModels(), worstCaseCount(), 1);
+        QVERIFY(waitForView(*v, 0, 1));
+        QTest::qWait(50);
+        QWidget* port = scroll.viewport();
+        QVERIFY2(v->height() <= port->height(), qPrintable(QString("view %1 px in %2 px").arg(v->height()).arg(port->height())));
+        for (int k = 0; k < 2; ++k) {
+            TopWordsChart* chart = v->messageView()->topWordsChart(k);
+            QVERIFY(chart->isVisible() && !chart->isEmpty());
+            QVERIFY2(chart->height() >= chart->minimumSizeHint().height(),
+                     qPrintable(QString("chart %1 px, minimum %2").arg(chart->height()).arg(chart->minimumSizeHint().height())));
+            QVERIFY(chart->mapTo(port, QPoint(0, chart->height())).y() <= port->height());
+            // The text keeps the larger share of the splitter.
+            QVERIFY(v->messageView()->browser(k)->height() > chart->height());
+        }
     }
 
     void escapesMarkupAndJumps() {
@@ -263,7 +292,10 @@ private slots:
         chart.setTopWords(top, "FDROP", "spam", "ham");
         QCOMPARE(chart.words(), (QStringList{"free", "money", "thanks", "meeting"}));
         QCOMPARE(chart.weights(), (QVector<double>{0.5, 0.5, -0.125, -0.25}));
-        QCOMPARE(chart.title(), QString("Top words of FDROP by weight\n2 of the 40 words with w = 0.500"));
+        QCOMPARE(chart.title(), QString("Top words of FDROP by weight\nTied: 40 at w = 0.500"));
+        top.tiesByDocuments = true;   // core ordered the tie by training documents
+        chart.setTopWords(top, "FDROP", "spam", "ham");
+        QCOMPARE(chart.title(), QString("Top words of FDROP by weight\nTied: 40 at w = 0.500\n(most frequent in training first)"));
         auto* pos = qobject_cast<QCPBars*>(chart.plot()->plottable(0));
         auto* neg = qobject_cast<QCPBars*>(chart.plot()->plottable(1));
         QVERIFY(pos && neg);

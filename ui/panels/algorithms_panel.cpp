@@ -46,8 +46,15 @@ AlgorithmsPanel::AlgorithmsPanel(QWidget* parent) : QWidget(parent) {
     split->addWidget(m_forms);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
-    connect(m_list, &QListWidget::currentRowChanged, m_forms, &QStackedWidget::setCurrentIndex);
-    connect(m_list, &QListWidget::itemChanged, this, &AlgorithmsPanel::changed);
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int r) {
+        if (r < 0) return;
+        buildForm(r);
+        m_forms->setCurrentIndex(r);
+    });
+    connect(m_list, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (item->checkState() == Qt::Checked) buildForm(m_list->row(item));   // learners() reads its form
+        emit changed();
+    });
     setLearners({});
 }
 
@@ -70,29 +77,50 @@ void AlgorithmsPanel::setLearners(const std::vector<LearnerSpec>& specs) {
         for (const LearnerSpec& s : specs) used = used || s.learner == info.name;
         if (!used) addEntry(info.name, nullptr, false);
     }
-    m_list->setCurrentRow(0);
+    m_list->setCurrentRow(0);   // signals blocked: show its form here
+    buildForm(0);
+    m_forms->setCurrentIndex(0);
 }
 
 void AlgorithmsPanel::addEntry(const std::string& learner, const LearnerSpec* spec, bool checked) {
+    const LearnerInfo& info = learnerInfo(learner);
+    Entry e;
+    e.learner = learner;
+    if (spec) e.spec = *spec;
+    const QString id = QString::fromStdString(spec ? spec->id : info.title.substr(0, info.title.find(" (")));
+    auto* item = new QListWidgetItem(id + "  -  " + QString::fromStdString(info.name));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    item->setToolTip(QStringLiteral("<b>%1</b><p><code>%2</code><p><i>%3</i>")
+                         .arg(QString::fromStdString(info.title).toHtmlEscaped(),
+                              QString::fromStdString(info.formula).toHtmlEscaped(),
+                              QString::fromStdString(info.paper).toHtmlEscaped()));
+    item->setData(Qt::UserRole, QString::fromStdString(learner));
+    m_list->addItem(item);
+    // The page stays empty until buildForm.
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    m_forms->addWidget(scroll);
+    m_entries.push_back(std::move(e));
+    if (checked) buildForm(m_list->count() - 1);
+}
+
+void AlgorithmsPanel::buildForm(int r) {
+    if (r < 0 || r >= static_cast<int>(m_entries.size()) || m_entries[static_cast<std::size_t>(r)].built) return;
+    Entry& e = m_entries[static_cast<std::size_t>(r)];
+    e.built = true;
+    const std::string learner = e.learner;
+    const LearnerSpec* spec = e.spec ? &*e.spec : nullptr;
     const LearnerInfo& info = learnerInfo(learner);
     const QString tip = QStringLiteral("<b>%1</b><p><code>%2</code><p><i>%3</i>")
                             .arg(QString::fromStdString(info.title).toHtmlEscaped(),
                                  QString::fromStdString(info.formula).toHtmlEscaped(),
                                  QString::fromStdString(info.paper).toHtmlEscaped());
-    Entry e;
-    e.learner = learner;
+    QListWidgetItem* item = m_list->item(r);
     const QString id = QString::fromStdString(spec ? spec->id : info.title.substr(0, info.title.find(" (")));
 
-    auto* item = new QListWidgetItem(id + "  -  " + QString::fromStdString(info.name));
-    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
-    item->setToolTip(tip);
-    item->setData(Qt::UserRole, QString::fromStdString(learner));
-    m_list->addItem(item);
-
     // The form: label, then one row per parameter.
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
+    auto* scroll = static_cast<QScrollArea*>(m_forms->widget(r));
     auto* page = new QWidget;
     auto* form = new QFormLayout(page);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -164,9 +192,8 @@ void AlgorithmsPanel::addEntry(const std::string& learner, const LearnerSpec* sp
     sh->addWidget(e.cvFolds);
     form->addRow(tr("grid chosen by"), selectRow);
     scroll->setWidget(page);
-    m_forms->addWidget(scroll);
-    m_entries.push_back(std::move(e));
 }
+
 
 std::vector<LearnerSpec> AlgorithmsPanel::learners() const {
     std::vector<LearnerSpec> out;

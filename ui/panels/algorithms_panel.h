@@ -3,12 +3,16 @@
 // parameter form generated from its ParamInfo (type, range, default; tool-tips with the doc
 // line, the formula and the paper) and an optional grid of candidate values per numeric
 // parameter (chosen on validation by core). The panel edits its own copy; learners() reads it.
+// A learner's form is built when its row is first selected or ticked: opening a preset builds
+// the forms of its two or three learners, not of the whole catalogue (which took ~25 ms of the
+// GUI thread).
 
 #include "core/eval/experiment_spec.h"
 #include "core/util/param_info.h"
 
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -46,12 +50,16 @@ private:
     };
     struct Entry {
         std::string learner;
+        std::optional<fdlab::LearnerSpec> spec;   // what the form shows once built (none: defaults)
+        bool built = false;
         QLineEdit* id = nullptr;
         std::vector<Field> fields;
         QComboBox* selection = nullptr;   // how grid values are chosen (LearnerSpec::Selection)
         QSpinBox* cvFolds = nullptr;
     };
     void addEntry(const std::string& learner, const fdlab::LearnerSpec* spec, bool checked);
+    /// Builds the form of row r unless it is built.
+    void buildForm(int r);
     void clearEntries();
 
     QListWidget* m_list = nullptr;

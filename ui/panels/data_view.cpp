@@ -7,7 +7,8 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QStackedWidget>
-#include <QTableWidget>
+#include <QAbstractTableModel>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace fdlab::ui {
@@ -23,6 +24,39 @@ std::vector<int> samplePerClass(const Dataset& d, int perClass) {
     return out;
 }
 
+// The first rows and columns of a dataset, label first; cells are formatted when drawn.
+class DataPreviewModel : public QAbstractTableModel {
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setDataset(std::shared_ptr<const Dataset> data, int rows, int cols) {
+        beginResetModel();
+        m_data = std::move(data);
+        m_rows = m_data ? rows : 0;
+        m_cols = m_data ? cols : 0;
+        endResetModel();
+    }
+    int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : m_rows; }
+    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() || m_rows == 0 ? 0 : m_cols + 1; }
+    QVariant data(const QModelIndex& idx, int role) const override {
+        if (!idx.isValid() || !m_data || role != Qt::DisplayRole) return {};
+        const auto i = static_cast<std::size_t>(idx.row());
+        if (idx.column() == 0)
+            return QString::fromStdString(m_data->classNames[static_cast<std::size_t>(m_data->labels[i])]);
+        return QString::number(m_data->value(idx.row(), idx.column() - 1), 'g', 5);
+    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override {
+        if ((role != Qt::DisplayRole && role != Qt::ToolTipRole) || !m_data) return {};
+        if (o == Qt::Vertical) return section + 1;
+        if (section == 0) return DataView::tr("class");
+        return QString::fromStdString(m_data->featureNames[static_cast<std::size_t>(section - 1)]);
+    }
+
+private:
+    std::shared_ptr<const Dataset> m_data;
+    int m_rows = 0, m_cols = 0;
+};
+
 DataView::DataView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     m_summary = new QLabel(tr("No dataset loaded."), this);
@@ -37,8 +71,16 @@ DataView::DataView(QWidget* parent) : QWidget(parent) {
     scroll->setWidget(m_grid);
     scroll->setWidgetResizable(true);
     m_stack->addWidget(scroll);
-    m_table = new QTableWidget;
+    m_model = new DataPreviewModel(this);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Fixed sizes: ResizeToContents would format and measure every cell of the preview.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setDefaultSectionSize(m_table->fontMetrics().horizontalAdvance(QStringLiteral("-0.00000e-00")));
+    m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_stack->addWidget(m_table);
     layout->addWidget(m_stack, 1);
 }
@@ -47,7 +89,7 @@ void DataView::setDataset(std::shared_ptr<const Dataset> data, const QString& fo
     if (!data) {
         m_summary->setText(tr("No dataset loaded."));
         m_grid->setImages(nullptr, {});
-        m_table->clear();
+        m_model->setDataset(nullptr, 0, 0);
         return;
     }
     const DatasetSummary s = summarize(*data, format.toStdString());
@@ -72,24 +114,12 @@ void DataView::setDataset(std::shared_ptr<const Dataset> data, const QString& fo
     if (data->imageShape) {
         const int perClass = std::max(1, 60 / std::max(1, data->numClasses()));
         m_grid->setImages(data, samplePerClass(*data, perClass));
+        m_model->setDataset(nullptr, 0, 0);
         m_stack->setCurrentIndex(0);
         return;
     }
     // Table preview: the first rows and columns, label first.
-    const int rows = std::min(data->rows(), 200), cols = std::min(data->features(), 60);
-    m_table->clear();
-    m_table->setRowCount(rows);
-    m_table->setColumnCount(cols + 1);
-    QStringList headers{tr("class")};
-    for (int j = 0; j < cols; ++j) headers << QString::fromStdString(data->featureNames[static_cast<std::size_t>(j)]);
-    m_table->setHorizontalHeaderLabels(headers);
-    for (int i = 0; i < rows; ++i) {
-        m_table->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(
-                                   data->classNames[static_cast<std::size_t>(data->labels[static_cast<std::size_t>(i)])])));
-        for (int j = 0; j < cols; ++j)
-            m_table->setItem(i, j + 1, new QTableWidgetItem(QString::number(data->value(i, j), 'g', 5)));
-    }
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_model->setDataset(data, std::min(data->rows(), 200), std::min(data->features(), 60));
     m_stack->setCurrentIndex(1);
 }
 

@@ -158,7 +158,7 @@ LabelNoiseView::LabelNoiseView(QWidget* parent) : QWidget(parent) {
 LabelNoiseView::Panel LabelNoiseView::makePanel() {
     Panel p;
     p.plot = new QCustomPlot(this);
-    p.plot->setMinimumSize(320, 320);
+    p.plot->setMinimumSize(240, 240);   // two side by side fit the central area of a 1200 px window
     p.plot->plotLayout()->insertRow(0);
     p.plot->plotLayout()->addElement(0, 0, new QCPTextElement(p.plot, "", QFont(font().family(), 10, QFont::Bold)));
     p.map = new QCPColorMap(p.plot->xAxis, p.plot->yAxis);
@@ -270,7 +270,8 @@ void LabelNoiseView::showScene(const LabelNoiseScenePtr& s) {
     const LabelNoiseSceneParams p = params();
     const QString kernel = p.svm.kernel == SvmKernel::Rbf ? tr("RBF kernel, gamma = %1").arg(p.svm.gamma) : tr("linear kernel");
     auto title = [&](const QString& name, const SvmPanelResult& r) {
-        return tr("%1\n%2% error on the clean labels, %3 support vectors")
+        // One fact per line: at 1200 px the two plots are ~290 px wide each.
+        return tr("%1\n%2% error on the clean labels\n%3 support vectors")
             .arg(name)
             .arg(100.0 * r.cleanTrainError, 0, 'f', 1)
             .arg(r.supportVectors.size());

@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QEvent>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -89,10 +90,18 @@ MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
         m_split[k]->addWidget(m_top[k]);
         m_split[k]->setStretchFactor(0, 1);
         m_split[k]->setStretchFactor(1, 0);
+        // The view sits in a scroll area that sizes it to its preferred height for the width
+        // (the word-wrapped labels make it height-for-width), and the chart prefers room for
+        // every word: at 800 px the view grew past the screen and the chart's weight axis was
+        // cut off. Ignored: the splitter takes what is left, down to its explicit minimum
+        // (a few lines of text and the chart's minimum, set in updateSplitMinimum).
+        m_split[k]->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
         col->addWidget(m_header[k]);
         col->addWidget(m_legend[k]);
         col->addWidget(m_split[k], 1);
         row->addLayout(col, 1);
+        updateSplitMinimum(k);
+        m_split[k]->installEventFilter(this);
         connect(m_split[k], &QSplitter::splitterMoved, this, [this, k] { syncSplit(k); });
         connect(m_browser[k], &QWidget::customContextMenuRequested, this, [this, k](const QPoint& p) { showContextMenu(k, p); });
         connect(m_browser[k]->verticalScrollBar(), &QScrollBar::valueChanged, this, [this, k] { syncScroll(k); });
@@ -124,11 +133,18 @@ void MessageViewWidget::setMessage(int which, std::shared_ptr<const MessageView>
                           two ? QString::fromStdString(options.classNames[0]) : QStringLiteral("-"));
     if (m_top[k]->isHidden() && !m_top[k]->isEmpty()) {
         m_top[k]->setVisible(true);
-        m_split[k]->setSizes({3, 2});   // proportions: the text keeps the larger share
+        applyTextShare(k);
     }
     m_top[k]->setVisible(!m_top[k]->isEmpty());
+    updateSplitMinimum(k);
     if (!m_find->text().isEmpty()) findWord(m_find->text());
     emit messageShown(k);
+}
+
+void MessageViewWidget::updateSplitMinimum(int k) {
+    const int text = 4 * m_browser[k]->fontMetrics().lineSpacing() + 2 * m_browser[k]->frameWidth() + 8;
+    const int chart = m_top[k]->isHidden() ? 0 : m_top[k]->minimumSizeHint().height() + m_split[k]->handleWidth();
+    m_split[k]->setMinimumHeight(text + chart);
 }
 
 void MessageViewWidget::setWordData(int which, std::vector<double> w, std::vector<double> x) {
@@ -272,6 +288,7 @@ void MessageViewWidget::setError(int which, const QString& learner, const QStrin
     m_browser[k]->clear();
     m_top[k]->clear();
     m_top[k]->setVisible(false);
+    updateSplitMinimum(k);
 }
 
 void MessageViewWidget::clear() {
@@ -285,12 +302,31 @@ void MessageViewWidget::clear() {
         m_legend[k]->clear();
         m_browser[k]->clear();
         m_top[k]->clear();
+        updateSplitMinimum(k);
     }
+}
+
+bool MessageViewWidget::eventFilter(QObject* watched, QEvent* event) {
+    // The splitter's own resize keeps its children's proportions; they are wrong when it was
+    // first laid out at its minimum (both children clamped), so the text share is set again
+    // at every resize (the geometry is already the new one here).
+    if (event->type() == QEvent::Resize)
+        for (int k = 0; k < 2; ++k)
+            if (watched == m_split[k]) applyTextShare(k);
+    return QWidget::eventFilter(watched, event);
+}
+
+void MessageViewWidget::applyTextShare(int k) {
+    const int total = m_split[k]->height() - m_split[k]->handleWidth();
+    if (m_top[k]->isHidden() || total <= 0) return;
+    const int text = static_cast<int>(std::lround(m_textShare * total));
+    m_split[k]->setSizes({text, total - text});   // clamped to the minimums by the splitter
 }
 
 void MessageViewWidget::syncSplit(int from) {
     // Both sides keep the same share for the text, so their lines stay side by side.
     const QList<int> sizes = m_split[from]->sizes();
+    if (sizes.size() == 2 && sizes[0] + sizes[1] > 0) m_textShare = double(sizes[0]) / (sizes[0] + sizes[1]);
     if (m_split[1 - from]->sizes() != sizes) m_split[1 - from]->setSizes(sizes);
 }
 

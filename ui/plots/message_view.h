@@ -83,6 +83,9 @@ signals:
     /// Side `which` shows a new message or level.
     void messageShown(int which);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     static int side(int which) { return which == 0 ? 0 : 1; }
     void showContextMenu(int which, const QPoint& pos);
@@ -91,6 +94,10 @@ private:
     QString fileStem() const;
     void syncScroll(int from);
     void syncSplit(int from);
+    /// The splitter of side k keeps a few lines of text and the chart with its axis.
+    void updateSplitMinimum(int k);
+    /// Gives the text m_textShare of side k's splitter, the chart the rest.
+    void applyTextShare(int k);
 
     std::shared_ptr<const MessageView> m_views[2];
     MessageHtmlOptions m_options[2];
@@ -100,6 +107,7 @@ private:
     TopWordsChart* m_top[2] = {nullptr, nullptr};
     QSplitter* m_split[2] = {nullptr, nullptr};
     bool m_syncing = false;
+    double m_textShare = 0.6;   // of each splitter, for the text (the handle moves it)
 
     QLineEdit* m_find = nullptr;
     QLabel* m_word = nullptr;

@@ -18,13 +18,11 @@ QColor scaleEnd(double sign) {
     return {c.r, c.g, c.b};
 }
 
-/// "12 of the 1,234 words that share w = +0.500" when the shown words are a sample of a tie.
+/// "27 at w = 0.224" when the words shown of a side are a sample of a tie (core's relative
+/// tolerance); empty otherwise.
 QString tieNote(int atExtreme, const std::vector<WordWeight>& shown) {
     if (shown.empty() || atExtreme <= static_cast<int>(shown.size())) return {};
-    return TopWordsChart::tr("%1 of the %2 words with w = %3")
-        .arg(shown.size())
-        .arg(QLocale().toString(atExtreme))
-        .arg(shown.front().weight, 0, 'f', 3);
+    return TopWordsChart::tr("%1 at w = %2").arg(QLocale().toString(atExtreme)).arg(shown.front().weight, 0, 'f', 3);
 }
 
 }  // namespace
@@ -69,7 +67,9 @@ TopWordsChart::TopWordsChart(QWidget* parent) : QWidget(parent) {
             QToolTip::hideText();
             return;
         }
-        QToolTip::showText(e->globalPosition().toPoint(), tr("%1: w = %2").arg(m_words[row]).arg(m_weights[row], 0, 'g', 6), m_plot);
+        QString tip = tr("%1: w = %2").arg(m_words[row]).arg(m_weights[row], 0, 'g', 6);
+        if (m_documents[row] >= 0) tip += tr(", in %1 training messages").arg(m_documents[row]);
+        QToolTip::showText(e->globalPosition().toPoint(), tip, m_plot);
     });
     clear();
 }
@@ -77,7 +77,8 @@ TopWordsChart::TopWordsChart(QWidget* parent) : QWidget(parent) {
 void TopWordsChart::setTopWords(const TopWords& top, const QString& learner, const QString& positiveClass,
                                 const QString& negativeClass) {
     QString key = learner + '\n' + positiveClass + '\n' + negativeClass + '\n' +
-                  QString::number(top.positiveAtTop) + ' ' + QString::number(top.negativeAtBottom);
+                  QString::number(top.positiveAtTop) + ' ' + QString::number(top.negativeAtBottom) +
+                  (top.tiesByDocuments ? " by documents" : "");
     for (const auto* side : {&top.positive, &top.negative})
         for (const WordWeight& w : *side) key += '\n' + QString::fromStdString(w.word) + ' ' + QString::number(w.weight, 'g', 17);
     if (key == m_shownKey) return;
@@ -90,21 +91,29 @@ void TopWordsChart::setTopWords(const TopWords& top, const QString& learner, con
     m_positiveClass = positiveClass;
     m_negativeClass = negativeClass;
     QStringList title{tr("Top words of %1 by weight").arg(learner)};
+    // Short lines: the chart is ~300 px wide beside the other learner's.
+    QStringList ties;
     for (const QString& note : {tieNote(top.positiveAtTop, top.positive), tieNote(top.negativeAtBottom, top.negative)})
-        if (!note.isEmpty()) title << note;
+        if (!note.isEmpty()) ties << note;
+    if (!ties.isEmpty()) {
+        title << tr("Tied: %1").arg(ties.join(", "));
+        if (top.tiesByDocuments) title << tr("(most frequent in training first)");
+    }
     m_title->setText(title.join('\n'));
-    m_plot->xAxis->setLabel(tr("weight w_j  (< 0: toward %1,  > 0: toward %2)").arg(negativeClass, positiveClass));
+    m_plot->xAxis->setLabel(tr("w_j  (< 0: %1,  > 0: %2)").arg(negativeClass, positiveClass));
     m_rows = -1;
     redraw();
     updateGeometry();
 }
 
-int TopWordsChart::rowsFitting(int height) const {
-    const int row = QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2;
+int TopWordsChart::rowHeight() const { return QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2; }
+
+int TopWordsChart::overheadHeight() const {
     const int titleLines = static_cast<int>(m_title->text().count('\n')) + 1;
-    const int overhead = (titleLines + 3) * (row + 1) + 12;   // title, x tick labels and label, margins
-    return std::max(4, (height - overhead) / row);
+    return (titleLines + 3) * (rowHeight() + 1) + 12;   // title, x tick labels and label, margins
 }
+
+int TopWordsChart::rowsFitting(int height) const { return std::max(kMinRows, (height - overheadHeight()) / rowHeight()); }
 
 void TopWordsChart::redraw() {
     const auto P = static_cast<int>(m_top.positive.size()), Q = static_cast<int>(m_top.negative.size());
@@ -121,8 +130,14 @@ void TopWordsChart::redraw() {
     // smallest |w| down to the most negative at the bottom.
     m_words.clear();
     m_weights.clear();
-    for (int k = 0; k < p; ++k) m_words << QString::fromStdString(m_top.positive[static_cast<std::size_t>(k)].word), m_weights << m_top.positive[static_cast<std::size_t>(k)].weight;
-    for (int k = q - 1; k >= 0; --k) m_words << QString::fromStdString(m_top.negative[static_cast<std::size_t>(k)].word), m_weights << m_top.negative[static_cast<std::size_t>(k)].weight;
+    m_documents.clear();
+    auto add = [this](const WordWeight& w) {
+        m_words << QString::fromStdString(w.word);
+        m_weights << w.weight;
+        m_documents << w.documents;
+    };
+    for (int k = 0; k < p; ++k) add(m_top.positive[static_cast<std::size_t>(k)]);
+    for (int k = q - 1; k >= 0; --k) add(m_top.negative[static_cast<std::size_t>(k)]);
 
     QVector<double> pk, pv, nk, nv;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -156,6 +171,7 @@ void TopWordsChart::clear() {
     m_rows = -1;
     m_words.clear();
     m_weights.clear();
+    m_documents.clear();
     m_positive->data()->clear();
     m_negative->data()->clear();
     m_title->setText(QString());
@@ -180,12 +196,11 @@ bool TopWordsChart::save(const QString& path, QString* error) {
 
 QSize TopWordsChart::sizeHint() const {
     // Room for every word; the splitter above the chart decides how much of it is given.
-    const int row = QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2;
-    const int titleLines = static_cast<int>(m_title->text().count('\n')) + 1;
     const int words = std::max<int>(6, static_cast<int>(m_top.positive.size() + m_top.negative.size()));
-    return {320, words * row + (titleLines + 3) * (row + 1) + 12};
+    return {320, words * rowHeight() + overheadHeight()};
 }
 
-QSize TopWordsChart::minimumSizeHint() const { return {200, 6 * QFontMetrics(m_plot->yAxis->tickLabelFont()).height()}; }
+// The title, kMinRows bars and the weight axis with its label: below that the axis was cut off.
+QSize TopWordsChart::minimumSizeHint() const { return {200, kMinRows * rowHeight() + overheadHeight()}; }
 
 }  // namespace fdlab::ui

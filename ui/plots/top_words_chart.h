@@ -6,7 +6,8 @@
 // message view's diverging scale (core's contributionColor): red for w_j > 0, blue for
 // w_j < 0, so a word's bar has the colour its occurrences get in a message of class 1.
 // Bounded-weight learners (FDROP caps |w_j|) tie many words at the cap: the title then says
-// how many share the extreme weight and that the bars are a sample of them.
+// how many share the extreme weight (within core's relative tolerance), so that the bars read
+// as a sample of them, and that the sample is the words in most training messages.
 // The chart shows as many bars as fit its height at a legible row (the strongest words of each
 // sign, alternately), so that a small window keeps the text above it readable; words longer
 // than 18 characters are elided in the middle (the full word is in the tooltip of its row).
@@ -53,14 +54,18 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-    /// Bars that fit `height` pixels.
+    /// Bars that fit `height` pixels (at least kMinRows; minimumSizeHint leaves room for them).
     int rowsFitting(int height) const;
+    static constexpr int kMinRows = 4;
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
     void redraw();
+    int rowHeight() const;
+    /// Everything but the bars: title lines, the weight axis (ticks and label), margins.
+    int overheadHeight() const;
 
     QCustomPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;
@@ -68,6 +73,7 @@ private:
     QCPBars* m_negative = nullptr;
     QStringList m_words;
     QVector<double> m_weights;
+    QVector<int> m_documents;   // training messages containing each word (-1: not known)
     QString m_shownKey;   // what is set: learner, classes and every word and weight
     TopWords m_top;
     QString m_positiveClass, m_negativeClass;
