@@ -14,6 +14,7 @@
 #include "ui/dialogs/export_dialog.h"
 #include "ui/panels/algorithms_panel.h"
 #include "ui/panels/attack_panel.h"
+#include "ui/panels/compact_spin_box.h"
 #include "ui/panels/data_view.h"
 #include "ui/panels/dataset_panel.h"
 #include "ui/panels/importance_editor.h"
@@ -152,16 +153,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         scroll->setWidget(w);
         scroll->setWidgetResizable(true);
         scroll->setFrameShape(QFrame::NoFrame);
-        // Combo and spin boxes size to their longest entry / largest value by default, which
-        // makes the docks wider than the plots they frame.
-        for (QComboBox* c : w->findChildren<QComboBox*>()) {
-            c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            c->setMinimumContentsLength(6);
-        }
-        for (QAbstractSpinBox* sb : w->findChildren<QAbstractSpinBox*>()) {
-            sb->setMinimumWidth(56);
-            sb->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-        }
+        compactEditors(w);
         dock->setWidget(scroll);
         addDockWidget(area, dock);
         m_docks.push_back(dock);

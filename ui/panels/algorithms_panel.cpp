@@ -191,6 +191,7 @@ void AlgorithmsPanel::buildForm(int r) {
     sh->addWidget(e.selection, 1);
     sh->addWidget(e.cvFolds);
     form->addRow(tr("grid chosen by"), selectRow);
+    compactEditors(page);   // built after the dock compacted its panel
     scroll->setWidget(page);
 }
 

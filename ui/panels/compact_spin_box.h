@@ -15,4 +15,10 @@ public:
     QValidator::State validate(QString& text, int& pos) const override;
 };
 
+/// Lets combo and spin boxes under `root` (root included) shrink with a narrow dock: by default
+/// they size to their longest entry / largest value, which makes the docks wider than the plots
+/// they frame. Applied by the main window to each dock's panel and by the parameter forms to
+/// the editors they create later (forms are built when a learner is first selected).
+void compactEditors(QWidget* root);
+
 }  // namespace fdlab::ui

@@ -57,6 +57,7 @@ QWidget* createParamEditor(const ParamInfo& p, const nlohmann::json& value, cons
     }
     editor->setObjectName(objectName);
     editor->setToolTip(paramToolTip(p, extraTip));
+    compactEditors(editor);
     setParamEditorValue(p, editor, value.is_null() ? p.defaultValue : value);
     return editor;
 }

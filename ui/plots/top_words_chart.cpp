@@ -157,6 +157,10 @@ void TopWordsChart::redraw() {
     m_plot->yAxis->setRange(-0.6, m_words.size() - 0.4);
     const double pad = 0.06 * std::max(hi - lo, 1e-12);
     m_plot->xAxis->setRange(lo < 0 ? lo - pad : -pad, hi > 0 ? hi + pad : pad);
+    // About one weight label per 60 px of axis: narrow charts (two learners side by side at
+    // 1200 px) otherwise run their tick labels into each other ("-0.75-0.5-0.25").
+    const int axisWidth = m_plot->axisRect()->width() > 0 ? m_plot->axisRect()->width() : m_plot->width() / 2;
+    m_plot->xAxis->ticker()->setTickCount(std::clamp(axisWidth / 60, 2, 6));
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
