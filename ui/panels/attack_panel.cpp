@@ -34,6 +34,9 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
     // One page of parameter editors per threat, generated from its registry entry.
     m_params = new QStackedWidget(this);
     m_params->setObjectName("threatParams");
+    // No taller than the current page: on a tall screen the form's spare height went into the
+    // stack, leaving a gap between the threat's parameters and the levels.
+    m_params->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     for (const ThreatInfo& t : threatRegistry()) {
         m_threat->addItem(QString::fromStdString(t.name), QString::fromStdString(t.name));
         m_threat->setItemData(m_threat->count() - 1,
