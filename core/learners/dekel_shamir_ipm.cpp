@@ -334,7 +334,8 @@ private:
         constexpr double kAspiration = 0.2, kLow = 0.1, kHigh = 10.0;
         for (int k = 0; k < kMaxCorrectors; ++k) {
             const double apT = std::min(1.0, ap + kAspiration), adT = std::min(1.0, ad + kAspiration);
-            Comp c2 = c;
+            Comp& c2 = m_trialComp;
+            c2 = c;   // reuses c2's storage after the first corrector
             auto fix = [&](double& out, double p, double dp, double u, double du) {
                 const double v = (p + apT * dp) * (u + adT * du);
                 if (v < kLow * target) out += kLow * target - v;
@@ -358,7 +359,7 @@ private:
             const double ap2 = primalStep(x, trial), ad2 = dualStep(x, trial);
             if (std::min(ap2, ad2) < std::min(ap, ad) + 0.01 * kAspiration) break;
             std::swap(dir, trial);
-            c = std::move(c2);
+            std::swap(c, c2);
             ap = ap2;
             ad = ad2;
         }
@@ -573,6 +574,7 @@ private:
     Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> m_llt;
     // Per-solve scratch.
     Vec m_locL, m_locY, m_rb, m_hH;
+    Comp m_trialComp;   // a centrality corrector's complementarity targets
 };
 
 }  // namespace

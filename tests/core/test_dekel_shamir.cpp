@@ -365,15 +365,23 @@ private slots:
         std::stable_sort(words.begin(), words.end(), [&](int a, int b) { return df[a] > df[b]; });
         words.resize(400);
         std::sort(words.begin(), words.end());
+        // The slice as its own sparse set: column k is word words[k] (ascending, so each row's
+        // columns stay in increasing order).
+        std::vector<int> column(df.size(), -1);
+        for (std::size_t k = 0; k < words.size(); ++k) column[static_cast<std::size_t>(words[k])] = static_cast<int>(k);
+        SparseRowsBuilder rowsOut(static_cast<int>(words.size()));
+        for (int i = 0; i < part.rows(); ++i) {
+            part.forEachNonZero(i, [&](int j, float x) {
+                if (column[static_cast<std::size_t>(j)] >= 0) rowsOut.add(column[static_cast<std::size_t>(j)], x);
+            });
+            rowsOut.endRow();
+        }
         Dataset d;
         d.name = "spam-slice";
         d.classNames = part.classNames;
         d.labels = part.labels;
-        d.X = Dataset::Matrix::Zero(part.rows(), 400);
-        for (int i = 0; i < part.rows(); ++i)
-            for (int k = 0; k < 400; ++k) d.X(i, k) = part.value(i, words[static_cast<std::size_t>(k)]);
+        d.sparse = std::move(rowsOut).finish();
         d.fillDefaults();
-        d = d.toSparse();
         d.importance = mutualInformationImportance(d);
         const auto [vmin, vmax] = std::minmax_element(d.importance.begin(), d.importance.end());
         QVERIFY(*vmax > 5.0 * *vmin);  // really unequal values

@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -164,6 +165,27 @@ private slots:
         } catch (const std::invalid_argument& e) {
             QVERIFY(std::string(e.what()).find("attack test-panel-threat parameter cols") != std::string::npos);
         }
+    }
+
+    void attackPanelHasNoGapOnATallScreen() {
+        // The threat's parameter stack takes its current page's height, not the spare height of
+        // a tall dock (1920x1050 showed a gap between "replacement" and the levels).
+        AttackPanel a;
+        ExperimentSpec s = MainWindow::defaultExperiment();
+        s.attack.threat = "random-deletion";   // one parameter: replacement
+        a.setFromSpec(s);
+        a.resize(300, 1000);
+        a.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&a));
+        auto* stack = a.findChild<QStackedWidget*>("threatParams");
+        QVERIFY(stack);
+        const int page = stack->currentWidget()->sizeHint().height();
+        QVERIFY2(stack->height() <= page + 2, qPrintable(QString("stack %1 px, page %2 px").arg(stack->height()).arg(page)));
+        // A threat with more parameters gets a taller stack.
+        s.attack.threat = "group-corruption";
+        a.setFromSpec(s);
+        QTRY_VERIFY(stack->height() >= stack->currentWidget()->sizeHint().height() - 2);
+        QVERIFY(stack->height() > page);
     }
 
     void importanceEditsMoveTheBound() {
