@@ -89,10 +89,14 @@ std::size_t findNoCase(std::string_view html, std::string_view needle, std::size
     return it == html.end() ? std::string_view::npos : static_cast<std::size_t>(it - html.begin());
 }
 
+/// Longest entity, "&" to ";" inclusive; the ';' is looked for only this far, so that a text
+/// full of '&' without ';' is read in linear time.
+constexpr std::size_t kMaxEntityBytes = 13;
+
 /// Decodes the entity at html[i] == '&' into out; returns the bytes consumed (0: not an entity).
 std::size_t decodeEntity(std::string_view html, std::size_t i, std::string& out) {
-    const std::size_t semi = html.find(';', i + 1);
-    if (semi == std::string_view::npos || semi - i > 12 || semi == i + 1) return 0;
+    const std::size_t semi = html.substr(0, i + kMaxEntityBytes).find(';', i + 1);
+    if (semi == std::string_view::npos || semi == i + 1) return 0;
     const std::string_view body = html.substr(i + 1, semi - i - 1);
     char32_t cp = 0;
     if (body[0] == '#') {

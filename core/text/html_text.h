@@ -13,7 +13,8 @@
 // - entities: &#N; and &#xH; (invalid code points -> U+FFFD), and the named ones amp lt gt quot
 //   apos nbsp (-> a plain space) copy reg trade hellip mdash ndash laquo raquo lsquo rsquo ldquo
 //   rdquo bull middot euro pound yen cent sect deg plusmn times divide iexcl iquest, and the
-//   Latin-1 letters (eacute, Eacute, szlig, ...); a `;` is required, anything else stays as is;
+//   Latin-1 letters (eacute, Eacute, szlig, ...); a `;` is required within 11 bytes of the
+//   `&` (so text full of `&` is read in linear time), anything else stays as is;
 // - whitespace in the source is a space; then each run of whitespace becomes one space, or one
 //   line break if it holds one break, or a blank line if it holds two or more; the result is
 //   trimmed.

@@ -5,14 +5,17 @@
 #include "core/text/charset.h"
 #include "core/text/html_text.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace fdlab {
 
 namespace {
 
-// Deeper nesting than this is treated as having no text (guards against crafted messages).
+// Multiparts and attached messages nested deeper than this are read as plain text, not parsed:
+// it bounds the recursion (and the work: each level scans its body once) on crafted messages.
 constexpr int kMaxMimeDepth = 16;
 
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -66,18 +69,30 @@ int hexValue(char c) {
     return -1;
 }
 
-/// The parts of a multipart body: the text between "--boundary" delimiter lines, up to the
-/// closing "--boundary--" (or the end). The preamble and epilogue are dropped.
-std::vector<std::string_view> multipartParts(std::string_view body, const std::string& boundary) {
-    const std::string delimiter = "--" + boundary;
+/// What a body line is to a multipart with `boundary` (RFC 2046 section 5.1.1): a delimiter is
+/// "--" boundary followed only by spaces/tabs (transport padding); the close delimiter is
+/// "--" boundary "--" followed only by spaces/tabs; any other line, e.g. "--boundary--x" or
+/// "--boundaryX", is content of the current part.
+enum class BoundaryLine { Content, Delimiter, Close };
+
+BoundaryLine boundaryLineKind(std::string_view line, std::string_view boundary) {
+    if (line.size() < boundary.size() + 2 || line.substr(0, 2) != "--" || line.substr(2, boundary.size()) != boundary)
+        return BoundaryLine::Content;
+    std::string_view rest = line.substr(boundary.size() + 2);
+    const bool close = rest.substr(0, 2) == "--";
+    if (close) rest.remove_prefix(2);
+    if (rest.find_first_not_of(" \t") != std::string_view::npos) return BoundaryLine::Content;
+    return close ? BoundaryLine::Close : BoundaryLine::Delimiter;
+}
+
+/// The parts of a multipart body: the text between delimiter lines, up to the close delimiter
+/// (or the end). The preamble and epilogue are dropped.
+std::vector<std::string_view> multipartParts(std::string_view body, std::string_view boundary) {
     std::vector<std::string_view> parts;
     std::optional<std::size_t> partStart;
     for (std::size_t pos = 0, next = 0; pos < body.size(); pos = next) {
-        const std::string_view line = lineAt(body, pos, next);
-        if (line.substr(0, delimiter.size()) != delimiter) continue;
-        const std::string_view rest = line.substr(delimiter.size());
-        const bool closing = rest.substr(0, 2) == "--";
-        if (!closing && !trimmed(rest).empty()) continue;  // a longer boundary, not ours
+        const BoundaryLine kind = boundaryLineKind(lineAt(body, pos, next), boundary);
+        if (kind == BoundaryLine::Content) continue;
         if (partStart) {
             // The line break before the delimiter belongs to the delimiter.
             std::size_t end = pos;
@@ -85,7 +100,7 @@ std::vector<std::string_view> multipartParts(std::string_view body, const std::s
             if (end > *partStart && body[end - 1] == '\r') --end;
             parts.push_back(body.substr(*partStart, end - *partStart));
         }
-        if (closing) return parts;
+        if (kind == BoundaryLine::Close) return parts;
         partStart = next;
     }
     if (partStart && *partStart < body.size()) parts.push_back(body.substr(*partStart));
@@ -139,52 +154,97 @@ std::optional<std::string> multipartText(const MimeEntity& e, const ContentType&
 }
 
 std::optional<std::string> entityText(std::string_view raw, const ContentType& defaultType, int depth) {
-    if (depth > kMaxMimeDepth) return std::nullopt;
     const MimeEntity e = splitEntity(raw);
     const std::string_view ctValue = e.headers.get("content-type");
     const ContentType ct = trimmed(ctValue).empty() ? defaultType : parseContentType(ctValue);
     const std::string disposition = lowered(trimmed(e.headers.get("content-disposition")));
     if (disposition.substr(0, 10) == "attachment") return std::nullopt;
+    const bool message = ct.type == "message" && ct.subtype == "rfc822";
+    // Too deep to descend (the recursion stays bounded): the raw text, so no words hide below.
+    if ((ct.type == "multipart" || message) && depth >= kMaxMimeDepth) return decodedBody(e, ContentType{});
     if (ct.type == "multipart") return multipartText(e, ct, depth);
-    if (ct.type == "message" && ct.subtype == "rfc822") return entityText(e.body, ContentType{}, depth + 1);
+    if (message) return entityText(e.body, ContentType{}, depth + 1);
     if (ct.type != "text") return std::nullopt;
     if (ct.subtype == "plain") return decodedBody(e, ct);
     if (ct.subtype == "html") return htmlToText(decodedBody(e, ct));
     return std::nullopt;
 }
 
-/// One RFC 2047 encoded-word at s[pos] ("=?charset?Q|B?text?="): its decoded UTF-8 text and its
-/// length, or nullopt.
-std::optional<std::pair<std::string, std::size_t>> encodedWordAt(std::string_view s, std::size_t pos) {
-    if (s.compare(pos, 2, "=?") != 0) return std::nullopt;
-    const std::size_t q1 = s.find('?', pos + 2);
-    if (q1 == std::string_view::npos || q1 + 3 >= s.size() || s[q1 + 2] != '?') return std::nullopt;
-    const std::size_t end = s.find("?=", q1 + 3);
-    if (end == std::string_view::npos) return std::nullopt;
-    std::string_view charset = s.substr(pos + 2, q1 - pos - 2);
-    charset = charset.substr(0, charset.find('*'));  // RFC 2231 language suffix
-    const char enc = lower(s[q1 + 1]);
-    const std::string_view text = s.substr(q1 + 3, end - q1 - 3);
-    if (text.find_first_of(" \t") != std::string_view::npos) return std::nullopt;
+/// The first hit of a search at or after positions that never decrease, in O(total length):
+/// the last hit is remembered and a new search starts only when it lies before the position.
+template <class Search>
+class ForwardSearch {
+public:
+    explicit ForwardSearch(Search search) : m_search(std::move(search)) {}
+
+    std::size_t from(std::size_t pos) {
+        if (!m_searched || m_hit < pos) {
+            m_hit = m_search(pos);
+            m_searched = true;
+        }
+        return m_hit;
+    }
+
+private:
+    Search m_search;
+    std::size_t m_hit = 0;
+    bool m_searched = false;
+};
+
+/// An RFC 2047 encoded-word "=?charset?Q|B?text?=" as raw bytes: charsets are applied later,
+/// so that adjacent words in one charset are converted together (section 6.2).
+struct EncodedWord {
+    std::string_view charset;  ///< without an RFC 2231 "*language" suffix
     std::string bytes;
-    if (enc == 'b') {
-        bytes = decodeBase64(text);
-    } else if (enc == 'q') {
+    std::size_t end = 0;       ///< past the closing "?="
+};
+
+/// Finds the encoded-words of one header value left to right. Each candidate "=?" costs O(1)
+/// beyond the bytes of a word it accepts, so a value full of "=?" without "?=" stays linear.
+class EncodedWordScanner {
+public:
+    explicit EncodedWordScanner(std::string_view s)
+        : m_s(s),
+          m_question([s](std::size_t p) { return s.find('?', p); }),
+          m_close([s](std::size_t p) { return s.find("?=", p); }),
+          m_blank([s](std::size_t p) { return s.find_first_of(" \t", p); }) {}
+
+    /// The word starting at pos (a "=?"), or nullopt. pos must grow from call to call.
+    std::optional<EncodedWord> at(std::size_t pos) {
+        const std::size_t q1 = m_question.from(pos + 2);  // ends the charset
+        if (q1 == std::string_view::npos || q1 + 2 >= m_s.size() || m_s[q1 + 2] != '?') return std::nullopt;
+        const char enc = lower(m_s[q1 + 1]);
+        if (enc != 'b' && enc != 'q') return std::nullopt;
+        const std::size_t close = m_close.from(q1 + 3);
+        // RFC 2047 section 2: no whitespace anywhere in an encoded-word.
+        if (close == std::string_view::npos || m_blank.from(pos + 2) < close) return std::nullopt;
+        EncodedWord w;
+        w.charset = m_s.substr(pos + 2, q1 - pos - 2);
+        w.charset = w.charset.substr(0, w.charset.find('*'));
+        w.end = close + 2;
+        const std::string_view text = m_s.substr(q1 + 3, close - q1 - 3);
+        if (enc == 'b') {
+            w.bytes = decodeBase64(text);
+            return w;
+        }
         for (std::size_t k = 0; k < text.size(); ++k) {
             if (text[k] == '_') {
-                bytes += ' ';
+                w.bytes += ' ';
             } else if (text[k] == '=' && k + 2 < text.size() && hexValue(text[k + 1]) >= 0 && hexValue(text[k + 2]) >= 0) {
-                bytes += static_cast<char>(hexValue(text[k + 1]) * 16 + hexValue(text[k + 2]));
+                w.bytes += static_cast<char>(hexValue(text[k + 1]) * 16 + hexValue(text[k + 2]));
                 k += 2;
             } else {
-                bytes += text[k];
+                w.bytes += text[k];
             }
         }
-    } else {
-        return std::nullopt;
+        return w;
     }
-    return std::make_pair(toUtf8(bytes, charset), end + 2 - pos);
-}
+
+private:
+    using Search = std::function<std::size_t(std::size_t)>;
+    std::string_view m_s;
+    ForwardSearch<Search> m_question, m_close, m_blank;
+};
 
 /// Runs of whitespace -> one space, trimmed.
 std::string collapseSpaces(std::string_view s) {
@@ -194,6 +254,70 @@ std::string collapseSpaces(std::string_view s) {
         else if (!out.empty() && out.back() != ' ') out += ' ';
     }
     if (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
+/// One "name*N*=value" piece of an RFC 2231 parameter.
+struct ParamSection {
+    std::string name;          ///< without the "*N*" suffix
+    std::uint64_t number = 0;  ///< N (0 when the name has no number)
+    bool encoded = false;      ///< ends in '*': percent-encoded, the first section led by charset'language'
+    std::string value;
+};
+
+/// Splits an RFC 2231 parameter name "base*", "base*N" or "base*N*"; false for a plain name.
+bool parseSectionName(const std::string& name, ParamSection& out) {
+    const std::size_t star = name.find('*');
+    if (star == std::string::npos || star == 0) return false;
+    std::string_view rest = std::string_view(name).substr(star + 1);
+    out.name = name.substr(0, star);
+    out.number = 0;
+    out.encoded = true;
+    if (rest.empty()) return true;  // "base*": one encoded section
+    out.encoded = rest.back() == '*';
+    if (out.encoded) rest.remove_suffix(1);
+    if (rest.empty()) return false;  // "base**"
+    for (const char c : rest) {
+        if (c < '0' || c > '9') return false;
+        out.number = std::min<std::uint64_t>(out.number * 10 + static_cast<std::uint64_t>(c - '0'), 1'000'000'000'000ULL);
+    }
+    return true;
+}
+
+/// "%XX" -> the byte; any other '%' is kept.
+std::string percentDecoded(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t k = 0; k < s.size(); ++k) {
+        if (s[k] == '%' && k + 2 < s.size() && hexValue(s[k + 1]) >= 0 && hexValue(s[k + 2]) >= 0) {
+            out += static_cast<char>(hexValue(s[k + 1]) * 16 + hexValue(s[k + 2]));
+            k += 2;
+        } else {
+            out += s[k];
+        }
+    }
+    return out;
+}
+
+/// Joins RFC 2231 sections into one value per name, in section order. The charset'language'
+/// prefix of an encoded first section is dropped: the values are the percent-decoded bytes
+/// (FDLab reads only boundary and charset, which are ASCII).
+std::vector<std::pair<std::string, std::string>> joinedSections(std::vector<ParamSection> sections) {
+    std::stable_sort(sections.begin(), sections.end(), [](const ParamSection& a, const ParamSection& b) {
+        return a.name != b.name ? a.name < b.name : a.number < b.number;
+    });
+    std::vector<std::pair<std::string, std::string>> out;
+    for (std::size_t k = 0; k < sections.size(); ++k) {
+        std::string_view v = sections[k].value;
+        const bool first = k == 0 || sections[k].name != sections[k - 1].name;
+        if (first) out.emplace_back(sections[k].name, std::string());
+        if (sections[k].encoded && first) {
+            const std::size_t tick1 = v.find('\'');
+            const std::size_t tick2 = tick1 == std::string_view::npos ? tick1 : v.find('\'', tick1 + 1);
+            if (tick2 != std::string_view::npos) v.remove_prefix(tick2 + 1);
+        }
+        out.back().second += sections[k].encoded ? percentDecoded(v) : std::string(v);
+    }
     return out;
 }
 
@@ -213,23 +337,26 @@ std::string ContentType::param(std::string_view name) const {
 
 MimeEntity splitEntity(std::string_view raw) {
     MimeEntity e;
-    std::size_t pos = 0, next = 0;
-    for (; pos < raw.size(); pos = next) {
+    for (std::size_t pos = 0, next = 0; pos < raw.size(); pos = next) {
         const std::string_view line = lineAt(raw, pos, next);
         if (line.empty()) {
             e.body = raw.substr(next);
             return e;
         }
-        if ((line[0] == ' ' || line[0] == '\t') && !e.headers.fields.empty()) {
-            auto& value = e.headers.fields.back().second;
-            value += line;  // unfold: the line break goes, the whitespace stays
+        if (line[0] == ' ' || line[0] == '\t') {
+            // Unfold: the line break goes, the whitespace stays. A continuation with no field
+            // before it is dropped, as Python's email parser does.
+            if (!e.headers.fields.empty()) e.headers.fields.back().second += line;
             continue;
         }
-        const std::size_t colon = line.find(':');
-        if (colon == std::string_view::npos || colon == 0 ||
-            line.substr(0, colon).find_first_of(" \t") != std::string_view::npos)
-            continue;  // not a field (e.g. the mbox "From " line)
-        e.headers.fields.emplace_back(lowered(line.substr(0, colon)), std::string(line.substr(colon + 1)));
+        if (line.substr(0, 5) == "From ") continue;  // the mbox envelope line
+        std::size_t colon = 0;
+        while (colon < line.size() && line[colon] > ' ' && line[colon] < 0x7F && line[colon] != ':') ++colon;
+        if (colon == line.size() || line[colon] != ':') {
+            e.body = raw.substr(pos);  // not a header line: the body starts here
+            return e;
+        }
+        if (colon > 0) e.headers.fields.emplace_back(lowered(line.substr(0, colon)), std::string(line.substr(colon + 1)));
     }
     return e;  // headers only, no body
 }
@@ -243,26 +370,39 @@ ContentType parseContentType(std::string_view value) {
         ct.type = lowered(trimmed(mediaType.substr(0, slash)));
         ct.subtype = lowered(trimmed(mediaType.substr(slash + 1)));
     }
-    while (pos != std::string_view::npos) {
-        ++pos;
-        const std::size_t eq = value.find('=', pos);
-        if (eq == std::string_view::npos) break;
-        const std::string name = lowered(trimmed(value.substr(pos, eq - pos)));
-        std::size_t k = eq + 1;
-        while (k < value.size() && isSpace(value[k])) ++k;
+    std::vector<ParamSection> sections;
+    // Each pass reads one "; name=value" from pos (at a ';') and leaves pos at the next ';'.
+    while (pos < value.size()) {
+        std::size_t k = pos + 1;
+        while (k < value.size() && value[k] != '=' && value[k] != ';') ++k;
+        if (k == value.size() || value[k] == ';') {  // a parameter without '=' (broken): skipped
+            pos = k;
+            continue;
+        }
+        const std::string name = lowered(trimmed(value.substr(pos + 1, k - pos - 1)));
+        for (++k; k < value.size() && isSpace(value[k]);) ++k;
         std::string v;
         if (k < value.size() && value[k] == '"') {
             for (++k; k < value.size() && value[k] != '"'; ++k) {
                 if (value[k] == '\\' && k + 1 < value.size()) ++k;
                 v += value[k];
             }
-            pos = value.find(';', k);
+            pos = std::min(value.find(';', k), value.size());
         } else {
-            pos = value.find(';', k);
-            v = std::string(trimmed(value.substr(k, pos == std::string_view::npos ? std::string_view::npos : pos - k)));
+            pos = std::min(value.find(';', k), value.size());
+            v = std::string(trimmed(value.substr(k, pos - k)));
         }
-        ct.params.emplace_back(name, std::move(v));
+        ParamSection section;
+        if (parseSectionName(name, section)) {
+            section.value = std::move(v);
+            sections.push_back(std::move(section));
+        } else {
+            ct.params.emplace_back(name, std::move(v));
+        }
     }
+    // After the plain parameters, so that a plain "boundary" wins over "boundary*0" (as in
+    // Python's email package).
+    for (auto& p : joinedSections(std::move(sections))) ct.params.push_back(std::move(p));
     return ct;
 }
 
@@ -317,21 +457,33 @@ std::string decodeBase64(std::string_view s) {
 
 std::string decodeHeaderText(std::string_view value) {
     std::string out;
-    std::size_t plainStart = 0;   // start of the pending non-encoded text
+    std::string pending;              // bytes of the last encoded-words, all in pendingCharset
+    std::string_view pendingCharset;
     bool afterEncodedWord = false;
-    for (std::size_t k = 0; k < value.size();) {
-        const auto word = encodedWordAt(value, k);
+    const auto flush = [&] {
+        out += toUtf8(pending, pendingCharset);
+        pending.clear();
+    };
+    EncodedWordScanner scanner(value);
+    std::size_t plainStart = 0;  // start of the text after the last encoded-word
+    for (std::size_t k = value.find("=?"); k != std::string_view::npos; k = value.find("=?", k)) {
+        auto word = scanner.at(k);
         if (!word) {
             ++k;
             continue;
         }
         const std::string_view between = value.substr(plainStart, k - plainStart);
-        if (!(afterEncodedWord && trimmed(between).empty())) out += toUtf8(between, "");
-        out += word->first;
-        k += word->second;
-        plainStart = k;
+        const bool adjacent = afterEncodedWord && trimmed(between).empty();  // the whitespace goes
+        if (!(adjacent && equalsNoCase(word->charset, pendingCharset))) {
+            flush();
+            if (!adjacent) out += toUtf8(between, "");
+            pendingCharset = word->charset;
+        }
+        pending += word->bytes;
+        k = plainStart = word->end;
         afterEncodedWord = true;
     }
+    flush();
     out += toUtf8(value.substr(plainStart), "");
     return collapseSpaces(out);
 }

@@ -2,22 +2,30 @@
 // A raw RFC 822 / MIME e-mail message -> its display text: the decoded Subject (optional) and
 // the plain-text body a reader would see.
 //
-// - Headers end at the first empty line; "\r\n" and "\n" line ends are both accepted. Folded
-//   lines (starting with a space or tab) are unfolded (the line break removed, the whitespace
-//   kept); names are case-insensitive; lines that are neither a field "name: value" nor a
-//   continuation (e.g. an mbox "From " line) are skipped.
-// - The Subject: RFC 2047 encoded-words =?charset?Q?...?= / =?charset?B?...?= decoded
-//   (whitespace between two adjacent encoded-words dropped), the rest read as an unknown
-//   charset (charset.h), whitespace runs collapsed to one space, trimmed.
+// - Headers end at the first empty line, or (as in Python's email package) at the first line
+//   that is not a header line, which then starts the body; "\r\n" and "\n" line ends are both
+//   accepted. A header line is "name:" with a name of printable ASCII without spaces, a
+//   continuation (starting with a space or tab: unfolded, the line break removed and the
+//   whitespace kept), or an mbox "From " line (skipped). Names are case-insensitive.
+// - The Subject: RFC 2047 encoded-words =?charset?Q?...?= / =?charset?B?...?= (no whitespace
+//   inside) decoded; whitespace between two adjacent encoded-words dropped, and the bytes of
+//   adjacent words in the same charset joined before conversion (RFC 2047 section 6.2, so a
+//   UTF-8 character split across two words survives); the rest read as an unknown charset
+//   (charset.h); whitespace runs collapsed to one space, trimmed. Linear time in the value.
 // - The body: Content-Type (default text/plain; message/rfc822 inside multipart/digest) and
 //   Content-Transfer-Encoding (quoted-printable, base64; anything else is taken as is). text/plain
 //   is decoded from its charset to UTF-8 (charset.h); text/html also, then htmlToText()
-//   (html_text.h). multipart/alternative takes its first text/plain part, else its first
+//   (html_text.h). Multipart bodies are split as RFC 2046 section 5.1.1 says: a delimiter line
+//   is "--boundary" followed only by spaces/tabs, the close delimiter "--boundary--" followed
+//   only by spaces/tabs; any other line (e.g. "--boundary--x") is part content.
+//   multipart/alternative takes its first text/plain part, else its first
 //   text/html part, else the first part that yields text; other multiparts join the text of all
 //   their parts (recursively) with a blank line. message/rfc822 parts contribute their body.
+//   Multiparts and messages nested more than 16 deep are read as plain text (their raw lines).
 //   Other types, other text subtypes and parts with "Content-Disposition: attachment"
 //   contribute nothing. Line ends become "\n"; trailing whitespace of each text part is dropped.
 // - A message with no body, or none of the above, has an empty body (not an error here).
+// Parsing takes time linear in the message size (times the nesting depth, at most 16).
 // The result is always valid UTF-8.
 
 #include <cstddef>
@@ -39,14 +47,18 @@ struct MimeHeaders {
 /// An entity (a message or a MIME part) split into its header fields and body.
 struct MimeEntity {
     MimeHeaders headers;
-    std::string_view body;   ///< the bytes after the empty line (empty when there is none)
+    std::string_view body;   ///< the bytes after the header section (empty when there are none)
 };
 
-/// Splits raw at its first empty line (see above). The body views `raw`.
+/// Splits raw into its header section and body (see above). The body views `raw`.
 MimeEntity splitEntity(std::string_view raw);
 
 /// A Content-Type value: type and subtype lower-cased ("text", "plain" when the value is empty or
-/// unparsable), parameters with lower-cased names and unquoted values.
+/// unparsable), parameters with lower-cased names and unquoted values. A parameter without '='
+/// is skipped. RFC 2231 sections (name*0=, name*1=, ...; name*= / name*0*= percent-encoded with
+/// a charset'language' prefix) are joined in section order into one parameter "name" whose
+/// value is the decoded bytes (the declared charset is not applied); it comes after the plain
+/// parameters, so a plain parameter of the same name wins.
 struct ContentType {
     std::string type = "text";
     std::string subtype = "plain";

@@ -114,6 +114,13 @@ private slots:
     void rfc2047Subject();
     void multipartAlternativePrefersPlain();
     void multipartMixedJoinsAndSkipsAttachments();
+    void multipartDelimitersExact();
+    void parameterWithoutEquals();
+    void rfc2231Continuations();
+    void partWithoutBlankLine();
+    void adjacentEncodedWordsJoined();
+    void deepNestingReadAsText();
+    void hostileInputsKeepTheirText();
     void htmlOnlyBody();
     void quotedPrintable();
     void base64Body();
@@ -273,6 +280,139 @@ void TestText::multipartMixedJoinsAndSkipsAttachments() {
              std::string("first part\n\nsecond part, default text/plain\n\nforwarded body"));
     // A multipart without a boundary is read as plain text.
     QCOMPARE(messageText("Content-Type: multipart/mixed\n\njust text\n", false).text, std::string("just text"));
+}
+
+// Issue 25 item 7: only "--abc--" followed by nothing but spaces/tabs closes (RFC 2046 5.1.1);
+// "--abc--x" is content, so the part after it is not hidden from the features. Expected texts
+// as Python's email package (policy.default) gives them.
+void TestText::multipartDelimitersExact() {
+    const std::string raw = "Content-Type: multipart/mixed; boundary=\"abc\"\n\n"
+                            "--abc\nContent-Type: text/plain\n\nfirst part\n"
+                            "--abc--x\nstill the first part\n"
+                            "--abc \t\nContent-Type: text/plain\n\nhidden words\n"
+                            "--abcd\n"
+                            "--abc-- \t\nepilogue\n";
+    QCOMPARE(messageText(raw, false).text,
+             std::string("first part\n--abc--x\nstill the first part\n\nhidden words\n--abcd"));
+    QCOMPARE(messageWords(raw, false),
+             (Strings{"first", "part", "abc", "still", "the", "first", "part", "hidden", "words", "abcd"}));
+    // CRLF lines, a close delimiter with padding, and a "--abc--" line inside a longer word.
+    const std::string crlf = "Content-Type: multipart/mixed; boundary=abc\r\n\r\n--abc\r\n\r\none\r\n--abc--\t\r\n"
+                             "--abc\r\n\r\nepilogue part\r\n";
+    QCOMPARE(messageText(crlf, false).text, std::string("one"));
+    QCOMPARE(messageText("Content-Type: multipart/mixed; boundary=abc\n\n--abc\n\none\n--abc--more\n--abc\n\ntwo\n",
+                         false).text,
+             std::string("one\n--abc--more\n\ntwo"));
+}
+
+// Issue 25 item 7: a parameter without '=' is skipped instead of swallowing the next one.
+void TestText::parameterWithoutEquals() {
+    const ContentType ct = parseContentType("multipart/mixed; foo; boundary=\"XX\"; bar");
+    QCOMPARE(ct.type, std::string("multipart"));
+    QCOMPARE(ct.param("boundary"), std::string("XX"));
+    QCOMPARE(ct.params.size(), std::size_t(1));
+    const std::string noEquals = "Content-Type: multipart/mixed; foo; boundary=\"XX\"\n\n"
+                                 "--XX\nContent-Type: text/plain\n\npart one\n--XX--\n";
+    QCOMPARE(messageText(noEquals, false).text, std::string("part one"));
+    QCOMPARE(parseContentType("text/plain; a=\"x;y\"; b = 2").param("b"), std::string("2"));
+    QCOMPARE(parseContentType("text/plain; a=\"x;y\"; b = 2").param("a"), std::string("x;y"));
+}
+
+// Issue 25 item 7: RFC 2231 sections are joined (name*0=, name*1=, and name*0*=charset'lang'%XX),
+// in any order; encoded sections are percent-decoded, the charset'lang' prefix dropped.
+void TestText::rfc2231Continuations() {
+    QCOMPARE(parseContentType("multipart/mixed; boundary*1=\"cd\"; boundary*0=\"ab\"").param("boundary"),
+             std::string("abcd"));
+    QCOMPARE(parseContentType("multipart/mixed; boundary*0*=us-ascii'en'a%62; boundary*1=cd").param("boundary"),
+             std::string("abcd"));
+    QCOMPARE(parseContentType("multipart/mixed; boundary*=''%41%42%zz").param("boundary"), std::string("AB%zz"));
+    QCOMPARE(parseContentType("text/plain; charset*0*=utf-8''iso-88; charset*1=59-1").param("charset"),
+             std::string("iso-8859-1"));
+    // A plain parameter wins over sections of the same name (Python's get_param does the same).
+    QCOMPARE(parseContentType("multipart/mixed; boundary*0=ab; boundary=xy; boundary*1=cd").param("boundary"),
+             std::string("xy"));
+    const std::string continued = "Content-Type: multipart/mixed; boundary*0=\"ab\"; boundary*1=\"cd\"\n\n"
+                                  "--abcd\nContent-Type: text/plain; charset*=utf-8''latin%2D1\n\ncaf\xE9\n--abcd--\n";
+    QCOMPARE(messageText(continued, false).text, std::string("caf\xC3\xA9"));
+    const std::string cp1252 = "Content-Type: text/plain; charset*=iso-8859-1'en'win%64ows-1252\n\n\x93quoted\x94\n";
+    QCOMPARE(messageText(cp1252, false).text, std::string("\xE2\x80\x9Cquoted\xE2\x80\x9D"));
+}
+
+// Issue 25 item 7: headers end at the first line that is not a header line, which starts the
+// body (Python's email package: MissingHeaderBodySeparatorDefect); its text is kept.
+void TestText::partWithoutBlankLine() {
+    const std::string raw = "Content-Type: multipart/mixed; boundary=abc\n\n"
+                            "--abc\nContent-Type: text/plain\nhidden text here\n"
+                            "--abc\nno headers at all\n"
+                            "--abc\n  indented first\nvisible\n"   // a continuation with no field: dropped
+                            "--abc\nContent-Type: text/plain\nSubject : x\n\nafter\n"
+                            "--abc--\n";
+    QCOMPARE(messageText(raw, false).text,
+             std::string("hidden text here\n\nno headers at all\n\nvisible\n\nSubject : x\n\nafter"));
+    const MimeEntity e = splitEntity("Subject: x\nhello body\nX-Not: a field now\n");
+    QCOMPARE(e.headers.fields.size(), std::size_t(1));
+    QCOMPARE(std::string(e.body), std::string("hello body\nX-Not: a field now\n"));
+    QCOMPARE(messageText("Subject: x\nhello body\n", true).text, std::string("x\n\nhello body"));
+    // An 8-bit header name is no header either; a line ":" with no name is a broken field, skipped.
+    QCOMPARE(std::string(splitEntity("A: 1\n: v\nB: 2\n\nb").body), std::string("b"));
+    QCOMPARE(std::string(splitEntity("A: 1\nCaf\xE9: v\n\nb").body), std::string("Caf\xE9: v\n\nb"));
+}
+
+// Issue 25 item 7: the bytes of adjacent encoded-words in one charset are joined before
+// conversion (RFC 2047 6.2), so a UTF-8 character split across two words decodes.
+void TestText::adjacentEncodedWordsJoined() {
+    QCOMPARE(decodeHeaderText("=?utf-8?q?caf=C3?= =?utf-8?q?=A9_ok?="), std::string("caf\xC3\xA9 ok"));
+    QCOMPARE(decodeHeaderText("=?UTF-8?B?ww==?=\n =?utf-8?B?qQ==?="), std::string("\xC3\xA9"));
+    QCOMPARE(decodeHeaderText("=?utf-8?q?=C3?==?utf-8?b?qQ==?="), std::string("\xC3\xA9"));
+    // Other charsets, or text between, are not joined (as Python's email package).
+    QCOMPARE(decodeHeaderText("=?utf-8?q?=C3?= =?iso-8859-1?q?=A9?="), std::string("\xEF\xBF\xBD\xC2\xA9"));
+    QCOMPARE(decodeHeaderText("=?utf-8?q?=C3?= x =?utf-8?q?=A9?="), std::string("\xEF\xBF\xBD x \xEF\xBF\xBD"));
+    QCOMPARE(decodeHeaderText("a =?utf-8?q?b?=  =?utf-8?q?c?= d"), std::string("a bc d"));
+    // Whitespace inside is no encoded-word.
+    QCOMPARE(decodeHeaderText("=?utf-8?q?a b?="), std::string("=?utf-8?q?a b?="));
+    QCOMPARE(decodeHeaderText("=?utf 8?q?ab?="), std::string("=?utf 8?q?ab?="));
+    const std::string raw = "Subject: =?utf-8?b?RnLD?= =?utf-8?b?qWUgb2ZmZXI=?=\n\nbody\n";
+    QCOMPARE(messageText(raw, true).subject, std::string("Fr\xC3\xA9" "e offer"));
+}
+
+// Multiparts and messages nested deeper than the parser descends are read as their raw text:
+// the recursion stays bounded (100,000 levels, no stack overflow) and nothing hides below it.
+void TestText::deepNestingReadAsText() {
+    std::string nested;
+    for (int level = 0; level < 100000; ++level) {
+        const std::string b = "b" + std::to_string(level);
+        nested += "Content-Type: multipart/mixed; boundary=\"" + b + "\"\n\n--" + b + "\n";
+    }
+    nested += "Content-Type: text/plain\n\ninnermost words\n";
+    const std::string text = messageText(nested, false).text;
+    QVERIFY(text.size() > 1000000);
+    QCOMPARE(text.substr(text.size() - 15), std::string("innermost words"));
+    std::string messages;
+    for (int level = 0; level < 100000; ++level) messages += "Content-Type: message/rfc822\n\n";
+    QCOMPARE(messageText(messages + "Subject: s\n\nforwarded\n", false).text.substr(0, 28),
+             std::string("Content-Type: message/rfc822"));
+    // 17 levels: the text below the 16th is still there.
+    std::string seventeen;
+    for (int level = 0; level < 17; ++level) {
+        const std::string b = "x" + std::to_string(level);
+        seventeen += "Content-Type: multipart/mixed; boundary=" + b + "\n\n--" + b + "\n";
+    }
+    QVERIFY_CONTAINS(messageText(seventeen + "\nhidden\n", false).text, "hidden");
+}
+
+// Issue 25 item 8: the inputs that took quadratic time keep their exact text (the timings are in
+// tests/bench/bench_mime_hostile.cpp; unit tests do not time).
+void TestText::hostileInputsKeepTheirText() {
+    std::string subject;
+    for (int k = 0; k < 20000; ++k) subject += "=?a?q? ";
+    std::string expected = subject;
+    expected.pop_back();
+    QCOMPARE(decodeHeaderText(subject), expected);
+    const std::string amps(200000, '&');
+    QCOMPARE(htmlToText(amps), amps);
+    // Entities stay at most 11 bytes between '&' and ';'.
+    QCOMPARE(htmlToText("&eacute; &abcdefghijk; &#x0000000E9; &#x00000000E9;"),
+             std::string("\xC3\xA9 &abcdefghijk; \xC3\xA9 &#x00000000E9;"));
 }
 
 void TestText::htmlOnlyBody() {
