@@ -69,6 +69,22 @@ int hexValue(char c) {
     return -1;
 }
 
+/// `escape` + two hex digits -> that byte (RFC 2047 Q "=XX", RFC 2231 "%XX"); '_' -> ' ' when
+/// underscoreIsSpace (Q encoding); anything else is kept.
+std::string hexUnescaped(std::string_view s, char escape, bool underscoreIsSpace = false) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t k = 0; k < s.size(); ++k) {
+        if (s[k] == escape && k + 2 < s.size() && hexValue(s[k + 1]) >= 0 && hexValue(s[k + 2]) >= 0) {
+            out += static_cast<char>(hexValue(s[k + 1]) * 16 + hexValue(s[k + 2]));
+            k += 2;
+        } else {
+            out += (underscoreIsSpace && s[k] == '_') ? ' ' : s[k];
+        }
+    }
+    return out;
+}
+
 /// What a body line is to a multipart with `boundary` (RFC 2046 section 5.1.1): a delimiter is
 /// "--" boundary followed only by spaces/tabs (transport padding); the close delimiter is
 /// "--" boundary "--" followed only by spaces/tabs; any other line, e.g. "--boundary--x" or
@@ -223,20 +239,7 @@ public:
         w.charset = w.charset.substr(0, w.charset.find('*'));
         w.end = close + 2;
         const std::string_view text = m_s.substr(q1 + 3, close - q1 - 3);
-        if (enc == 'b') {
-            w.bytes = decodeBase64(text);
-            return w;
-        }
-        for (std::size_t k = 0; k < text.size(); ++k) {
-            if (text[k] == '_') {
-                w.bytes += ' ';
-            } else if (text[k] == '=' && k + 2 < text.size() && hexValue(text[k + 1]) >= 0 && hexValue(text[k + 2]) >= 0) {
-                w.bytes += static_cast<char>(hexValue(text[k + 1]) * 16 + hexValue(text[k + 2]));
-                k += 2;
-            } else {
-                w.bytes += text[k];
-            }
-        }
+        w.bytes = enc == 'b' ? decodeBase64(text) : hexUnescaped(text, '=', true);
         return w;
     }
 
@@ -284,21 +287,6 @@ bool parseSectionName(const std::string& name, ParamSection& out) {
     return true;
 }
 
-/// "%XX" -> the byte; any other '%' is kept.
-std::string percentDecoded(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t k = 0; k < s.size(); ++k) {
-        if (s[k] == '%' && k + 2 < s.size() && hexValue(s[k + 1]) >= 0 && hexValue(s[k + 2]) >= 0) {
-            out += static_cast<char>(hexValue(s[k + 1]) * 16 + hexValue(s[k + 2]));
-            k += 2;
-        } else {
-            out += s[k];
-        }
-    }
-    return out;
-}
-
 /// Joins RFC 2231 sections into one value per name, in section order. The charset'language'
 /// prefix of an encoded first section is dropped: the values are the percent-decoded bytes
 /// (FDLab reads only boundary and charset, which are ASCII).
@@ -316,7 +304,7 @@ std::vector<std::pair<std::string, std::string>> joinedSections(std::vector<Para
             const std::size_t tick2 = tick1 == std::string_view::npos ? tick1 : v.find('\'', tick1 + 1);
             if (tick2 != std::string_view::npos) v.remove_prefix(tick2 + 1);
         }
-        out.back().second += sections[k].encoded ? percentDecoded(v) : std::string(v);
+        out.back().second += sections[k].encoded ? hexUnescaped(v, '%') : std::string(v);
     }
     return out;
 }
