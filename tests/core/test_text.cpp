@@ -1,5 +1,6 @@
 // The text pipeline (core/text/): tokenizer rule, MIME parsing and decoding (RFC 2047 subjects,
-// multipart, HTML, quoted-printable, base64, charsets), exact token byte positions, the
+// multipart with RFC 2046 delimiters and RFC 2231 parameters, headers without a blank line,
+// bounded nesting, HTML, quoted-printable, base64, charsets), exact token byte positions, the
 // vocabulary fitted on training documents only, binary / tf / tf-idf values computed by hand,
 // unseen-word reports, the folder and CSV loaders with every bad-input case
 // (tests/data/text/), the message bundle format, and the bundled SpamAssassin corpus.
