@@ -129,10 +129,10 @@ ExperimentSpec specForModel(ExperimentSpec spec, const LoadedModel& model, const
 PreparedSplit prepareForModel(TaskData data, const ExperimentSpec& spec, const LoadedModel& model,
                               const std::string& path, std::vector<std::string>& warnings) {
     // Classes in the model's order before the split: the stratified split then sees training's labels.
-    data.data = inModelClassOrder(model, std::move(data.data), path);
+    data.data = inModelClassOrder(model, std::move(data.data));
     checkModelFits(model, data.data, path);
     if (data.test) {
-        *data.test = inModelClassOrder(model, std::move(*data.test), path);
+        *data.test = inModelClassOrder(model, std::move(*data.test));
         checkModelFits(model, *data.test, path);
     }
     const TrainingRecord& t = model.training;

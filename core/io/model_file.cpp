@@ -116,7 +116,7 @@ void checkModelFits(const LoadedModel& model, const Dataset& data, const std::st
     }
 }
 
-Dataset inModelClassOrder(const LoadedModel& model, Dataset data, const std::string& path) {
+Dataset inModelClassOrder(const LoadedModel& model, Dataset data) {
     const std::vector<std::string>& want = model.classNames;
     if (data.classNames == want) return data;
     std::vector<int> to(data.classNames.size(), -1);   // data class -> model class
@@ -125,9 +125,7 @@ Dataset inModelClassOrder(const LoadedModel& model, Dataset data, const std::str
         if (it != want.end()) to[c] = static_cast<int>(it - want.begin());
     }
     if (data.classNames.size() != want.size() || std::count(to.begin(), to.end(), -1) > 0)
-        throw std::invalid_argument(path + ": model classes [" + joinedNames(want) + "] differ from the classes [" +
-                                    joinedNames(data.classNames) + "] of dataset '" + data.name +
-                                    "' (use the training task)");
+        return data;   // not a reordering: checkModelFits names the difference
     for (int& l : data.labels) l = to[static_cast<std::size_t>(l)];
     data.classNames = want;
     return data;

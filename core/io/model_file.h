@@ -73,9 +73,9 @@ void checkModelFits(const LoadedModel& model, const Dataset& data, const std::st
 
 /// `data` with its classes in the model's order: the same class names in another order (a binary
 /// task given as --positive B --negative A for a model of [B, A]) are matched by name and the
-/// labels renumbered. Other names or another count: std::invalid_argument "PATH: ..." naming both
-/// lists (a 4-class test set under a 3-class model would index past the model's scores).
-Dataset inModelClassOrder(const LoadedModel& model, Dataset data, const std::string& path);
+/// labels renumbered. Other names or another count leave `data` as it is, for checkModelFits to
+/// refuse (a 4-class test set under a 3-class model would index past the model's scores).
+Dataset inModelClassOrder(const LoadedModel& model, Dataset data);
 
 /// loadModelFile + checkModelFits: the model of `path`, ready to score `data`.
 TrainedModel loadModelFor(const std::string& path, const Dataset& data);
