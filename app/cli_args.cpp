@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <charconv>
+#include <limits>
 #include <cstdio>
 #include <chrono>
 #include <cmath>
@@ -105,13 +107,20 @@ std::string Args::choice(const std::string& name, const std::vector<std::string>
     throw UsageError("--" + name + " must be one of: " + list + " (got '" + v + "')");
 }
 
-std::vector<std::string> splitList(const std::string& s, char sep) {
+std::vector<std::string> splitList(const std::string& s, const std::string& option, char sep) {
     std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, sep))
-        if (!item.empty()) out.push_back(item);
-    return out;
+    if (s.empty()) return out;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = s.find(sep, start);
+        std::string item = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (item.empty())
+            throw UsageError("--" + option + " has an empty item in '" + s + "' (items are separated by '" +
+                             std::string(1, sep) + "')");
+        out.push_back(std::move(item));
+        if (end == std::string::npos) return out;
+        start = end + 1;
+    }
 }
 
 double parseNumber(const std::string& s, const std::string& option) {
@@ -123,6 +132,37 @@ double parseNumber(const std::string& s, const std::string& option) {
     } catch (const std::exception&) {
         throw UsageError("--" + option + " expects a number, got '" + s + "'");
     }
+}
+
+namespace {
+// from_chars takes no leading whitespace or '+', and base 10 takes no "0x": exactly the digits.
+template <typename T>
+bool parseWhole(const std::string& s, T& v) {
+    const char* end = s.data() + s.size();
+    const auto [p, ec] = std::from_chars(s.data(), end, v);
+    return !s.empty() && ec == std::errc() && p == end;
+}
+}  // namespace
+
+long long parseInteger(const std::string& s, const std::string& option, long long min, long long max) {
+    long long v = 0;
+    if (!parseWhole(s, v) || v < min || v > max)
+        throw UsageError("--" + option + " expects a whole number from " + std::to_string(min) + " to " +
+                         std::to_string(max) + ", got '" + s + "'");
+    return v;
+}
+
+int intOption(const Args& a, const std::string& name, int fallback, int min, int max) {
+    const auto v = a.value(name);
+    return v ? static_cast<int>(parseInteger(*v, name, min, max)) : fallback;
+}
+
+std::uint64_t parseSeed(const std::string& s, const std::string& option) {
+    std::uint64_t v = 0;
+    if (!parseWhole(s, v))
+        throw UsageError("--" + option + " expects a whole number from 0 to " +
+                         std::to_string(std::numeric_limits<std::uint64_t>::max()) + ", got '" + s + "'");
+    return v;
 }
 
 }  // namespace fdlab::cli

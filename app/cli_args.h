@@ -3,6 +3,7 @@
 
 #include "core/util/run_control.h"
 
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -76,9 +77,17 @@ private:
     std::set<std::string> m_flags;
 };
 
-/// The non-empty items of a `sep`-separated list.
-std::vector<std::string> splitList(const std::string& s, char sep = ',');
+/// The items of a `sep`-separated list given to --option: none for "", else every item must be
+/// non-empty ("0,,1" and "a," are a UsageError naming the option, not silently shortened).
+std::vector<std::string> splitList(const std::string& s, const std::string& option, char sep = ',');
 /// A finite number, else UsageError naming --option.
 double parseNumber(const std::string& s, const std::string& option);
+/// A whole number in [min, max] written as decimal digits with an optional leading '-'; else
+/// UsageError naming --option ("2.7", "0x3", "1e3", " 3", "+3" are refused, not truncated).
+long long parseInteger(const std::string& s, const std::string& option, long long min, long long max);
+/// parseInteger for an int option: --name's value, or `fallback` when it is not given.
+int intOption(const Args& a, const std::string& name, int fallback, int min, int max = 1000000000);
+/// A seed: decimal digits, 0 .. 2^64 - 1 (no sign, so "-1" is refused, not wrapped).
+std::uint64_t parseSeed(const std::string& s, const std::string& option);
 
 }  // namespace fdlab::cli

@@ -5,8 +5,10 @@
 
 #include "core/attacks/threat_registry.h"
 #include "core/data/bundled.h"
+#include "core/data/loaders.h"
 #include "core/eval/experiment_runner.h"
 #include "core/eval/level_evaluation.h"
+#include "core/eval/model_data.h"
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/deletion_grid.h"
@@ -43,7 +45,7 @@ std::string csvField(const std::string& s) {
 
 std::vector<double> parseLevels(const std::string& s) {
     std::vector<double> out;
-    for (const auto& t : splitList(s)) out.push_back(parseNumber(t, "levels"));
+    for (const auto& t : splitList(s, "levels")) out.push_back(parseNumber(t, "levels"));
     if (out.empty()) throw UsageError("--levels needs at least one value");
     return out;
 }
@@ -59,21 +61,42 @@ const char* kDataHelp =
     "         on the --data corpus, and a --test-data corpus is vectorised with it)\n"
     "  task:  --positive A[,B] --negative C[,D]   (binary)  |  --one-vs-rest A  |  (default: all classes)\n"
     "         --scale none|zero-one|minus-one-one|unit-norm|binarise (fitted on the training part)\n"
-    "         --test-fraction F (default 0.3) --seed S (default 1): the stratified split; train, eval\n"
-    "         and attack given the same options use the same split; --test-fraction 0 trains on all rows\n"
+    "         --test-fraction F (default 0.3) --seed S (default 1): the stratified split; --test-fraction 0\n"
+    "         trains on all rows. train records the split, the fitted scaling and a fingerprint of the\n"
+    "         training part in the model file; eval and attack apply them (leave --scale, --test-fraction\n"
+    "         and --seed out: a value that contradicts the model's is refused, exit 3), match the classes\n"
+    "         by name, and refuse data whose training part is not the model's (the test part could hold\n"
+    "         training rows); files written before this record fall back to the options, with a warning\n"
+    "         --label COLUMN: a CSV file's label column or an ARFF file's class attribute\n"
     "         --test-data FILE|BUNDLED: a fixed test set (e.g. spamassassin-test); the whole --data/--bundled\n"
     "         set trains, and the test set's features are matched to it by name (unseen ones dropped)\n"
     "         --importance dataset|uniform|mutual-information|FILE.csv (default: the data's own)\n";
+
+/// --label COLUMN for `ref`: a CSV file's label column, an ARFF file's class attribute. Other
+/// sources have no choice of label, so the option is refused there rather than ignored.
+void setLabel(DatasetRef& ref, const std::string& label, const std::string& role) {
+    ref.options.labelColumn.clear();
+    ref.options.classAttribute.clear();
+    if (label.empty()) return;
+    const std::string& source = ref.bundled.empty() ? ref.file : ref.bundled;
+    const bool corpus = !ref.file.empty() && isTextCorpus(ref.file, ref.options);
+    const std::optional<FileFormat> format =
+        ref.file.empty() || corpus ? std::nullopt : std::optional<FileFormat>(guessFormat(ref.file));
+    if (format == FileFormat::Arff) ref.options.classAttribute = label;
+    else if (corpus ? !std::filesystem::is_directory(ref.file) : format == FileFormat::Csv) ref.options.labelColumn = label;
+    else
+        throw UsageError("--label applies to CSV and ARFF files (the label column or class attribute); the " + role +
+                         " '" + source + "' has no choice of label");
+}
 
 ExperimentSpec dataSpec(const Args& a) {
     ExperimentSpec s;
     s.dataset.bundled = a.value("bundled", "");
     s.dataset.file = a.value("data", "");
     if (s.dataset.bundled.empty() == s.dataset.file.empty()) throw UsageError("give exactly one of --bundled and --data");
-    s.dataset.options.labelColumn = a.value("label", "");
     s.dataset.options.textColumn = a.value("text-column", "");
     s.dataset.options.weighting = a.value("weighting", "binary");
-    s.dataset.options.minDocumentFrequency = static_cast<int>(parseNumber(a.value("min-df", "2"), "min-df"));
+    s.dataset.options.minDocumentFrequency = intOption(a, "min-df", 2, 1);
     if (a.has("test-data")) {
         DatasetRef t;
         const std::string v = *a.value("test-data");
@@ -82,12 +105,14 @@ ExperimentSpec dataSpec(const Args& a) {
                                std::any_of(all.begin(), all.end(), [&](const BundledInfo& b) { return b.name == v; });
         (isBundled ? t.bundled : t.file) = v;
         t.options = s.dataset.options;
+        setLabel(t, a.value("label", ""), "test data");
         s.testDataset = t;
     }
+    setLabel(s.dataset, a.value("label", ""), "data");
     if (a.has("positive") || a.has("negative")) {
         s.task.kind = TaskSpec::Kind::Binary;
-        s.task.positive = splitList(a.value("positive", ""));
-        s.task.negative = splitList(a.value("negative", ""));
+        s.task.positive = splitList(a.value("positive", ""), "positive");
+        s.task.negative = splitList(a.value("negative", ""), "negative");
     } else if (a.has("one-vs-rest")) {
         s.task.kind = TaskSpec::Kind::OneVsRest;
         s.task.positive = {a.value("one-vs-rest", "")};
@@ -96,7 +121,7 @@ ExperimentSpec dataSpec(const Args& a) {
     s.split.kind = SplitSpec::Kind::Fraction;
     s.split.testFraction = parseNumber(a.value("test-fraction", "0.3"), "test-fraction");
     s.split.validationFraction = 0.0;
-    s.seed = static_cast<std::uint64_t>(parseNumber(a.value("seed", "1"), "seed"));
+    s.seed = parseSeed(a.value("seed", "1"), "seed");
     const std::string imp = a.value("importance", "dataset");
     if (imp == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
     else if (imp == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
@@ -114,6 +139,36 @@ PreparedSplit prepare(const ExperimentSpec& s) {
     return prepareRepetition(data, s, 0);
 }
 
+/// A model file and the data it is evaluated on: the model's recorded split and preprocessing
+/// applied to the data options (core/eval/model_data.h); warnings on stderr.
+struct ModelAndData {
+    LoadedModel model;
+    PreparedSplit split;
+};
+
+ModelAndData modelAndData(const Args& a) {
+    const std::string path = *a.value("model");
+    const ExperimentSpec options = dataSpec(a);   // usage mistakes before the files are read
+    ModelAndData out;
+    out.model = loadModelFile(path);
+    ModelDataOptions given;
+    if (const auto v = a.value("scale")) given.scaling = scalingFromString(*v);
+    if (const auto v = a.value("test-fraction")) given.testFraction = parseNumber(*v, "test-fraction");
+    if (const auto v = a.value("seed")) given.seed = parseSeed(*v, "seed");
+    std::vector<std::string> warnings;
+    auto flush = [&warnings] {
+        for (const auto& w : warnings) std::cerr << "warning: " << w << '\n';
+        warnings.clear();
+    };
+    const ExperimentSpec spec = specForModel(options, out.model, given, path, warnings);
+    flush();
+    TaskData data = loadTaskData(spec);
+    if (const std::string note = data.testAlignment.describe(); !note.empty()) std::cerr << "test data: " << note << '\n';
+    out.split = prepareForModel(std::move(data), spec, out.model, path, warnings);
+    flush();
+    return out;
+}
+
 /// The test part, or a usage error saying that --test-fraction 0 left none.
 const Dataset& requireTest(const PreparedSplit& ps) {
     if (ps.test.rows() == 0) throw UsageError("there is no test part: give --test-fraction above 0 or --test-data FILE");
@@ -124,7 +179,7 @@ const Dataset& requireTest(const PreparedSplit& ps) {
 void setAttackedClasses(AttackSpec& at, const Args& a, const Dataset& d) {
     ExperimentSpec s;
     s.attack = at;
-    s.attackedClasses = splitList(a.value("attack-class", ""));
+    s.attackedClasses = splitList(a.value("attack-class", ""), "attack-class");
     at = resolvedAttack(s, d);
 }
 
@@ -149,7 +204,7 @@ std::set<std::string> attackOptions(std::set<std::string> own) {
 AttackSpec attackFrom(const Args& a) {
     AttackSpec at;
     at.threat = a.value("threat", "none");
-    at.seed = static_cast<std::uint64_t>(parseNumber(a.value("attack-seed", "1"), "attack-seed"));
+    at.seed = parseSeed(a.value("attack-seed", "1"), "attack-seed");
     std::map<std::string, std::string> given;
     for (const std::string& name : threatParamNames())
         if (const auto v = a.value(optionName(name))) given[name] = *v;
@@ -211,8 +266,8 @@ int runRun(const std::vector<std::string>& argv) {
     if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     ExperimentSpec spec = loadPresetOrFile(a.positional()[0]);
-    if (a.has("threads")) spec.threads = static_cast<int>(parseNumber(*a.value("threads"), "threads"));
-    if (a.has("repetitions")) spec.repetitions = static_cast<int>(parseNumber(*a.value("repetitions"), "repetitions"));
+    spec.threads = intOption(a, "threads", spec.threads, 0);
+    spec.repetitions = intOption(a, "repetitions", spec.repetitions, 1);
 
     InterruptGuard guard;
     StderrProgress progress(a.has("quiet"));
@@ -260,7 +315,8 @@ int runTrain(const std::vector<std::string>& argv) {
     const TrainedModel t = trainLearner(learner, ps.train, params, {{}, guard.token()});
     if (t.fit.status == Status::Cancelled) return Cancelled;
     if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
-    saveTrainedModel(*a.value("output"), t, ps.train, learner, completeParams(learner, params), ps.preprocessor);
+    saveTrainedModel(*a.value("output"), t, ps.train, learner, completeParams(learner, params), ps.preprocessor,
+                     splitRecord(spec, spec.testDataset.has_value()));
     // liblinear does not report its iteration count (0): say nothing rather than "0 iterations".
     std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective << ", "
               << (t.fit.iterations > 0 ? std::to_string(t.fit.iterations) + " iterations, " : std::string()) << fmt(t.fit.elapsed, 3)
@@ -282,12 +338,13 @@ int runEval(const std::vector<std::string>& argv) {
     const Args a(argv, attackOptions({"model", "levels", "format"}), {});
     if (!a.has("model")) throw UsageError("eval needs --model MODEL.json");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
-    const ExperimentSpec spec = dataSpec(a);
-    const PreparedSplit ps = prepare(spec);
-    const TrainedModel m = loadModelFor(*a.value("model"), requireTest(ps));
-    AttackSpec at = attackFrom(a);
-    setAttackedClasses(at, a, ps.test);
+    AttackSpec at = attackFrom(a);   // option mistakes first, before any data is read
     const std::vector<double> levels = parseLevels(a.value("levels", "0"));
+    const ModelAndData md = modelAndData(a);
+    const PreparedSplit& ps = md.split;
+    requireTest(ps);
+    const TrainedModel& m = md.model.trained;
+    setAttackedClasses(at, a, ps.test);
     InterruptGuard guard;
     const Stopwatch sw;
     const auto scores = evaluateAtLevels(m, ps.test, at, levels, {{}, guard.token()}, &ps.train);
@@ -328,12 +385,15 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     const Args a(argv, attackOptions({"model", "budget", "format", "png", "count"}), {});
     if (!a.has("model")) throw UsageError("attack needs --model MODEL.json");
     const std::string format = a.choice("format", {"csv", "json"}, "csv");
-    const ExperimentSpec spec = dataSpec(a);
-    const PreparedSplit ps = prepare(spec);
-    const TrainedModel m = loadModelFor(*a.value("model"), requireTest(ps));
-    AttackSpec at = attackFrom(a);
+    AttackSpec at = attackFrom(a);   // option mistakes first, before any data is read
+    const double budget = parseNumber(a.value("budget", "0"), "budget");
+    const int count = intOption(a, "count", 10, 0);
+    const ModelAndData md = modelAndData(a);
+    const PreparedSplit& ps = md.split;
+    requireTest(ps);
+    const TrainedModel& m = md.model.trained;
     setAttackedClasses(at, a, ps.test);
-    at = attackAtLevel(at, parseNumber(a.value("budget", "0"), "budget"));
+    at = attackAtLevel(at, budget);
     InterruptGuard guard;
     const AttackResult r = runAttack(ps.test, *m.scorer, at, {{}, guard.token()}, &ps.train);
     if (r.status == Status::Cancelled) return Cancelled;
@@ -358,7 +418,6 @@ int runAttackCmd(const std::vector<std::string>& argv) {
         }
     }
     if (a.has("png")) {
-        const int count = static_cast<int>(parseNumber(a.value("count", "10"), "count"));
         std::vector<int> rows;
         for (int i = 0; i < std::min(count, ps.test.rows()); ++i) rows.push_back(i);
         savePng(deletionGrid(ps.test, r, rows), *a.value("png"));
@@ -378,7 +437,9 @@ std::vector<Command> experimentCommands() {
          "                     [--shard I/N --output PART.json]   (one shard of a sweep; see plan and merge)\n"
          "Trains every learner, attacks the test set at every level and prints mean error +- standard\n"
          "error (and AUC) per learner and level, next to the paper's numbers for presets. Progress on\n"
-         "stderr; Ctrl-C cancels cleanly (exit 4) and keeps the finished points.\n",
+         "stderr; Ctrl-C cancels cleanly (exit 4) and keeps the finished points.\n"
+         "--repetitions R overrides the file's count: R random splits, or with a k-fold split R repetitions\n"
+         "of k-fold CV (each shuffles the rows anew and tests every fold once: R x k points per level).\n",
          runRun},
         {"train", "train a learner and save the model as JSON",
          std::string("usage: fdlab-cli train --learner NAME [--params JSON] --output MODEL.json DATA-OPTIONS\n") + kDataHelp +

@@ -29,7 +29,7 @@ int runReport(const std::vector<std::string>& argv) {
     const Args a(argv, {"presets", "output", "threads", "repetitions"}, {"quiet"});
     if (!a.positional().empty()) throw UsageError("report takes no positional arguments (see --presets)");
     const std::string dir = a.value("output", "fdlab-report");
-    std::vector<std::string> names = a.has("presets") ? splitList(*a.value("presets")) : claimPresets();
+    std::vector<std::string> names = a.has("presets") ? splitList(*a.value("presets"), "presets") : claimPresets();
     if (names.empty()) throw UsageError("--presets names no preset");
 
     // Load and check every preset before running any (a typo fails in a second, not after an hour).
@@ -41,8 +41,8 @@ int runReport(const std::vector<std::string>& argv) {
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument(n + ": " + e.what());
         }
-        if (a.has("threads")) spec.threads = static_cast<int>(parseNumber(*a.value("threads"), "threads"));
-        if (a.has("repetitions")) spec.repetitions = static_cast<int>(parseNumber(*a.value("repetitions"), "repetitions"));
+        spec.threads = intOption(a, "threads", spec.threads, 0);
+        spec.repetitions = intOption(a, "repetitions", spec.repetitions, 1);
         specs.push_back(std::move(spec));
     }
     std::filesystem::create_directories(dir);
@@ -83,7 +83,8 @@ std::vector<Command> reportCommands() {
              "Runs every preset that states its paper's claims (or the listed presets/experiment files), checks\n"
              "each claim on the run's mean test errors and writes DIR/report.md (default DIR: fdlab-report),\n"
              "one chart DIR/PRESET.png per preset and DIR/report.json. Verdicts and numbers come from the runs.\n"
-             "--repetitions overrides the presets' own count (a quick look, not the paper's protocol).\n"
+             "--repetitions overrides the presets' own count (a quick look, not the paper's protocol); with a\n"
+             "k-fold split it counts repetitions of k-fold CV (R x k points per level).\n"
              "Progress on stderr; Ctrl-C cancels (exit 4) and writes no report.\n",
              runReport}};
 }

@@ -24,23 +24,11 @@ namespace {
 
 using json = nlohmann::json;
 
-int intOption(const Args& a, const std::string& name, int fallback) {
-    if (!a.has(name)) return fallback;
-    const std::string v = *a.value(name);
-    try {
-        std::size_t used = 0;
-        const long n = std::stol(v, &used);
-        if (used == v.size() && n >= -1000000000L && n <= 1000000000L) return static_cast<int>(n);
-    } catch (const std::exception&) {
-    }
-    throw UsageError("--" + name + " expects an integer, got '" + v + "'");
-}
-
 // The spec as `run` reads it, with the overrides that change the tasks.
 ExperimentSpec sweepSpec(const Args& a) {
     ExperimentSpec spec = loadPresetOrFile(a.positional()[0]);
-    if (a.has("threads")) spec.threads = intOption(a, "threads", 0);
-    if (a.has("repetitions")) spec.repetitions = intOption(a, "repetitions", 1);
+    if (a.has("threads")) spec.threads = intOption(a, "threads", 0, 0);
+    if (a.has("repetitions")) spec.repetitions = intOption(a, "repetitions", 1, 1);
     spec.validate();
     return spec;
 }
@@ -64,11 +52,11 @@ int runPlan(const std::vector<std::string>& argv) {
     if (a.positional().size() != 1) throw UsageError("plan needs exactly one EXPERIMENT.json or preset name");
     const std::string format = a.choice("format", {"text", "json"}, "text");
     if (a.has("shards")) {   // N = 0 is bad input (exit 3), not a usage slip
-        const int n = intOption(a, "shards", 1);
+        const int n = intOption(a, "shards", 1, -1000000000);
         if (n < 1) throw std::invalid_argument("--shards " + std::to_string(n) + ": the shard count must be at least 1");
     }
     const ExperimentSpec spec = sweepSpec(a);
-    const ShardPlan plan = planShards(spec, intOption(a, "shards", 1));
+    const ShardPlan plan = planShards(spec, intOption(a, "shards", 1, -1000000000));
     double total = 0;
     for (const auto& t : plan.tasks) total += t.cost;
     if (format == "json") {

@@ -5,6 +5,7 @@
 #include "ui/dialogs/import_dialog.h"
 #include "ui/dialogs/text_corpus_dialog.h"
 
+#include "core/eval/model_data.h"
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/model_file.h"
@@ -734,7 +735,7 @@ void MainWindow::exportModel(const QString& path, const QString& learnerId) {
             if (!m.scorer || !m.fit.ok()) throw std::runtime_error(l.id + ": training failed: " + m.fit.message);
             // Linear models, kernel SVMs and classifiers each in their own file format.
             saveTrainedModel(path.toStdString(), m, split.train, l.learner, completeParams(l.learner, params),
-                             split.preprocessor);
+                             split.preprocessor, splitRecord(spec, spec.testDataset.has_value()));
             return path;
         },
         [this](const QString& p) {

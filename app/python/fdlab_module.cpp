@@ -381,17 +381,9 @@ py::dict fitInfo(const Model& m) {
 }
 
 void saveModelFile(const Model& m, const std::string& path) {
-    if (m.train) {
-        saveTrainedModel(path, m.trained, *m.train, m.learner, m.params);
-    } else if (m.savedLinear) {
-        saveModel(path, m.savedLinear->model, m.savedLinear->metadata);
-    } else if (m.savedKernel) {
-        saveKernelSvm(path, *m.savedKernel);
-    } else if (const auto* c = dynamic_cast<const Classifier*>(m.trained.scorer.get())) {
-        saveClassifier(path, *c);
-    } else {
-        throw std::invalid_argument("this model has no file format");
-    }
+    // Trained here: no split to record ("split": null); read from a file: its record kept.
+    if (m.train) saveTrainedModel(path, m.trained, *m.train, m.learner, m.params);
+    else saveLoadedModel(path, m);
 }
 
 /// A test set for `model` from Python arrays: the model's class order and feature count.

@@ -4,6 +4,7 @@
 #include "core/solvers/knapsack.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <limits>
 
 namespace fdlab {
@@ -30,6 +31,10 @@ void profitsAgainst(const LinearModel& m, const RowView& x, int label, int k, st
 // `solve`, keep the competitor whose margin ends lowest.
 template <class Solve>
 InstanceDeletion worstCase(const LinearModel& m, const RowView& x, int label, Solve&& solve) {
+    const int classes = m.isBinary() ? 2 : static_cast<int>(m.W.cols());
+    if (label < 0 || label >= classes)
+        throw std::invalid_argument("worst-case attack: label " + std::to_string(label) + " of a model with " +
+                                    std::to_string(classes) + " classes");
     std::vector<double> s(static_cast<std::size_t>(m.W.cols()));
     LinearScorer(m).scoresRow(x, s);
     const double margin = Scorer::marginOf(s, label);
@@ -93,6 +98,9 @@ InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, 
 void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const AttackSpec& base, const std::vector<int>& Ks,
                           const ScoreSink& sink) {
     const int outs = static_cast<int>(m.W.cols());
+    if (test.numClasses() != (outs == 1 ? 2 : outs))   // a label past the columns would write past `after`
+        throw std::invalid_argument("worst-case attack: the model scores " + std::to_string(outs == 1 ? 2 : outs) +
+                                    " classes, dataset '" + test.name + "' has " + std::to_string(test.numClasses()));
     std::vector<double> after(static_cast<std::size_t>(outs)), profit, suffix;
     for (int i = 0; i < test.rows(); ++i) {
         const int label = test.labels[static_cast<std::size_t>(i)];

@@ -16,6 +16,11 @@ namespace fdlab {
 
 namespace {
 
+/// Every feature gets a name, an importance and a weight per class (about 100 bytes), so this
+/// bounds what one line can make FDLab allocate to about 1.7 GB; it is above the largest common
+/// LIBSVM sets FDLab can train on (webspam trigrams: 16.6 million) and far below int's range.
+constexpr std::uint64_t kMaxFeatureIndex = std::uint64_t{1} << 24;
+
 /// Next whitespace-separated token of `s` starting at `pos`; empty at the end.
 std::string_view nextToken(std::string_view s, std::size_t& pos) {
     auto space = [](char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; };
@@ -70,8 +75,12 @@ Dataset loadLibsvm(const std::string& path, const LoadOptions& opt) {
                 throw DataError(path, ln,
                                 "expected increasing feature indices (> " + std::to_string(prev) + "), found " +
                                     std::to_string(idx) + (idx == prev ? " twice" : ""));
-            if (idx > (std::uint64_t{1} << 31))
-                throw DataError(path, ln, "expected a feature index below 2^31, found " + std::string(key));
+            // Every feature index up to the largest one becomes a feature with a name and per-feature
+            // vectors, so an index is also a memory request: a hostile "2147483648:1" must be an
+            // error here, not a 2^31-element allocation (or an int overflow) later.
+            if (idx > kMaxFeatureIndex)
+                throw DataError(path, ln, "expected a feature index of at most " + std::to_string(kMaxFeatureIndex) +
+                                              " (2^24, the largest feature count FDLab loads), found " + std::string(key));
             prev = idx;
             const float v = requireNumber(path, ln, tok.substr(colon + 1), "feature " + std::string(key));
             maxIndex = std::max(maxIndex, idx);

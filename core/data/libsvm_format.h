@@ -3,7 +3,7 @@
 //
 //   <label> <index>:<value> <index>:<value> ... [# comment]
 //
-// Indices are 1-based and strictly increasing within a line; absent indices are 0. "qid:N"
+// Indices are 1-based, at most 2^24, and strictly increasing within a line; absent indices are 0. "qid:N"
 // tokens (SVMlight ranking groups) are ignored. The number of features is the largest index
 // seen, so a trailing all-zero feature of the original data is not recoverable (saveLibsvm
 // writes only non-zeros, like every LIBSVM writer). Labels are kept as strings (class names)

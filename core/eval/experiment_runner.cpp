@@ -115,14 +115,14 @@ AttackSpec resolvedAttack(const ExperimentSpec& spec, const Dataset& d) {
 }
 
 int repetitionCount(const ExperimentSpec& spec) {
-    return spec.split.kind == SplitSpec::Kind::KFold ? spec.split.folds : spec.repetitions;
+    return spec.split.kind == SplitSpec::Kind::KFold ? spec.repetitions * spec.split.folds : spec.repetitions;
 }
 
 std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpose) {
     return Rng(spec.seed).split(static_cast<std::uint64_t>(repetition)).split(static_cast<std::uint64_t>(purpose)).next();
 }
 
-PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int rep) {
+PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int rep, const Preprocessor* fitted) {
     const Dataset& data = taskData.data;
     const std::uint64_t seed = derivedSeed(spec, rep, 0);
     std::vector<int> train, validation, test;
@@ -153,10 +153,13 @@ PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& 
         break;
     }
     case SplitSpec::Kind::KFold: {
-        // One fold partition for the whole experiment (seeded by repetition 0), fold `rep` tested.
-        const auto folds = stratifiedKFold(data, spec.split.folds, derivedSeed(spec, 0, 0));
-        test = folds.at(static_cast<std::size_t>(rep)).test;
-        train = folds.at(static_cast<std::size_t>(rep)).train;
+        // Repeated k-fold: repetition rep tests fold rep % k of shuffle rep / k, and each shuffle's
+        // partition is seeded by the split seed of its first repetition (so one shuffle, R = 1,
+        // is the partition seeded by repetition 0, as before repetitions applied to k-fold).
+        const int k = spec.split.folds, first = rep - rep % k;
+        const auto folds = stratifiedKFold(data, k, derivedSeed(spec, first, 0));
+        test = folds.at(static_cast<std::size_t>(rep % k)).test;
+        train = folds.at(static_cast<std::size_t>(rep % k)).train;
         if (spec.split.validationFraction > 0) {
             const Dataset trainPart = data.subset(train);
             const TrainTest inner = stratifiedSplit(trainPart, spec.split.validationFraction, seed);
@@ -172,7 +175,7 @@ PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& 
     p.train = data.subset(train);
     p.validation = data.subset(validation);
     p.test = taskData.test ? *taskData.test : data.subset(test);
-    p.preprocessor = Preprocessor::fit(p.train, spec.preprocessing);
+    p.preprocessor = fitted ? *fitted : Preprocessor::fit(p.train, spec.preprocessing);
     p.preprocessor.apply(p.train);
     p.preprocessor.apply(p.validation);
     p.preprocessor.apply(p.test);

@@ -1,7 +1,8 @@
 #pragma once
 // Runs an experiment: error-versus-budget curves for every learner, level and repetition.
 //
-// Protocol, per repetition r (a seeded random split, or fold r of k-fold CV):
+// Protocol, per repetition r (a seeded random split, or under k-fold CV fold r % k of the
+// (r / k)-th shuffled partition: "repetitions": R runs R x k repetitions, repeated k-fold CV):
 //   1. split the task data into train / validation / test (stratified, seed derived from
 //      spec.seed and r); fit the preprocessing on train and apply it to all three; compute the
 //      importance values on train (mutual information never sees the test part);
@@ -91,12 +92,15 @@ TaskData loadTaskData(const ExperimentSpec& spec);
 /// spec.attack with the one-sided class names resolved against the task's classes
 /// (std::invalid_argument naming attack.attacked_classes for an unknown name).
 AttackSpec resolvedAttack(const ExperimentSpec& spec, const Dataset& taskData);
-/// Number of repetitions the spec runs (folds for k-fold).
+/// Number of repetitions the spec runs: spec.repetitions, times the folds for k-fold (each of the
+/// R repetitions of k-fold CV shuffles the rows anew and tests every fold once).
 int repetitionCount(const ExperimentSpec& spec);
 /// The split of one repetition. With a fixed test file, the training file is split into train
 /// and validation only; with a fraction split of test 0 and no test file, the test part is
-/// empty (a final model on all rows).
-PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int repetition);
+/// empty (a final model on all rows). With `fitted`, that preprocessing (a saved model's) is
+/// applied instead of one fitted on the training part.
+PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int repetition,
+                                const Preprocessor* fitted = nullptr);
 /// Seeds derived from the spec: purpose 0 = split, 1 = test attack, 2 = validation attack,
 /// 3 = label flips (split by level), 4 = cross-validation folds (split by level under label flips).
 std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpose);

@@ -7,6 +7,7 @@
 #include "core/io/json_file.h"
 #include "core/util/errors.h"
 
+#include <limits>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -125,6 +126,10 @@ void ExperimentSpec::validate() const {
         if (!std::isfinite(l) || l < 0) fieldError("levels", "levels must be finite and >= 0");
     if (repetitions < 1) fieldError("repetitions", "must be >= 1");
     if (split.kind == SplitSpec::Kind::KFold && split.folds < 2) fieldError("split.folds", "must be >= 2");
+    if (split.kind == SplitSpec::Kind::KFold &&
+        static_cast<long long>(repetitions) * split.folds > std::numeric_limits<int>::max())
+        fieldError("repetitions", std::to_string(repetitions) + " repetitions of " + std::to_string(split.folds) +
+                                      "-fold CV are more runs than an int counts");
     if (split.kind == SplitSpec::Kind::Fraction && !(split.testFraction >= 0 && split.testFraction < 1))
         fieldError("split.test", "must be in [0, 1) (0: no test part, with a \"test\" file or to train a final model)");
     if (testDataset && split.kind != SplitSpec::Kind::Fraction)

@@ -108,7 +108,7 @@ struct ExperimentSpec {
     /// resolved into attack.attackedClasses when the data is loaded. Empty: every class.
     std::vector<std::string> attackedClasses;
     std::vector<double> levels;
-    int repetitions = 1;               ///< random splits (ignored for k-fold: one per fold)
+    int repetitions = 1;               ///< random splits; k-fold: shuffles, each tests all k folds (R x k runs)
     bool tunePerLevel = false;         ///< choose grid values per level on an attacked validation set
     std::uint64_t seed = 1;
     int threads = 0;                   ///< 0 = all hardware threads

@@ -1,25 +1,74 @@
 #include "core/io/model_file.h"
 
 #include "core/io/json_file.h"
+#include "core/util/atomic_file.h"
 #include "core/learners/kernel_svm.h"
 #include "core/learners/nonlinear/model_io.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fdlab {
 
+namespace {
+
+/// `text` (a model document of any kind) with `record` at its top level, written atomically.
+void writeWithRecord(const std::string& path, const std::string& text, const TrainingRecord& record) {
+    nlohmann::json doc = nlohmann::json::parse(text);
+    if (record.preprocessing) doc["preprocessing"] = preprocessingToJson(*record.preprocessing);
+    if (!record.fingerprint.empty()) doc["training_fingerprint"] = record.fingerprint;
+    if (record.hasSplitField) doc["split"] = record.split;
+    writeFileAtomically(path, doc.dump(1) + "\n");
+}
+
+}  // namespace
+
 void saveTrainedModel(const std::string& path, const TrainedModel& model, const Dataset& train,
-                      const std::string& learner, const nlohmann::json& params, const Preprocessor& preprocessing) {
+                      const std::string& learner, const nlohmann::json& params, const Preprocessor& preprocessing,
+                      const nlohmann::json& split) {
+    std::string text;
     if (model.linear) {
-        saveModel(path, *model.linear, describeTraining(train, learner, params, preprocessing));
+        text = modelToJson(*model.linear, describeTraining(train, learner, params, preprocessing));
     } else if (const auto* k = dynamic_cast<const KernelSvmModel*>(model.scorer.get())) {
-        saveKernelSvm(path, SavedKernelSvm{*k, kKernelSvmSchemaVersion, FDLAB_VERSION, params, train.featureNames});
+        text = kernelSvmToJson(SavedKernelSvm{*k, kKernelSvmSchemaVersion, FDLAB_VERSION, params, train.featureNames});
     } else if (const auto* c = dynamic_cast<const Classifier*>(model.scorer.get())) {
-        saveClassifier(path, *c);   // trees, kNN, nets, ensembles
+        text = classifierToJson(*c);   // trees, kNN, nets, ensembles
     } else {
         throw std::invalid_argument("learner " + learner + ": this model type has no file format");
     }
+    // The same record in every format (a linear file has the first two fields already).
+    writeWithRecord(path, text, {preprocessing, fingerprintHex(train.fingerprint()), split, true});
 }
+
+void saveLoadedModel(const std::string& path, const LoadedModel& model) {
+    std::string text;
+    if (model.savedLinear) text = modelToJson(model.savedLinear->model, model.savedLinear->metadata);
+    else if (model.savedKernel) text = kernelSvmToJson(*model.savedKernel);
+    else if (const auto* c = dynamic_cast<const Classifier*>(model.trained.scorer.get())) text = classifierToJson(*c);
+    else throw std::invalid_argument("this model has no file format");
+    writeWithRecord(path, text, model.training);
+}
+
+namespace {
+
+TrainingRecord readTrainingRecord(const nlohmann::json& doc, const std::string& path, std::size_t features) {
+    const JsonReader r(path);
+    TrainingRecord t;
+    if (doc.contains("preprocessing")) t.preprocessing = preprocessingFromJson(doc.at("preprocessing"), r, features);
+    if (doc.contains("training_fingerprint")) {
+        t.fingerprint = r.string(doc.at("training_fingerprint"), "training_fingerprint");
+        if (t.fingerprint.size() != 16 || t.fingerprint.find_first_not_of("0123456789abcdef") != std::string::npos)
+            r.fail("training_fingerprint", "expected 16 lower-case hex digits");
+    }
+    if (doc.contains("split")) {
+        t.hasSplitField = true;
+        t.split = doc.at("split");
+        if (!t.split.is_null() && !t.split.is_object()) r.fail("split", "expected a JSON object or null");
+    }
+    return t;
+}
+
+}  // namespace
 
 LoadedModel loadModelFile(const std::string& path) {
     LoadedModel m;
@@ -52,6 +101,7 @@ LoadedModel loadModelFile(const std::string& path) {
         m.classNames = meta.classNames.empty() ? m.savedLinear->model.classNames : meta.classNames;
         m.imageShape = meta.imageShape;
     }
+    m.training = readTrainingRecord(doc, path, static_cast<std::size_t>(m.features()));
     return m;
 }
 
@@ -64,6 +114,21 @@ void checkModelFits(const LoadedModel& model, const Dataset& data, const std::st
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
+}
+
+Dataset inModelClassOrder(const LoadedModel& model, Dataset data) {
+    const std::vector<std::string>& want = model.classNames;
+    if (data.classNames == want) return data;
+    std::vector<int> to(data.classNames.size(), -1);   // data class -> model class
+    for (std::size_t c = 0; c < data.classNames.size(); ++c) {
+        const auto it = std::find(want.begin(), want.end(), data.classNames[c]);
+        if (it != want.end()) to[c] = static_cast<int>(it - want.begin());
+    }
+    if (data.classNames.size() != want.size() || std::count(to.begin(), to.end(), -1) > 0)
+        return data;   // not a reordering: checkModelFits names the difference
+    for (int& l : data.labels) l = to[static_cast<std::size_t>(l)];
+    data.classNames = want;
+    return data;
 }
 
 TrainedModel loadModelFor(const std::string& path, const Dataset& data) {

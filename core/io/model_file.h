@@ -20,11 +20,27 @@
 
 namespace fdlab {
 
+/// How the training data of a saved model was made, so that eval and attack rebuild the same
+/// test part: every model file written by saveTrainedModel carries, at its top level,
+///   "preprocessing": {...}            the scaling fitted on the training part (model_json.h)
+///   "training_fingerprint": "16 hex"  Dataset::fingerprint() of the training part (preprocessed)
+///   "split": {...} | null              the split and seed that made it (core/eval/model_data.h)
+/// Files written before this record (kernel SVM and classifier files; the split of linear ones)
+/// read back without it.
+struct TrainingRecord {
+    std::optional<Preprocessor> preprocessing;
+    std::string fingerprint;                  ///< empty: not recorded
+    nlohmann::json split;                     ///< null: not recorded
+    bool hasSplitField = false;               ///< "split" present (null: trained outside a split, e.g. Python)
+};
+
 /// Writes `model`, trained by `learner` with the complete registry `params` on `train` (after
-/// `preprocessing`), to `path`. Throws std::invalid_argument for a model type without a file
+/// `preprocessing`), to `path`, with its TrainingRecord (`split` as core/eval/model_data.h
+/// writes it, or null when unknown). Throws std::invalid_argument for a model type without a file
 /// format, and what the writers throw (DataError naming the path on I/O failure).
 void saveTrainedModel(const std::string& path, const TrainedModel& model, const Dataset& train,
-                      const std::string& learner, const nlohmann::json& params, const Preprocessor& preprocessing = {});
+                      const std::string& learner, const nlohmann::json& params, const Preprocessor& preprocessing = {},
+                      const nlohmann::json& split = nullptr);
 
 /// A model file of any kind, as read.
 struct LoadedModel {
@@ -38,18 +54,28 @@ struct LoadedModel {
     std::vector<std::string> classNames;
     std::vector<std::string> featureNames;     ///< empty when the file keeps none (classifier files)
     std::optional<ImageShape> imageShape;
+    TrainingRecord training;                   ///< what the file records of its training data
 
     int features() const { return trained.scorer->features(); }
 };
+
+/// Writes a model as read by loadModelFile back to `path`, its TrainingRecord kept as it was.
+void saveLoadedModel(const std::string& path, const LoadedModel& model);
 
 /// Reads a linear-model, kernel SVM or classifier file (dispatching on its "format"). Throws
 /// DataError naming the path when it cannot be read, is not JSON or does not follow its schema.
 LoadedModel loadModelFile(const std::string& path);
 
 /// Throws std::invalid_argument "PATH: ..." when `data` does not fit the model read from `path`:
-/// another feature count, other feature names (when both have names) or, for kernel SVM and
-/// classifier files, other classes (checkCompatible of the model's kind).
+/// another feature count, other feature names (when both have names) or other classes (names,
+/// count and order; checkCompatible of the model's kind).
 void checkModelFits(const LoadedModel& model, const Dataset& data, const std::string& path);
+
+/// `data` with its classes in the model's order: the same class names in another order (a binary
+/// task given as --positive B --negative A for a model of [B, A]) are matched by name and the
+/// labels renumbered. Other names or another count leave `data` as it is, for checkModelFits to
+/// refuse (a 4-class test set under a 3-class model would index past the model's scores).
+Dataset inModelClassOrder(const LoadedModel& model, Dataset data);
 
 /// loadModelFile + checkModelFits: the model of `path`, ready to score `data`.
 TrainedModel loadModelFor(const std::string& path, const Dataset& data);

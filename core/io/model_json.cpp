@@ -34,6 +34,38 @@ std::string fingerprintHex(std::uint64_t fingerprint) {
     return buf;
 }
 
+json preprocessingToJson(const Preprocessor& p) {
+    return {{"scaling", toString(p.scaling)},
+            {"binarise_threshold", static_cast<double>(p.binariseThreshold)},
+            {"offset", floats(p.offset)},
+            {"factor", floats(p.factor)},
+            {"shift", static_cast<double>(p.shift)}};
+}
+
+Preprocessor preprocessingFromJson(const json& pre, const JsonReader& r, std::size_t n) {
+    Preprocessor p;
+    const std::string scaling = r.string(r.field(pre, "preprocessing", "scaling"), "preprocessing.scaling");
+    try {
+        p.scaling = scalingFromString(scaling);
+    } catch (const std::invalid_argument& e) {
+        r.fail("preprocessing.scaling", e.what());
+    }
+    p.binariseThreshold = static_cast<float>(
+        r.number(r.field(pre, "preprocessing", "binarise_threshold"), "preprocessing.binarise_threshold"));
+    p.shift = static_cast<float>(r.number(r.field(pre, "preprocessing", "shift"), "preprocessing.shift"));
+    for (const char* key : {"offset", "factor"}) {
+        const std::string path = std::string("preprocessing.") + key;
+        const std::vector<double> v = r.numbers(r.field(pre, "preprocessing", key), path);
+        if (!v.empty() && v.size() != n)
+            r.fail(path, std::to_string(v.size()) + " values for " + std::to_string(n) + " features");
+        const bool affine = p.scaling == Scaling::MinusOneOne || p.scaling == Scaling::ZeroOne;
+        if (affine && v.size() != n) r.fail(path, "scaling '" + scaling + "' needs one value per feature");
+        std::vector<float>& dst = std::string(key) == "offset" ? p.offset : p.factor;
+        dst.assign(v.begin(), v.end());
+    }
+    return p;
+}
+
 ModelMetadata describeTraining(const Dataset& train, std::string learner, nlohmann::json params,
                                const Preprocessor& preprocessing) {
     ModelMetadata m;
@@ -83,12 +115,7 @@ std::string modelToJson(const LinearModel& model, const ModelMetadata& meta) {
         j["image_shape"] = {{"rows", meta.imageShape->rows}, {"cols", meta.imageShape->cols}};
     else
         j["image_shape"] = nullptr;
-    const Preprocessor& p = meta.preprocessing;
-    j["preprocessing"] = {{"scaling", toString(p.scaling)},
-                          {"binarise_threshold", static_cast<double>(p.binariseThreshold)},
-                          {"offset", floats(p.offset)},
-                          {"factor", floats(p.factor)},
-                          {"shift", static_cast<double>(p.shift)}};
+    j["preprocessing"] = preprocessingToJson(meta.preprocessing);
     j["training_fingerprint"] = meta.trainingFingerprint;
     json weights = json::array();
     json bias = json::array();
@@ -142,27 +169,7 @@ SavedModel modelFromJson(const std::string& text, const std::string& source) {
         m.imageShape = s;
     }
 
-    const json& pre = r.field(j, "", "preprocessing");
-    Preprocessor& p = m.preprocessing;
-    const std::string scaling = r.string(r.field(pre, "preprocessing", "scaling"), "preprocessing.scaling");
-    try {
-        p.scaling = scalingFromString(scaling);
-    } catch (const std::invalid_argument& e) {
-        r.fail("preprocessing.scaling", e.what());
-    }
-    p.binariseThreshold = static_cast<float>(
-        r.number(r.field(pre, "preprocessing", "binarise_threshold"), "preprocessing.binarise_threshold"));
-    p.shift = static_cast<float>(r.number(r.field(pre, "preprocessing", "shift"), "preprocessing.shift"));
-    for (const char* key : {"offset", "factor"}) {
-        const std::string path = std::string("preprocessing.") + key;
-        const std::vector<double> v = r.numbers(r.field(pre, "preprocessing", key), path);
-        if (!v.empty() && v.size() != n)
-            r.fail(path, std::to_string(v.size()) + " values for " + std::to_string(n) + " features");
-        const bool affine = p.scaling == Scaling::MinusOneOne || p.scaling == Scaling::ZeroOne;
-        if (affine && v.size() != n) r.fail(path, "scaling '" + scaling + "' needs one value per feature");
-        std::vector<float>& dst = std::string(key) == "offset" ? p.offset : p.factor;
-        dst.assign(v.begin(), v.end());
-    }
+    m.preprocessing = preprocessingFromJson(r.field(j, "", "preprocessing"), r, n);
 
     m.trainingFingerprint = r.string(r.field(j, "", "training_fingerprint"), "training_fingerprint");
     if (m.trainingFingerprint.size() != 16 ||
@@ -217,11 +224,24 @@ void checkCompatible(const SavedModel& model, const Dataset& d) {
     if (static_cast<std::size_t>(d.features()) != n || model.model.features() != d.features())
         throw std::invalid_argument("model expects " + std::to_string(model.model.features()) + " features, dataset '" +
                                     d.name + "' has " + std::to_string(d.features()));
-    if (d.featureNames.empty()) return;
-    for (std::size_t j = 0; j < n; ++j)
-        if (d.featureNames[j] != model.metadata.featureNames[j])
-            throw std::invalid_argument("feature " + std::to_string(j + 1) + " is '" + model.metadata.featureNames[j] +
-                                        "' in the model but '" + d.featureNames[j] + "' in dataset '" + d.name + "'");
+    if (!d.featureNames.empty())
+        for (std::size_t j = 0; j < n; ++j)
+            if (d.featureNames[j] != model.metadata.featureNames[j])
+                throw std::invalid_argument("feature " + std::to_string(j + 1) + " is '" + model.metadata.featureNames[j] +
+                                            "' in the model but '" + d.featureNames[j] + "' in dataset '" + d.name + "'");
+    // A label outside the model's classes would index past its scores (heap corruption in the
+    // worst-case attack); the same names in another order would score the wrong class.
+    const std::vector<std::string>& classes =
+        model.metadata.classNames.empty() ? model.model.classNames : model.metadata.classNames;
+    if (d.classNames != classes)
+        throw std::invalid_argument("model classes [" + joinedNames(classes) + "] differ from the classes [" +
+                                    joinedNames(d.classNames) + "] of dataset '" + d.name + "' (use the training task)");
+}
+
+std::string joinedNames(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& c : names) s += (s.empty() ? "" : ", ") + c;
+    return s;
 }
 
 }  // namespace fdlab

@@ -53,6 +53,16 @@ struct SavedModel {
     ModelMetadata metadata;
 };
 
+class JsonReader;
+
+/// The "preprocessing" object of a model file (layout above), shared by every model format.
+nlohmann::json preprocessingToJson(const Preprocessor& p);
+/// Parses it for a model of n features; DataError through `r` naming the field.
+Preprocessor preprocessingFromJson(const nlohmann::json& pre, const JsonReader& r, std::size_t n);
+
+/// "a, b, c" (class and feature lists in messages).
+std::string joinedNames(const std::vector<std::string>& names);
+
 /// Dataset::fingerprint() as 16 lower-case hex digits.
 std::string fingerprintHex(std::uint64_t fingerprint);
 
@@ -79,7 +89,8 @@ void saveModel(const std::string& path, const LinearModel& model, const ModelMet
 SavedModel loadModel(const std::string& path);
 
 /// Throws std::invalid_argument when the dataset's features do not match the model's (count,
-/// or names when the dataset has names), naming the first differing feature.
+/// or names when the dataset has names), naming the first differing feature, or its classes are
+/// not the model's (names, count and order), naming both lists.
 void checkCompatible(const SavedModel& model, const Dataset& d);
 
 }  // namespace fdlab

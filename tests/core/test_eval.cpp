@@ -181,6 +181,49 @@ private slots:
         for (const auto& p : a.points) QVERIFY(std::abs(p.error * testRows - std::round(p.error * testRows)) < 1e-9);
     }
 
+    void kFoldRepetitionsRepeatTheCrossValidation() {
+        // Issue 25 item 13: "repetitions": R with a k-fold split used to run k points per level
+        // whatever R said. Now R repetitions of k-fold CV: R x k points, each shuffle's folds
+        // partition the rows, and the shuffles differ. R = 1 keeps the partition seeded by
+        // repetition 0 (the old one).
+        ExperimentSpec s = smallSpec();
+        s.split.kind = SplitSpec::Kind::KFold;
+        s.split.folds = 4;
+        s.split.validationFraction = 0.0;
+        s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}};
+        s.attack.threat = "none";
+        s.levels = {0};
+        s.repetitions = 3;
+        s.tunePerLevel = false;
+        s.threads = 1;
+        QCOMPARE(repetitionCount(s), 12);
+        const ExperimentResult r = runExperiment(s);
+        QCOMPARE(r.status, Status::Converged);
+        QCOMPARE(static_cast<int>(r.points.size()), 12);
+        QCOMPARE(r.summary.front().error.n, 12);
+
+        const TaskData data = loadTaskData(s);
+        const int m = data.data.rows();   // 270
+        std::vector<std::vector<int>> testOf(3, std::vector<int>(static_cast<std::size_t>(m), 0));
+        for (int rep = 0; rep < 12; ++rep) {
+            const PreparedSplit ps = prepareRepetition(data, s, rep);
+            QCOMPARE(ps.train.rows() + ps.test.rows(), m);
+            for (int i = 0; i < ps.test.rows(); ++i) ++testOf[static_cast<std::size_t>(rep / 4)][static_cast<std::size_t>(ps.test.sourceRow(i))];
+            // the point of this repetition is the error of the SVM trained on its training part
+            const TrainedModel t = trainLearner("svm", ps.train, {{"C", 1.0}});
+            QCOMPARE(r.points[static_cast<std::size_t>(rep)].repetition, rep);
+            QCOMPARE(r.points[static_cast<std::size_t>(rep)].error, scoreDataset(*t.scorer, ps.test).error);
+        }
+        // every row is tested exactly once per shuffle
+        for (const auto& counts : testOf)
+            QVERIFY(std::all_of(counts.begin(), counts.end(), [](int c) { return c == 1; }));
+        // shuffle 0 is the partition of repetition 0's seed; the others differ from it
+        const auto folds0 = stratifiedKFold(data.data, 4, derivedSeed(s, 0, 0));
+        QCOMPARE(prepareRepetition(data, s, 1).test.sourceRow(0), data.data.sourceRow(folds0[1].test[0]));
+        QVERIFY(prepareRepetition(data, s, 4).test.fingerprint() != prepareRepetition(data, s, 0).test.fingerprint());
+        QVERIFY(prepareRepetition(data, s, 8).test.fingerprint() != prepareRepetition(data, s, 4).test.fingerprint());
+    }
+
     void resultsAndSpecRoundTrip() {
         ExperimentSpec s = smallSpec();
         s.repetitions = 1;

@@ -84,6 +84,9 @@ const Case kCorpus[] = {
     {"libsvm_decreasing_index.libsvm", 2, Kind::Text, "increasing"},
     {"libsvm_duplicate_index.libsvm", 3, Kind::Text, "twice"},
     {"libsvm_index_zero.libsvm", 2, Kind::Text, "index 0"},
+    // An index of 2^31 used to pass the bound check and end in vector::_M_default_append.
+    {"libsvm_index_2pow31.libsvm", 3, Kind::Text, "at most 16777216 (2^24, the largest feature count FDLab loads), found 2147483648"},
+    {"libsvm_index_too_large.libsvm", 2, Kind::Text, "found 16777217"},
     {"libsvm_nan.libsvm", 3, Kind::Text, "NaN/Inf"},
     {"libsvm_inf.libsvm", 1, Kind::Text, "NaN/Inf"},
     {"libsvm_label_missing.libsvm", 2, Kind::Text, "class label"},

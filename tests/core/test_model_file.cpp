@@ -5,6 +5,9 @@
 // names the file.
 
 #include "core/data/generators.h"
+#include "core/data/loaders.h"
+#include "core/eval/level_evaluation.h"
+#include "core/eval/model_data.h"
 #include "core/io/model_file.h"
 #include "core/learners/registry.h"
 #include "core/util/errors.h"
@@ -38,6 +41,34 @@ std::string errorOf(F&& f) {
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+nlohmann::json readJson(const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+/// A linear model over two features f1, f2 with the given weight columns and class names.
+TrainedModel linearModel(const Eigen::MatrixXd& W, std::vector<std::string> classes) {
+    FitResult f;
+    f.model.W = W;
+    f.model.b = Eigen::VectorXd::Zero(W.cols());
+    f.model.classNames = std::move(classes);
+    f.status = Status::Converged;
+    return wrapLinear(std::move(f));
+}
+
+/// Dense rows with labels and class names, features f1..fn.
+Dataset rowsOf(const std::vector<std::vector<float>>& rows, std::vector<int> labels, std::vector<std::string> classes) {
+    Dataset d;
+    d.X.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.front().size()));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j) d.X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = rows[i][j];
+    d.labels = std::move(labels);
+    d.classNames = std::move(classes);
+    d.name = "rows";
+    d.fillDefaults();
+    return d;
+}
 
 }  // namespace
 
@@ -121,6 +152,151 @@ private slots:
         const std::string tree = dir.filePath("tree.json").toStdString();
         const std::string c = errorOf<std::invalid_argument>([&] { loadModelFor(tree, classes); });
         QVERIFY2(c.starts_with(tree + ": ") && contains(c, "ham"), c.c_str());
+    }
+
+    void linearModelsCheckTheDatasClasses() {
+        // Issue 25 item 1: linear-model files were checked on features only. A 3-class model on
+        // 4-class data then indexed past its scores (heap corruption under worst-case-count), and
+        // a binary model of classes [k1, k0] scored data of [k0, k1] with flipped labels.
+        QTemporaryDir dir;
+        Eigen::MatrixXd W3(2, 3);
+        W3 << 1, -1, 0, 0, 1, -1;
+        const TrainedModel three = linearModel(W3, {"a", "b", "c"});
+        const Dataset abc = rowsOf({{1, 0}, {0, 1}, {-1, -1}}, {0, 1, 2}, {"a", "b", "c"});
+        const std::string path3 = dir.filePath("three.json").toStdString();
+        saveTrainedModel(path3, three, abc, "svm", nlohmann::json::object());
+        const Dataset abcd = rowsOf({{1, 0}, {0, 1}, {-1, -1}, {2, 2}}, {0, 1, 2, 3}, {"a", "b", "c", "d"});
+        std::string e = errorOf<std::invalid_argument>([&] { loadModelFor(path3, abcd); });
+        QVERIFY2(e.starts_with(path3 + ": ") && contains(e, "model classes [a, b, c] differ from the classes [a, b, c, d]"),
+                 e.c_str());
+        QCOMPARE(inModelClassOrder(loadModelFile(path3), abcd).classNames, abcd.classNames);   // no reordering
+        // The worst-case curve itself refuses instead of writing past its three scores.
+        AttackSpec wc;
+        wc.threat = "worst-case-count";
+        e = errorOf<std::invalid_argument>([&] { evaluateAtLevels(three, abcd, wc, {1}); });
+        QVERIFY2(contains(e, "3 classes") && contains(e, "has 4"), e.c_str());
+        QCOMPARE(evaluateAtLevels(three, abc, wc, {0}).front().error, 0.0);
+
+        // Binary: the model's class 1 ("k0") is the positive side of w = (1, -1).
+        Eigen::MatrixXd w(2, 1);
+        w << 1, -1;
+        const TrainedModel binary = linearModel(w, {"k1", "k0"});
+        const std::string path2 = dir.filePath("binary.json").toStdString();
+        saveTrainedModel(path2, binary, rowsOf({{1, 0}, {0, 1}}, {1, 0}, {"k1", "k0"}), "svm", nlohmann::json::object());
+        // The same two rows as a task of classes [k0, k1]: read in their own order, all wrong.
+        const Dataset swapped = rowsOf({{1, 0}, {0, 1}}, {0, 1}, {"k0", "k1"});
+        QCOMPARE(scoreDataset(*binary.scorer, swapped).error, 1.0);
+        e = errorOf<std::invalid_argument>([&] { loadModelFor(path2, swapped); });
+        QVERIFY2(contains(e, "model classes [k1, k0] differ from the classes [k0, k1]"), e.c_str());
+        // Matched by name: labels renumbered, every row right.
+        const Dataset matched = inModelClassOrder(loadModelFile(path2), swapped);
+        checkModelFits(loadModelFile(path2), matched, path2);   // does not throw
+        QCOMPARE(matched.classNames, (std::vector<std::string>{"k1", "k0"}));
+        QCOMPARE(matched.labels, (std::vector<int>{1, 0}));
+        QCOMPARE(scoreDataset(*binary.scorer, matched).error, 0.0);
+        // Other names are refused, not matched.
+        const LoadedModel m2 = loadModelFile(path2);
+        e = errorOf<std::invalid_argument>([&] {
+            checkModelFits(m2, inModelClassOrder(m2, rowsOf({{1, 0}, {0, 1}}, {0, 1}, {"k0", "k2"})), path2);
+        });
+        QVERIFY2(contains(e, "[k1, k0]") && contains(e, "[k0, k2]"), e.c_str());
+    }
+
+    void evaluationUsesTheModelsSplitAndScaling() {
+        // Issue 25 item 2: eval and attack rebuilt the split and the scaling from their own
+        // options. The model file now records both (and the training part's fingerprint) and
+        // specForModel / prepareForModel apply them, refuse contradicting options and refuse data
+        // whose training part is not the model's.
+        QTemporaryDir dir;
+        Dataset raw = biggioGaussianDataset(120, 3, 4);
+        for (int i = 0; i < raw.rows(); ++i) raw.X(i, 1) *= 1000.0f, raw.X(i, 2) += 50.0f;   // scaling matters
+        const std::string csv = dir.filePath("data.csv").toStdString();
+        saveCsv(raw, csv);
+        ExperimentSpec trainSpec;
+        trainSpec.dataset.file = csv;
+        trainSpec.preprocessing = Scaling::ZeroOne;
+        trainSpec.split.testFraction = 0.3;
+        trainSpec.split.validationFraction = 0.0;
+        trainSpec.seed = 1;
+        const PreparedSplit ps = prepareRepetition(loadTaskData(trainSpec), trainSpec, 0);
+        const nlohmann::json p = completeParams("knn", {{"k", 1}});
+        const TrainedModel t = trainLearner("knn", ps.train, p);
+        const std::string path = dir.filePath("knn.json").toStdString();
+        saveTrainedModel(path, t, ps.train, "knn", p, ps.preprocessor, splitRecord(trainSpec, false));
+        const double expected = scoreDataset(*t.scorer, ps.test).error;
+
+        // What eval's options say when only the data is given: no scaling, and (say) seed 3.
+        ExperimentSpec options = trainSpec;
+        options.preprocessing = Scaling::None;
+        options.seed = 3;
+        const LoadedModel model = loadModelFile(path);
+        QVERIFY(model.training.preprocessing && model.training.preprocessing->scaling == Scaling::ZeroOne);
+        // Before the fix eval scored this split (other rows, unscaled): another number.
+        const PreparedSplit naive = prepareRepetition(loadTaskData(options), options, 0);
+        const double naiveError = scoreDataset(*model.trained.scorer, naive.test).error;
+        std::vector<std::string> warnings;
+        const ExperimentSpec spec = specForModel(options, model, {}, path, warnings);
+        QCOMPARE(spec.seed, std::uint64_t{1});
+        QCOMPARE(spec.preprocessing, Scaling::ZeroOne);
+        const PreparedSplit back = prepareForModel(loadTaskData(spec), spec, model, path, warnings);
+        QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings.front().c_str());
+        QCOMPARE(back.test.fingerprint(), ps.test.fingerprint());
+        QCOMPARE(scoreDataset(*model.trained.scorer, back.test).error, expected);
+        qInfo("test error %.3f with the model's split and scaling, %.3f with the options'", expected, naiveError);
+        QVERIFY(naiveError != expected);
+
+        // Options that contradict the record are refused, naming both values.
+        ModelDataOptions given;
+        given.seed = 2;
+        std::string e = errorOf<std::invalid_argument>([&] { specForModel(options, model, given, path, warnings); });
+        QVERIFY2(e.starts_with(path + ": ") && contains(e, "--seed 1") && contains(e, "--seed 2"), e.c_str());
+        given = {};
+        given.scaling = Scaling::None;
+        e = errorOf<std::invalid_argument>([&] { specForModel(options, model, given, path, warnings); });
+        QVERIFY2(contains(e, "--scale zero-one") && contains(e, "--scale none"), e.c_str());
+        given = {};
+        given.testFraction = 0.5;
+        e = errorOf<std::invalid_argument>([&] { specForModel(options, model, given, path, warnings); });
+        QVERIFY2(contains(e, "test fraction 0.3") && contains(e, "--test-fraction 0.5"), e.c_str());
+        given.testFraction = 0.3;   // the same value is no contradiction
+        QCOMPARE(specForModel(options, model, given, path, warnings).seed, std::uint64_t{1});
+
+        // Changed data (one value): the training part is not the model's, refused.
+        Dataset changed = raw;
+        changed.X(0, 0) += 1.0f;
+        const std::string csv2 = dir.filePath("changed.csv").toStdString();
+        saveCsv(changed, csv2);
+        ExperimentSpec other = spec;
+        other.dataset.file = csv2;
+        e = errorOf<std::invalid_argument>([&] { prepareForModel(loadTaskData(other), other, model, path, warnings); });
+        QVERIFY2(contains(e, "is not the data the model was trained on") && contains(e, "may hold rows"), e.c_str());
+
+        // A file written before the split was recorded: the options' split, with a warning, and
+        // the fingerprint refuses a seed that is not the training one.
+        nlohmann::json doc = readJson(path);
+        doc.erase("split");
+        const std::string old = writeText(dir, "old.json", doc.dump());
+        const LoadedModel oldModel = loadModelFile(old);
+        warnings.clear();
+        const ExperimentSpec oldSpec = specForModel(options, oldModel, {}, old, warnings);
+        QCOMPARE(warnings.size(), std::size_t(1));
+        QVERIFY2(contains(warnings[0], "records no split") && contains(warnings[0], "seed 3"), warnings[0].c_str());
+        e = errorOf<std::invalid_argument>([&] { prepareForModel(loadTaskData(oldSpec), oldSpec, oldModel, old, warnings); });
+        QVERIFY2(contains(e, "may hold rows"), e.c_str());
+        ExperimentSpec seed1 = oldSpec;
+        seed1.seed = 1;
+        QCOMPARE(scoreDataset(*oldModel.trained.scorer, prepareForModel(loadTaskData(seed1), seed1, oldModel, old, warnings).test).error,
+                 expected);
+
+        // Saved without a split (Python): nothing to rebuild, a difference is only reported.
+        doc["split"] = nullptr;
+        const std::string direct = writeText(dir, "direct.json", doc.dump());
+        const LoadedModel directModel = loadModelFile(direct);
+        warnings.clear();
+        const ExperimentSpec directSpec = specForModel(options, directModel, {}, direct, warnings);
+        prepareForModel(loadTaskData(directSpec), directSpec, directModel, direct, warnings);
+        QCOMPARE(warnings.size(), std::size_t(2));
+        QVERIFY2(contains(warnings[1], "is not the data the model was trained on"), warnings[1].c_str());
     }
 
     void brokenFilesNameTheFile() {
