@@ -7,8 +7,9 @@ build tree (`build`) and to the test fixtures (`tests`), so outputs (results.jso
 land in the scratch directory and later commands read what earlier ones wrote, as they would for a
 reader in a fresh clone. A command must exit 0.
 
-- Placeholders that stand for the reader's own data are replaced by a fixture of the same kind:
-  FILE -> tests/data/tiny.csv, my_corpus/ and my_test/ -> tests/data/text/folder/.
+- Placeholders that stand for the reader's own data are replaced by data of the same kind:
+  FILE -> tests/data/tiny.arff; my_corpus/ and my_test/ are text corpora (one folder per class)
+  that this test writes into the scratch directory (seeded, 40 + 20 messages, 300 words).
 - A command with a placeholder that names a choice (SPEC|PRESET, --shard i/N) is a syntax
   summary, not an example: it and the rest of its block are skipped (listed in the output).
 - Long commands are shortened by an option this test adds (SHORTEN below); each is listed.
@@ -17,6 +18,7 @@ reader in a fresh clone. A command must exit 0.
 Usage: readme_commands.py README.md BUILD_DIR SOURCE_DIR
 """
 import os
+import random
 import re
 import subprocess
 import sys
@@ -24,9 +26,7 @@ import tempfile
 import time
 
 SUBSTITUTE = [
-    (re.compile(r"(?<=\s)FILE(?=\s|$)"), "tests/data/tiny.csv"),
-    (re.compile(r"\bmy_corpus/"), "tests/data/text/folder/"),
-    (re.compile(r"\bmy_test/"), "tests/data/text/folder/"),
+    (re.compile(r"(?<=\s)FILE(?=\s|$)"), "tests/data/tiny.arff"),
 ]
 TEMPLATE = re.compile(r"SPEC\|PRESET|--shard i/N|part-i\.json")
 # (pattern in the command, option appended, why)
@@ -66,6 +66,19 @@ def blocks(readme):
     return result
 
 
+def write_corpus(folder, per_class, rng):
+    """A reader's own corpus: one sub-folder per class of .txt messages; each class favours its
+    own third of a 300-word vocabulary."""
+    vocab = [f"word{i:03d}" for i in range(300)]
+    for c, cls in enumerate(["ham", "spam"]):
+        os.makedirs(os.path.join(folder, cls))
+        for m in range(per_class):
+            words = [rng.choice(vocab[c * 100:(c + 1) * 100]) if rng.random() < 0.6 else rng.choice(vocab)
+                     for _ in range(40)]
+            with open(os.path.join(folder, cls, f"{m:02d}.txt"), "w", encoding="utf-8") as f:
+                f.write(" ".join(words) + "\n")
+
+
 def main():
     readme_path, build, source = sys.argv[1:4]
     with open(readme_path, encoding="utf-8") as f:
@@ -73,6 +86,9 @@ def main():
     work = tempfile.mkdtemp(prefix="fdlab-readme-")
     os.symlink(os.path.abspath(build), os.path.join(work, "build"))
     os.symlink(os.path.join(os.path.abspath(source), "tests"), os.path.join(work, "tests"))
+    rng = random.Random(1)
+    write_corpus(os.path.join(work, "my_corpus"), 20, rng)
+    write_corpus(os.path.join(work, "my_test"), 10, rng)
     env = dict(os.environ, PAGER="cat", QT_QPA_PLATFORM="offscreen")
     ran, skipped, failures = 0, [], []
     for block in blocks(readme):

@@ -73,13 +73,15 @@ timeout 300 fdlab-cli report --presets globerson-toy --output report > report.lo
   || fail "report files missing: $(ls report)"
 grep -q "globerson-toy" report/report.md || fail "report.md does not name the preset"
 
-step "python3 -c 'import fdlab'"
-python3 - <<'PY' || fail "the Python module"
+# Debian's interpreter, the one the package's module is built for (a pyenv python3 may come first
+# on the PATH).
+step "/usr/bin/python3 -c 'import fdlab'"
+/usr/bin/python3 - <<'PY' || fail "the Python module"
 import fdlab, numpy as np
 assert fdlab.__file__.startswith("/usr/lib/python3/dist-packages/"), fdlab.__file__
 X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.1], [0.1, 1.0]])
 y = np.array(["a", "b", "a", "b"])
-m = fdlab.train(X, y, learner="svm")
+m = fdlab.train("svm", X, y)
 p = list(m.predict(X))
 assert p == ["a", "b", "a", "b"], p
 print("import fdlab:", fdlab.__file__, "predictions", p)
@@ -129,6 +131,6 @@ for d in /usr/share/fdlab /usr/share/doc/fdlab; do
   [ -e "$d" ] && { echo "left after purge: $d"; left=1; }
 done
 grep -q "x-fdlab-experiment" /usr/share/mime/globs2 && { echo "MIME type left in globs2"; left=1; }
-python3 -c "import fdlab" 2> /dev/null && { echo "python3 still imports fdlab"; left=1; }
+/usr/bin/python3 -c "import fdlab" 2> /dev/null && { echo "python3 still imports fdlab"; left=1; }
 [ "$left" = 0 ] || fail "files of the package are left after purge"
 step "passed ($(basename "$deb"), $(( $(date +%s) - t0 )) s)"
