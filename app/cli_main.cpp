@@ -5,6 +5,7 @@
 #include "cli_commands.h"
 
 #include "core/util/errors.h"
+#include "core/util/install_paths.h"
 
 #include <exception>
 #include <iostream>
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
         return Ok;
     }
     if (args[0] == "--version") {
-        std::cout << "fdlab-cli " FDLAB_VERSION "\n";
+        std::cout << "fdlab-cli " << fdlab::versionString() << "\n";
         return Ok;
     }
     const Command* cmd = nullptr;

@@ -2,6 +2,7 @@
 // experiment (MNIST 3 vs 5, running by itself), or the data / experiment file given on the
 // command line.
 
+#include "core/util/install_paths.h"
 #include "ui/main_window.h"
 #include "ui/plots/curve_plot.h"
 #include "ui/plots/message_view.h"
@@ -17,7 +18,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("FDLab");
     QApplication::setOrganizationName("FDLab");
-    QApplication::setApplicationVersion(FDLAB_VERSION);
+    QApplication::setApplicationVersion(QString::fromStdString(fdlab::versionString()));
 
     QCommandLineParser parser;
     parser.setApplicationDescription("FDLab - the Feature Deletion Lab");

@@ -3,6 +3,8 @@
 
 #include "core/data/bundled.h"
 
+#include "core/util/install_paths.h"
+
 #include "core/data/generators.h"
 #include "core/data/loaders.h"
 #include "core/text/spamassassin.h"
@@ -11,26 +13,12 @@
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
-#include <system_error>
 
 namespace fdlab {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-bool isDir(const fs::path& p) {
-    std::error_code ec;
-    return !p.empty() && fs::is_directory(p, ec);
-}
-
-/// "<dir of the executable>/../share/fdlab/datasets", or empty when /proc/self/exe is unreadable.
-fs::path installedDatasetsDir() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec || exe.empty()) return {};
-    return (exe.parent_path() / ".." / "share" / "fdlab" / "datasets").lexically_normal();
-}
 
 /// "spamassassin-common": the bundled corpus's vocabulary cut to words in at least this many of
 /// the 4,232 training messages (1%).
@@ -174,17 +162,7 @@ const std::vector<Entry>& catalogue() {
 
 std::string datasetsDir() {
     if (const char* env = std::getenv("FDLAB_DATA_DIR"); env && *env) return env;
-    fs::path compiled;
-#ifdef FDLAB_SOURCE_DATASETS
-    compiled = FDLAB_SOURCE_DATASETS;
-#endif
-    // The source tree wins while it exists (developers, tests); an installed binary whose build
-    // tree is gone falls back to the share/ directory next to it.
-    if (isDir(compiled)) return compiled.string();
-    const fs::path installed = installedDatasetsDir();
-    if (isDir(installed)) return installed.string();
-    // Neither exists: return the most likely one so the loader's error names a real candidate.
-    return (compiled.empty() ? installed : compiled).string();
+    return sharedFilesDir(SharedFiles::Datasets).string();
 }
 
 std::vector<BundledInfo> bundledDatasets() {

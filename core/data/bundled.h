@@ -17,8 +17,8 @@ struct BundledInfo {
     bool synthetic = false;
 };
 
-/// The datasets directory: $FDLAB_DATA_DIR if set, else the source tree's datasets/ (compiled
-/// in), else "<dir of the executable>/../share/fdlab/datasets".
+/// The datasets directory: $FDLAB_DATA_DIR if set, else the source tree's datasets/ for a
+/// binary run from its build tree, else <prefix>/share/fdlab/datasets (core/util/install_paths.h).
 std::string datasetsDir();
 
 /// Every bundled file dataset and generator, in a stable order.

@@ -1,5 +1,7 @@
 #include "core/eval/presets.h"
 
+#include "core/util/install_paths.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -12,11 +14,7 @@ namespace fs = std::filesystem;
 
 std::string presetsDir() {
     if (const char* env = std::getenv("FDLAB_PRESETS_DIR"); env && *env) return env;
-    const fs::path source = fs::path(FDLAB_SOURCE_RESOURCES) / "presets";
-    std::error_code ec;
-    if (fs::is_directory(source, ec)) return source.string();
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    return (exe.parent_path() / ".." / "share" / "fdlab" / "presets").lexically_normal().string();
+    return sharedFilesDir(SharedFiles::Presets).string();
 }
 
 std::vector<PresetInfo> listPresets() {

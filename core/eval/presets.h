@@ -17,8 +17,8 @@ struct PresetInfo {
     std::string description;
 };
 
-/// $FDLAB_PRESETS_DIR if set, else the source tree's resources/presets (compiled in), else
-/// "<dir of the executable>/../share/fdlab/presets".
+/// $FDLAB_PRESETS_DIR if set, else the source tree's resources/presets for a binary run from
+/// its build tree, else <prefix>/share/fdlab/presets (core/util/install_paths.h).
 std::string presetsDir();
 /// Every preset, sorted by name. Broken files throw (they are part of the product).
 std::vector<PresetInfo> listPresets();

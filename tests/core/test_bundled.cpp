@@ -5,10 +5,15 @@
 
 #include "core/data/bundled.h"
 #include "core/data/generators.h"
+#include "core/eval/presets.h"
+#include "core/util/install_paths.h"
 
 #include <QtTest/QtTest>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -49,6 +54,8 @@ private slots:
     void generators();
     void unknownName();
     void dataDirFromEnvironment();
+    void installedBinariesReadTheirPrefix();
+    void thisTestRunsFromTheBuildTree();
 };
 
 void TestBundled::catalogue() {
@@ -254,6 +261,50 @@ void TestBundled::dataDirFromEnvironment() {
     qunsetenv("FDLAB_DATA_DIR");
     QCOMPARE(datasetsDir(), std::string(FDLAB_SOURCE_DATASETS));
     if (old) qputenv("FDLAB_DATA_DIR", QByteArray::fromStdString(saved));
+}
+
+// Issue 28: an installed binary reads <prefix>/share/fdlab even when the source tree it was built
+// from still exists; only binaries inside the build tree read the source tree.
+void TestBundled::installedBinariesReadTheirPrefix() {
+    namespace fs = std::filesystem;
+    const fs::path tmp = fs::temp_directory_path() / ("fdlab-layout-" + std::to_string(::getpid()));
+    fs::remove_all(tmp);
+    for (const char* d : {"src/datasets", "src/resources/presets", "build/app", "usr/share/fdlab/datasets",
+                          "opt/fdlab/bin", "opt/fdlab/share/fdlab/presets"})
+        fs::create_directories(tmp / d);
+    InstallLayout l;
+    l.sourceDir = tmp / "src";
+    l.buildDir = tmp / "build";
+    l.installShare = tmp / "usr/share/fdlab";
+
+    l.module = tmp / "build/app/fdlab-cli";                      // run from the build tree
+    QVERIFY(runsFromBuildTree(l));
+    QCOMPARE(sharedFilesDir(SharedFiles::Datasets, l), tmp / "src/datasets");
+    QCOMPARE(sharedFilesDir(SharedFiles::Presets, l), tmp / "src/resources/presets");
+    QCOMPARE(sharedFilesDir(SharedFiles::Report, l), tmp / "src/resources/report");
+
+    l.buildDir = tmp / "build/";                                 // a trailing separator
+    QVERIFY(runsFromBuildTree(l));
+    l.module = tmp / "build-other/fdlab-cli";                   // a sibling whose name starts alike
+    QVERIFY(!runsFromBuildTree(l));
+
+    l.buildDir = tmp / "build";
+    l.module = tmp / "usr/lib/python3/dist-packages/fdlab.so";  // installed, source tree still there
+    QVERIFY(!runsFromBuildTree(l));
+    QCOMPARE(sharedFilesDir(SharedFiles::Datasets, l), tmp / "usr/share/fdlab/datasets");
+    QCOMPARE(sharedFilesDir(SharedFiles::Lessons, l), tmp / "usr/share/fdlab/lessons");
+
+    l.installShare = tmp / "nowhere/share/fdlab";               // relocated: next to the program
+    l.module = tmp / "opt/fdlab/bin/fdlab-cli";
+    QCOMPARE(sharedFilesDir(SharedFiles::Presets, l), tmp / "opt/fdlab/share/fdlab/presets");
+    fs::remove_all(tmp);
+}
+
+void TestBundled::thisTestRunsFromTheBuildTree() {
+    QVERIFY(runsFromBuildTree(currentLayout()));
+    QCOMPARE(presetsDir(), std::string(FDLAB_SOURCE_RESOURCES) + "/presets");
+    const std::string v = versionString();
+    QVERIFY2(v.rfind(FDLAB_VERSION " (", 0) == 0, v.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestBundled)
