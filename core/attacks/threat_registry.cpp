@@ -81,7 +81,7 @@ PreparedThreat prepareUniform(const ThreatContext& c, bool exact) {
     const int K = countLevel(c.spec.level);
     std::vector<int> set;
     if (exact) {
-        const UniformExactResult u = uniformExactDeletion(m, c.test, K, 1e6, c.rc);
+        const UniformExactResult u = uniformExactDeletion(m, c.test, K, c.spec.attackedClasses, 1e6, c.rc);
         if (!u.complete) {
             PreparedThreat p;
             p.cancelled = "cancelled while enumerating uniform deletion sets";
@@ -484,5 +484,22 @@ nlohmann::json threatParamsFromText(const std::string& threat, const std::map<st
 }
 
 int countLevel(double level) { return static_cast<int>(std::lround(level)); }
+
+void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
+                          const ScoreSink& sink, const RowDeletion& choose) {
+    std::vector<double> after(static_cast<std::size_t>(m.W.cols()));
+    const Rng base(spec.seed);
+    for (int i = 0; i < test.rows(); ++i) {
+        const int label = test.labels[static_cast<std::size_t>(i)];
+        const RowView x = test.row(i);
+        const bool hit = spec.attacks(label);
+        for (std::size_t l = 0; l < Ks.size(); ++l) {
+            Rng rng = base.split(static_cast<std::uint64_t>(i));   // as runAttack
+            const std::vector<int> deleted = hit ? choose(x, label, Ks[l], rng) : std::vector<int>{};
+            linearScores(m, x, deleted, after);
+            sink(i, l, after);
+        }
+    }
+}
 
 }  // namespace fdlab
