@@ -254,6 +254,9 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, analyseInstances(ctx, 0, 2, 1));
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, analyseInstances(ctx, 0, 3, 1));
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, computeInstanceView(ctx, 0, 1, 4, 1));
+        const Scorer& s = *ctx.models[0].second.scorer;
+        for (int row : {-1, 4}) QVERIFY_THROWS_EXCEPTION(std::out_of_range, attackInstance(*ctx.test, row, s, ctx.attack));
+        QCOMPARE(runAttackOnRows(*ctx.test, {}, s, ctx.attack).attacked.rows(), 0);
     }
 };
 
