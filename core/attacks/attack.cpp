@@ -91,8 +91,11 @@ bool AttackSpec::attacks(int label) const {
     return attackedClasses.empty() || std::find(attackedClasses.begin(), attackedClasses.end(), label) != attackedClasses.end();
 }
 
-AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpec& spec, const RunControl& rc,
-                       const Dataset* donors) {
+namespace {
+
+/// runAttack on the rows `rows` of `test` (null: every row, the result keeping `test` itself).
+AttackResult attackRows(const Dataset& test, const std::vector<int>* rows, const Scorer& model, const AttackSpec& spec,
+                        const RunControl& rc, const Dataset* donors) {
     Stopwatch clock;
     spec.validate(test);
     const ThreatInfo& info = threatInfo(spec.threat);
@@ -105,56 +108,63 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         throw std::invalid_argument("attack: donor set has a different number of features");
     const nlohmann::json params = spec.completeParams();
     const bool noise = params.value("replacement", "zero") == "uniform-noise";
+    const Dataset clean = rows ? test.subset(*rows) : Dataset{};   // the result's rows, before the attack
+    const Dataset& out0 = rows ? clean : test;
+    // Result row r is row `source(r)` of `test`.
+    auto source = [rows](int r) { return rows ? (*rows)[static_cast<std::size_t>(r)] : r; };
 
     AttackResult res;
-    // Data-independent choices are made once for all instances.
+    // Choices for the whole set are made once, on all of `test` (uniform-exact's one set).
     const PreparedThreat threat = info.prepare({test, model, spec, params, donors ? *donors : test, donors != nullptr, rc});
     if (!threat.cancelled.empty()) {
         res.status = Status::Cancelled;
         res.message = threat.cancelled;
-        res.attacked = test;
+        res.attacked = out0;
         res.elapsed = clock.seconds();
         return res;
     }
     const bool sparse = test.isSparse();
     if (sparse) {
-        res.attacked = test.subset({});   // the metadata; rows are appended below
-        res.attacked.labels = test.labels;
-        res.attacked.sourceRows = test.sourceRows;
+        res.attacked = out0.subset({});   // the metadata; rows are appended below
+        res.attacked.labels = out0.labels;
+        res.attacked.sourceRows = out0.sourceRows;
     } else {
-        res.attacked = test;
+        res.attacked = out0;
     }
-    const int m = test.rows(), n = test.features();
+    const int m = out0.rows(), n = test.features();
     res.deleted.assign(static_cast<std::size_t>(m), {});
     if (threat.damage) res.damage.assign(static_cast<std::size_t>(m), 0.0);
     if (threat.bound) res.damageBound.assign(static_cast<std::size_t>(m), 0.0);
     // Threats that look at every feature (corruption, the model-agnostic greedy search) work on
     // one densified row at a time when the set is sparse.
     std::vector<float> scratch(sparse && threat.denseRow ? static_cast<std::size_t>(n) : 0);
-    SparseRowsBuilder builder(sparse ? n : 0, sparse ? test.storedValues() : 0);
+    SparseRowsBuilder builder(sparse ? n : 0, sparse ? out0.storedValues() : 0);
 
     const Rng base(spec.seed);
     const int reportEvery = std::max(1, m / 20);
-    for (int i = 0; i < m; ++i) {
-        if (i % reportEvery == 0) {
+    for (int r = 0; r < m; ++r) {
+        if (r % reportEvery == 0) {
             if (rc.cancelled()) {
                 res.status = Status::Cancelled;
-                res.message = "cancelled after " + std::to_string(i) + " of " + std::to_string(m) + " instances";
+                res.message = "cancelled after " + std::to_string(r) + " of " + std::to_string(m) + " instances";
                 if (sparse) {   // the rest stays clean
                     Rng unused = base;
-                    for (int r = i; r < m; ++r) appendAttackedRow(test.row(r), {}, noise, unused, builder);
+                    for (int q = r; q < m; ++q) appendAttackedRow(out0.row(q), {}, noise, unused, builder);
                     res.attacked.sparse = std::move(builder).finish();
                 }
                 res.elapsed = clock.seconds();
                 return res;
             }
-            rc.report(static_cast<double>(i) / m, i, "attacking");
+            rc.report(static_cast<double>(r) / m, r, "attacking");
         }
-        Rng rng = base.split(spec.firstRowStream + static_cast<std::uint64_t>(i));
-        const int label = test.labels[static_cast<std::size_t>(i)];
-        const RowView x = test.row(i);
+        // Row i of `test` draws from stream i and is row i for corruption's donors, whichever
+        // rows are attacked with it.
+        const int i = source(r);
+        Rng rng = base.split(static_cast<std::uint64_t>(i));
+        const int label = out0.labels[static_cast<std::size_t>(r)];
+        const RowView x = out0.row(r);
         std::span<float> out;
-        if (!sparse) out = {res.attacked.X.row(i).data(), static_cast<std::size_t>(n)};
+        if (!sparse) out = {res.attacked.X.row(r).data(), static_cast<std::size_t>(n)};
         else if (threat.denseRow) {
             x.toDense(scratch);
             out = scratch;
@@ -162,8 +172,8 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         const bool attacked = threat.attack && spec.attacks(label);
         InstanceAttack a{i, x, label, out, &rng, {}, 0.0, 0.0};
         if (attacked) threat.attack(a);
-        if (threat.damage) res.damage[static_cast<std::size_t>(i)] = a.damage;
-        if (threat.bound) res.damageBound[static_cast<std::size_t>(i)] = a.bound;
+        if (threat.damage) res.damage[static_cast<std::size_t>(r)] = a.damage;
+        if (threat.bound) res.damageBound[static_cast<std::size_t>(r)] = a.bound;
         const bool substituted = attacked && threat.substitutes;   // corruption wrote its own values
         if (!sparse) {
             if (!substituted) replaceDeleted(out, a.deleted, noise, rng);
@@ -172,13 +182,28 @@ AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpe
         } else {
             appendAttackedRow(x, a.deleted, noise, rng, builder);
         }
-        res.deleted[static_cast<std::size_t>(i)] = std::move(a.deleted);
+        res.deleted[static_cast<std::size_t>(r)] = std::move(a.deleted);
     }
     if (sparse) res.attacked.sparse = std::move(builder).finish();
     res.status = Status::Converged;
     res.elapsed = clock.seconds();
     rc.report(1.0, m, "attack done");
     return res;
+}
+
+}  // namespace
+
+AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpec& spec, const RunControl& rc,
+                       const Dataset* donors) {
+    return attackRows(test, nullptr, model, spec, rc, donors);
+}
+
+AttackResult runAttackOnRows(const Dataset& test, const std::vector<int>& rows, const Scorer& model,
+                             const AttackSpec& spec, const RunControl& rc, const Dataset* donors) {
+    for (int i : rows)
+        if (i < 0 || i >= test.rows())
+            throw std::out_of_range("attack: row " + std::to_string(i) + " is not in [0, " + std::to_string(test.rows()) + ")");
+    return attackRows(test, &rows, model, spec, rc, donors);
 }
 
 }  // namespace fdlab

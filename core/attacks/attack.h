@@ -39,11 +39,8 @@ struct AttackSpec {
     /// One-sided adversary: the class indices whose instances are attacked (e.g. only spam);
     /// the others stay clean. Empty = every class.
     std::vector<int> attackedClasses;
+    /// Row i of the attacked set draws its randomness from stream i of `seed`.
     std::uint64_t seed = 1;
-    /// Row i of the attacked set draws its randomness from stream firstRowStream + i of `seed`.
-    /// Default 0. Attacking the one-row subset {i} of a set with firstRowStream = i reproduces
-    /// exactly what the attack of the whole set does to row i (the Heatmaps tab relies on it).
-    std::uint64_t firstRowStream = 0;
 
     /// Throws std::invalid_argument naming the field: an unknown threat, a level outside what
     /// the threat allows (negative or fractional K, N outside [0, V), p outside [0, 1]), a bad
@@ -76,5 +73,14 @@ struct AttackResult {
 /// instances done so far attacked and the rest left clean.
 AttackResult runAttack(const Dataset& test, const Scorer& model, const AttackSpec& spec, const RunControl& rc = {},
                        const Dataset* donors = nullptr);
+
+/// Rows `rows` of runAttack(test, model, spec, rc, donors), without attacking the others: the
+/// threat makes its choices on the whole of `test` (uniform-exact picks its one set from every
+/// row), and row rows[r] is attacked as the whole-set attack attacks it (its random stream, its
+/// index for the donor rule), so result row r equals row rows[r] of runAttack(test, ...) for
+/// every threat. The result holds the rows in the order given (std::out_of_range for a row
+/// outside `test`). The per-instance views (core/eval/instance_view.h) rely on it.
+AttackResult runAttackOnRows(const Dataset& test, const std::vector<int>& rows, const Scorer& model,
+                             const AttackSpec& spec, const RunControl& rc = {}, const Dataset* donors = nullptr);
 
 }  // namespace fdlab

@@ -22,9 +22,9 @@ std::vector<int> randomNonZeroBlankout(const RowView& x, double p, Rng& rng);
 /// {feature} with probability p, else {} (feature is deleted whatever its value).
 std::vector<int> randomFeatureDrop(int feature, double p, Rng& rng);
 
-/// Every count level Ks of random deletion in one pass per instance, for a linear model with
-/// zero replacement: one random permutation of the non-zeros per instance (the attack's own
-/// stream); budget K deletes its first K entries, so the scores equal runAttack's at each level.
+/// Every count level Ks of random deletion, for a linear model with zero replacement, without
+/// materialising the attacked sets: the attack's own draw per level (row i's stream), scored by
+/// linearScores, so the scores equal runAttack's at each level bit for bit.
 void randomDeletionLevels(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
                           const ScoreSink& sink);
 

@@ -81,7 +81,7 @@ PreparedThreat prepareUniform(const ThreatContext& c, bool exact) {
     const int K = countLevel(c.spec.level);
     std::vector<int> set;
     if (exact) {
-        const UniformExactResult u = uniformExactDeletion(m, c.test, K, 1e6, c.rc);
+        const UniformExactResult u = uniformExactDeletion(m, c.test, K, c.spec.attackedClasses, 1e6, c.rc);
         if (!u.complete) {
             PreparedThreat p;
             p.cancelled = "cancelled while enumerating uniform deletion sets";
@@ -484,5 +484,33 @@ nlohmann::json threatParamsFromText(const std::string& threat, const std::map<st
 }
 
 int countLevel(double level) { return static_cast<int>(std::lround(level)); }
+
+void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
+                          const ScoreSink& sink, const RowDeletion& choose) {
+    std::vector<double> after(static_cast<std::size_t>(m.W.cols()));
+    std::vector<std::int32_t> index;
+    std::vector<float> value;
+    const Rng base(spec.seed);
+    for (int i = 0; i < test.rows(); ++i) {
+        const int label = test.labels[static_cast<std::size_t>(i)];
+        // The row's non-zeros as a sparse view, gathered once for all levels: forEachNonZero
+        // visits the same (j, x_j) in the same order as on the row itself, so every result is
+        // the same, at O(non-zeros) per level instead of O(features) on dense data.
+        index.clear();
+        value.clear();
+        test.forEachNonZero(i, [&](int j, float v) {
+            index.push_back(j);
+            value.push_back(v);
+        });
+        const RowView x{value.data(), index.data(), static_cast<int>(index.size()), test.features(), true};
+        const bool hit = spec.attacks(label);
+        for (std::size_t l = 0; l < Ks.size(); ++l) {
+            Rng rng = base.split(static_cast<std::uint64_t>(i));   // as runAttack
+            const std::vector<int> deleted = hit ? choose(x, label, Ks[l], rng) : std::vector<int>{};
+            linearScores(m, x, deleted, after);
+            sink(i, l, after);
+        }
+    }
+}
 
 }  // namespace fdlab

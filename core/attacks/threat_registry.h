@@ -72,9 +72,20 @@ struct PreparedThreat {
 
 /// Per instance, per level: the class scores after the attack, handed to sink(i, level, s).
 using ScoreSink = std::function<void(int, std::size_t, std::span<const double>)>;
-/// A one-pass evaluation of count levels Ks for a linear model (same scores as attacking at each).
+/// An evaluation of count levels Ks for a linear model without materialising the attacked sets:
+/// the scores equal re-scoring runAttack's rows at each level bit for bit (scoreLinearDeletions).
 using LinearLevels = void (*)(const LinearModel&, const Dataset&, const AttackSpec&, const std::vector<int>& Ks,
                               const ScoreSink&);
+
+/// What a deletion threat deletes from row x (class `label`) at budget K, drawing from `rng`.
+using RowDeletion = std::function<std::vector<int>(const RowView& x, int label, int K, Rng& rng)>;
+
+/// The body of a LinearLevels: per instance i and level l, the features `choose` deletes at budget
+/// Ks[l] (rng: row i's stream of runAttack, afresh for each level; must be what the threat's
+/// attack deletes), scored by linearScores, i.e. the scores of row i of the attacked set bit for
+/// bit (also at margins near 0). Instances of classes the threat spares are scored clean.
+void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
+                          const ScoreSink& sink, const RowDeletion& choose);
 
 /// What a training-time threat taints: `count` training labels of `train`, against the
 /// learner it will train (its name and complete params), with `seed`.
@@ -114,7 +125,7 @@ struct ThreatInfo {
     std::function<void(const AttackSpec&, const nlohmann::json& params, const Dataset&)> check;
     /// Test-time threats: the per-instance attack for one set and model. Null for training time.
     std::function<PreparedThreat(const ThreatContext&)> prepare;
-    /// Optional one-pass evaluation of many count levels for linear models (zero replacement).
+    /// Optional evaluation of many count levels for linear models (zero replacement).
     LinearLevels linearLevels = nullptr;
     /// Training-time threats: the tainted training set, nullopt when cancelled.
     std::function<std::optional<Dataset>(const TaintRequest&)> taint;

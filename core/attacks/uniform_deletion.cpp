@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -36,22 +37,46 @@ double binomialCount(int n, int K) {
     return std::round(c);
 }
 
-UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& test, int K, double maxSets,
-                                        const RunControl& rc) {
-    const int n = m.features(), rows = test.rows(), outs = static_cast<int>(m.W.cols());
+UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& test, int K,
+                                        const std::vector<int>& attackedClasses, double maxSets, const RunControl& rc) {
+    const int n = m.features(), outs = static_cast<int>(m.W.cols());
     if (K < 0 || K > n) throw std::invalid_argument("uniform exact deletion: K must be in [0, " + std::to_string(n) + "]");
     const double sets = binomialCount(n, K);
     if (sets > maxSets)
         throw std::invalid_argument("uniform exact deletion: C(" + std::to_string(n) + ", " + std::to_string(K) +
                                     ") = " + std::to_string(sets) + " sets exceeds the limit " + std::to_string(maxSets) +
                                     "; use the top-|w| heuristic");
-    // Clean scores once; deleting S subtracts sum_{j in S} W_jk x_ij from every score k.
-    Eigen::MatrixXd S(rows, outs);
+    // Only the attacked instances depend on the set; the others count with their clean margins.
+    std::vector<int> hit;
+    int spareErrors = 0;
     const LinearScorer scorer(m);
-    std::vector<double> s(static_cast<std::size_t>(outs));
-    for (int i = 0; i < rows; ++i) {
-        scorer.scoresRow(test.row(i), s);
-        for (int k = 0; k < outs; ++k) S(i, k) = s[static_cast<std::size_t>(k)];
+    for (int i = 0; i < test.rows(); ++i) {
+        const int label = test.labels[static_cast<std::size_t>(i)];
+        if (attackedClasses.empty() ||
+            std::find(attackedClasses.begin(), attackedClasses.end(), label) != attackedClasses.end())
+            hit.push_back(i);
+        else if (scorer.margin(test.row(i), label) <= 0.0)
+            ++spareErrors;
+    }
+    const int rows = static_cast<int>(hit.size());
+    // Clean scores once; deleting S subtracts sum_{j in S} W_jk x_ij from every score k. That sum
+    // rounds otherwise than re-scoring the attacked row (linearScores), by less than
+    // nearZero = 8 (nnz + 2K + 4) u A, A = max_k |b_k| + sum_j |W_jk x_j|: a margin that close to 0
+    // is re-scored, so the errors counted are exactly those of the attack.
+    Eigen::MatrixXd S(rows, outs);
+    std::vector<double> s(static_cast<std::size_t>(outs)), nearZero(static_cast<std::size_t>(rows));
+    for (int r = 0; r < rows; ++r) {
+        const RowView x = test.row(hit[static_cast<std::size_t>(r)]);
+        scorer.scoresRow(x, s);
+        double a = 0.0;
+        for (int k = 0; k < outs; ++k) {
+            S(r, k) = s[static_cast<std::size_t>(k)];
+            double ak = std::abs(m.b(k));
+            x.forEachNonZero([&](int j, float v) { ak += std::abs(m.W(j, k) * static_cast<double>(v)); });
+            a = std::max(a, ak);
+        }
+        const double terms = x.isSparse() ? x.count : x.n;
+        nearZero[static_cast<std::size_t>(r)] = 4.0 * (terms + 2.0 * K + 4.0) * std::numeric_limits<double>::epsilon() * a;
     }
     UniformExactResult best;
     best.errors = -1;
@@ -62,13 +87,19 @@ UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& tes
     while (true) {
         int errors = 0;
         double marginSum = 0.0;
-        for (int i = 0; i < rows; ++i) {
+        for (int r = 0; r < rows; ++r) {
+            const int i = hit[static_cast<std::size_t>(r)];
             for (int k = 0; k < outs; ++k) {
-                double v = S(i, k);
+                double v = S(r, k);
                 for (int j : comb) v -= m.W(j, k) * static_cast<double>(test.value(i, j));
                 s[static_cast<std::size_t>(k)] = v;
             }
-            const double mg = Scorer::marginOf(s, test.labels[static_cast<std::size_t>(i)]);
+            const int label = test.labels[static_cast<std::size_t>(i)];
+            double mg = Scorer::marginOf(s, label);
+            if (std::abs(mg) <= nearZero[static_cast<std::size_t>(r)]) {
+                linearScores(m, test.row(i), comb, s);
+                mg = Scorer::marginOf(s, label);
+            }
             marginSum += mg;
             if (mg <= 0.0) ++errors;
         }
@@ -81,7 +112,7 @@ UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& tes
             rc.report(visited / sets, visited, "sets enumerated");
             if (rc.cancelled()) {
                 best.complete = false;
-                return best;
+                break;
             }
         }
         // Next combination in lexicographic order.
@@ -91,6 +122,7 @@ UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& tes
         ++comb[static_cast<std::size_t>(p)];
         for (int q = p + 1; q < K; ++q) comb[static_cast<std::size_t>(q)] = comb[static_cast<std::size_t>(q - 1)] + 1;
     }
+    best.errors += spareErrors;
     return best;
 }
 

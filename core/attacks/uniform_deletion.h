@@ -20,15 +20,19 @@ double binomialCount(int n, int K);
 
 struct UniformExactResult {
     std::vector<int> deleted;   ///< the maximising set, increasing
-    int errors = 0;             ///< test errors with it deleted
-    double marginSum = 0.0;     ///< tie-breaker: sum of margins (lower = more damage)
+    int errors = 0;             ///< test errors with it deleted from the attacked instances (the others clean)
+    double marginSum = 0.0;     ///< tie-breaker: sum of the attacked instances' margins (lower = more damage)
     bool complete = true;       ///< false when cancelled (best set among those enumerated)
 };
 
 /// Enumerates every K-subset of the features (std::invalid_argument if C(n, K) > maxSets) and
-/// returns one that maximises the number of misclassified instances of `test` (margin <= 0),
-/// breaking ties by the smallest sum of margins, then lexicographically first.
-UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& test, int K, double maxSets = 1e6,
+/// returns one that maximises the number of misclassified instances of `test` (margin <= 0)
+/// when it is deleted from the instances of the attacked classes (`attackedClasses`, as
+/// AttackSpec::attackedClasses: empty = every class; the others stay clean, so only the
+/// attacked instances decide), breaking ties by the smallest sum of their margins, then
+/// lexicographically first.
+UniformExactResult uniformExactDeletion(const LinearModel& m, const Dataset& test, int K,
+                                        const std::vector<int>& attackedClasses = {}, double maxSets = 1e6,
                                         const RunControl& rc = {});
 
 }  // namespace fdlab

@@ -89,54 +89,19 @@ InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, 
     });
 }
 
-// Worst-case count budget for a linear model: for each competitor (binary: the one margin)
-// sort the positive profits once and read every level off suffix sums. The margin after the
-// attack is summed from what survives (bias + kept terms) rather than by subtracting from the
-// clean margin, so that an instance stripped of every useful feature ends exactly where a
-// re-evaluation of the attacked instance ends (ties in the AUC stay ties).
-// Instances of classes the threat spares (AttackSpec::attacks) are read at budget 0.
+// Each level deletes what the attack deletes (worstCaseCountDeletion) and is scored in the one
+// summation order of linear scores, so the curve is the attack's, bit for bit: an earlier one-pass
+// version summed bias + kept terms + a suffix of the sorted profits, and at margins near 0 its
+// level 0 disagreed with the clean error.
 void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const AttackSpec& base, const std::vector<int>& Ks,
                           const ScoreSink& sink) {
     const int outs = static_cast<int>(m.W.cols());
-    if (test.numClasses() != (outs == 1 ? 2 : outs))   // a label past the columns would write past `after`
+    if (test.numClasses() != (outs == 1 ? 2 : outs))   // a label past the columns would read past the scores
         throw std::invalid_argument("worst-case attack: the model scores " + std::to_string(outs == 1 ? 2 : outs) +
                                     " classes, dataset '" + test.name + "' has " + std::to_string(test.numClasses()));
-    std::vector<double> after(static_cast<std::size_t>(outs)), profit, suffix;
-    for (int i = 0; i < test.rows(); ++i) {
-        const int label = test.labels[static_cast<std::size_t>(i)];
-        const bool hit = base.attacks(label);
-        const double y = label == 1 ? 1.0 : -1.0;
-        std::vector<double> bestMargin(Ks.size(), std::numeric_limits<double>::infinity());
-        for (int k = 0; k < (outs == 1 ? 1 : outs); ++k) {
-            if (outs > 1 && k == label) continue;
-            profit.clear();
-            double kept = 0.0;   // terms the adversary never deletes (profit <= 0)
-            test.forEachNonZero(i, [&](int j, float v) {
-                const double c = outs == 1 ? y * m.W(j, 0) : m.W(j, label) - m.W(j, k);
-                const double p = c * static_cast<double>(v);
-                if (p > 0.0) profit.push_back(p);
-                else kept += p;
-            });
-            std::sort(profit.begin(), profit.end(), std::greater<>());
-            suffix.assign(profit.size() + 1, 0.0);
-            for (std::size_t a = profit.size(); a > 0; --a) suffix[a - 1] = suffix[a] + profit[a - 1];
-            const double bias = outs == 1 ? y * m.b(0) : m.b(label) - m.b(k);
-            for (std::size_t l = 0; l < Ks.size(); ++l) {
-                const double mg = bias + kept + suffix[std::min(profit.size(), static_cast<std::size_t>(hit ? Ks[l] : 0))];
-                bestMargin[l] = std::min(bestMargin[l], mg);
-            }
-        }
-        for (std::size_t l = 0; l < Ks.size(); ++l) {
-            if (outs == 1) {
-                after[0] = y * bestMargin[l];
-            } else {
-                // Only the margin matters for multi-class scoring: encode it as scores.
-                std::fill(after.begin(), after.end(), 0.0);
-                after[static_cast<std::size_t>(label)] = bestMargin[l];
-            }
-            sink(i, l, after);
-        }
-    }
+    scoreLinearDeletions(m, test, base, Ks, sink, [&m](const RowView& x, int label, int K, Rng&) {
+        return worstCaseCountDeletion(m, x, label, K).deleted;
+    });
 }
 
 }  // namespace fdlab

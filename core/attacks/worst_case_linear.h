@@ -29,10 +29,10 @@ InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, 
                                         const std::vector<double>& v, double N, ValueBudgetMethod method,
                                         double scale = 1.0);
 
-/// Every count level Ks of the worst-case count threat in one pass per instance, for a linear
-/// model with zero replacement: per competitor the positive profits are sorted once and each
-/// level is read off suffix sums. Same scores as runAttack at each level (tests check it);
-/// instances of classes the threat spares (AttackSpec::attacks) are read at budget 0.
+/// Every count level Ks of the worst-case count threat, for a linear model with zero
+/// replacement, without materialising the attacked sets: the attack's own deletion per level,
+/// scored by linearScores, so the scores equal runAttack's at each level bit for bit (tests
+/// check it); instances of classes the threat spares (AttackSpec::attacks) are scored clean.
 void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const AttackSpec& base, const std::vector<int>& Ks,
                           const ScoreSink& sink);
 

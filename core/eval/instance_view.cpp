@@ -37,13 +37,6 @@ double scoreOf(const Scorer& s, std::span<const float> x, int label) {
     return s.margin(x, label);
 }
 
-/// spec for attacking row i on its own: row i's random stream of the whole-set attack.
-AttackSpec rowSpec(const AttackSpec& spec, int i) {
-    AttackSpec one = spec;
-    one.firstRowStream = spec.firstRowStream + static_cast<std::uint64_t>(i);
-    return one;
-}
-
 /// The direction the worst-case adversary attacks for instance x with class `label`, and the
 /// sign that makes y * w_j * x_j the contribution (see LearnerView::w).
 std::pair<Eigen::VectorXd, double> attackDirection(const LinearModel& lm, const Scorer& s, std::span<const float> x,
@@ -80,8 +73,7 @@ int InstanceAnalysis::countLostByA() const {
 
 AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec,
                             const Dataset* donors) {
-    const int idx[1] = {i};
-    return runAttack(test.subset(idx), model, rowSpec(spec, i), {}, donors ? donors : &test);
+    return runAttackOnRows(test, {i}, model, spec, {}, donors);
 }
 
 LearnerView computeLearnerView(const InstanceViewContext& ctx, int model, int instance, double level) {
@@ -145,26 +137,23 @@ InstanceAnalysis analyseInstances(const InstanceViewContext& ctx, int a, int b, 
     const Scorer& sa = *modelAt(ctx, a).scorer;
     const Scorer& sb = *modelAt(ctx, b).scorer;
     const AttackSpec spec = attackAtLevel(ctx.attack, level);
-    const Dataset* donors = ctx.donors ? ctx.donors.get() : &d;   // as attackInstance
+    // Each learner's whole-set attack (its rows are what the views show), reported as halves.
+    auto half = [&rc](double from) {
+        return RunControl{[&rc, from](const Progress& p) { rc.report(from + 0.5 * p.fraction, p.iteration, p.message); },
+                          rc.stop};
+    };
+    const AttackResult ra = runAttack(d, sa, spec, half(0.0), ctx.donors.get());
+    if (ra.status == Status::Cancelled) return res;
+    const AttackResult rb = runAttack(d, sb, spec, half(0.5), ctx.donors.get());
+    if (rb.status == Status::Cancelled) return res;
     const int m = d.rows();
     for (auto* v : {&res.marginA0, &res.marginA1, &res.marginB0, &res.marginB1}) v->reserve(static_cast<std::size_t>(m));
-    const int reportEvery = std::max(1, m / 50);
     for (int i = 0; i < m; ++i) {
-        if (i % reportEvery == 0) {
-            if (rc.cancelled()) return res;
-            rc.report(static_cast<double>(i) / m, i);
-        }
-        // One copy of the row serves both learners (attackInstance would copy it twice).
-        const int idx[1] = {i};
-        const Dataset one = d.subset(idx);
-        const int label = one.labels[0];
-        const AttackSpec si = rowSpec(spec, i);
-        const AttackResult ra = runAttack(one, sa, si, {}, donors);
-        const AttackResult rb = runAttack(one, sb, si, {}, donors);
-        res.marginA0.push_back(sa.margin(one.row(0), label));
-        res.marginA1.push_back(sa.margin(ra.attacked.row(0), label));
-        res.marginB0.push_back(sb.margin(one.row(0), label));
-        res.marginB1.push_back(sb.margin(rb.attacked.row(0), label));
+        const int label = d.labels[static_cast<std::size_t>(i)];
+        res.marginA0.push_back(sa.margin(d.row(i), label));
+        res.marginA1.push_back(sa.margin(ra.attacked.row(i), label));
+        res.marginB0.push_back(sb.margin(d.row(i), label));
+        res.marginB1.push_back(sb.margin(rb.attacked.row(i), label));
     }
     res.complete = true;
     rc.report(1.0, m);
@@ -176,16 +165,7 @@ RgbImage instanceDeletionGrid(const InstanceViewContext& ctx, int model, const s
     const Dataset sub = ctx.test->subset(rows);
     sub.denseOnly("the deletion grid");   // image grids are dense: a clear error for sparse sets
     const Scorer& s = *modelAt(ctx, model).scorer;
-    const AttackSpec spec = attackAtLevel(ctx.attack, level);
-    // Per instance, exactly as in the single-instance view.
-    AttackResult all;
-    all.attacked = sub;
-    all.deleted.resize(rows.size());
-    for (int k = 0; k < sub.rows(); ++k) {
-        const AttackResult r = attackInstance(*ctx.test, rows[static_cast<std::size_t>(k)], s, spec, ctx.donors.get());
-        all.deleted[static_cast<std::size_t>(k)] = r.deleted.at(0);
-        all.attacked.X.row(k) = r.attacked.X.row(0);
-    }
+    const AttackResult all = runAttackOnRows(*ctx.test, rows, s, attackAtLevel(ctx.attack, level), {}, ctx.donors.get());
     std::vector<int> order(rows.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
     return deletionGrid(sub, all, order, columns, scale);

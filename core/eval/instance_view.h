@@ -5,10 +5,10 @@
 // the instances learner A loses and learner B keeps) and the grid of Figure 1.4 of the FDROP
 // chapter (Globerson & Roweis, "Nightmare at test time", ICML 2006).
 //
-// Every instance is attacked on its own, as runAttack(test.subset({i}), ...) with the random
-// stream of row i (AttackSpec::firstRowStream), so each view equals row i of runAttack on the
-// whole test set: with the attack seeded as the curves' test attack, random threats show the very
-// draw the curves were computed from. The GUI's Heatmaps tab draws these (ui/plots/heatmap_view.h)
+// Every view is row i of runAttack on the whole test set (runAttackOnRows), for every threat: the
+// threat makes its choices on the whole set (uniform-exact's one set for all rows), random threats
+// show the very draw the curves were computed from (with the attack seeded as the curves' test
+// attack), corruption never takes row i's own values. The GUI's Heatmaps tab draws these (ui/plots/heatmap_view.h)
 // after computing them on a worker thread; tests and the CLI call them directly.
 
 #include "core/attacks/attack.h"
@@ -85,10 +85,8 @@ struct InstanceAnalysis {
     int countLostByA() const;
 };
 
-/// runAttack on the one-row subset {i} with row i's random stream, i.e. exactly row i of
-/// runAttack(test, model, spec, {}, donors) (throws what runAttack throws). Corruption needs
-/// other rows to take values from: without donors they come from `test` (where, unlike in the
-/// whole-set attack, row i itself may be drawn).
+/// Row i of runAttack(test, model, spec, {}, donors), as a one-row result (runAttackOnRows;
+/// throws what runAttack throws).
 AttackResult attackInstance(const Dataset& test, int i, const Scorer& model, const AttackSpec& spec,
                             const Dataset* donors = nullptr);
 
@@ -99,14 +97,14 @@ LearnerView computeLearnerView(const InstanceViewContext& ctx, int model, int in
 /// Both learners' views of one instance (std::out_of_range for an instance outside the test set).
 InstanceView computeInstanceView(const InstanceViewContext& ctx, int a, int b, int instance, double level);
 
-/// Margins of learners a and b on every test instance, clean and attacked at `level`; reports
-/// progress about 50 times. Cancelled runs return complete = false. Throws std::out_of_range /
+/// Margins of learners a and b on every test instance, clean and attacked at `level` (one
+/// whole-set attack per learner); reports progress as runAttack does, A's attack as the first half. Cancelled runs return complete = false. Throws std::out_of_range /
 /// std::invalid_argument for a model index without a trained model.
 InstanceAnalysis analyseInstances(const InstanceViewContext& ctx, int a, int b, double level,
                                   const RunControl& rc = {});
 
-/// fdlab::deletionGrid of the test rows `rows` for model `model`, every instance attacked on its
-/// own exactly as in its view. Requires an image test set.
+/// fdlab::deletionGrid of the test rows `rows` for model `model`: rows `rows` of the whole-set
+/// attack, as in their views. Requires an image test set.
 RgbImage instanceDeletionGrid(const InstanceViewContext& ctx, int model, const std::vector<int>& rows, double level,
                               int columns = 5, int scale = 3);
 

@@ -1,10 +1,9 @@
 #pragma once
 // Scores one trained model on a test set attacked at each of several levels (budgets K or N,
 // a drop probability, a corruption fraction). For linear models under the worst-case count
-// budget or random deletion it evaluates every level in one pass per instance (sorted or
-// permuted profits and prefix sums); the result is identical to running the attack at each
-// level (tests check it), because random deletions at different budgets are prefixes of one
-// random permutation per instance (the same stream the attack draws from).
+// budget or random deletion it scores every level without materialising the attacked sets
+// (ThreatInfo::linearLevels); the result is identical to running the attack at each level, bit
+// for bit (tests check it).
 
 #include "core/attacks/attack.h"
 #include "core/learners/registry.h"
@@ -26,7 +25,7 @@ struct LevelScore {
 /// The attack at another level (K, N, p or fraction, as the threat's LevelKind says).
 AttackSpec attackAtLevel(const AttackSpec& base, double level);
 
-/// True when evaluateAtLevels takes the one-pass route for this model and threat (a linear
+/// True when evaluateAtLevels takes the linearLevels route for this model and threat (a linear
 /// model, a threat with ThreatInfo::linearLevels, zero replacement).
 bool hasFastLevelPath(const TrainedModel& model, const AttackSpec& base);
 

@@ -44,30 +44,25 @@ double Scorer::margin(const RowView& x, int label) const {
     return marginOf(s, label);
 }
 
-void LinearScorer::scores(std::span<const float> x, std::span<double> out) const {
-    const auto& W = m_model.W;
-    for (Eigen::Index k = 0; k < W.cols(); ++k) {
-        double s = m_model.b(k);
-        const double* w = W.col(k).data();
-        for (std::size_t j = 0; j < x.size(); ++j)
-            if (x[j] != 0.0f) s += w[j] * static_cast<double>(x[j]);
+void linearScores(const LinearModel& m, const RowView& x, std::span<const int> deleted, std::span<double> out) {
+    for (Eigen::Index k = 0; k < m.W.cols(); ++k) {
+        const double* w = m.W.col(k).data();
+        double s = m.b(k);
+        std::size_t d = 0;   // the first deleted feature not below j
+        x.forEachNonZero([&](int j, float v) {
+            while (d < deleted.size() && deleted[d] < j) ++d;
+            if (d < deleted.size() && deleted[d] == j) return;
+            s += w[j] * static_cast<double>(v);
+        });
         out[static_cast<std::size_t>(k)] = s;
     }
 }
 
-void LinearScorer::scoresRow(const RowView& x, std::span<double> out) const {
-    if (!x.isSparse()) {
-        scores({x.values, static_cast<std::size_t>(x.n)}, out);
-        return;
-    }
-    const auto& W = m_model.W;
-    for (Eigen::Index k = 0; k < W.cols(); ++k) {
-        const double* w = W.col(k).data();
-        double s = m_model.b(k);
-        x.forEachNonZero([&](int j, float v) { s += w[j] * static_cast<double>(v); });
-        out[static_cast<std::size_t>(k)] = s;
-    }
+void LinearScorer::scores(std::span<const float> x, std::span<double> out) const {
+    linearScores(m_model, RowView::dense(x), {}, out);
 }
+
+void LinearScorer::scoresRow(const RowView& x, std::span<double> out) const { linearScores(m_model, x, {}, out); }
 
 void LinearScorer::scoresWithChange(std::span<const float> x, int j, float value, std::span<const double> current,
                                     std::span<double> out) const {

@@ -40,6 +40,13 @@ public:
     static double marginOf(std::span<const double> s, int label);
 };
 
+/// The one summation order of linear scores: s_k = b_k, then + W_jk x_j over the non-zeros of x
+/// in increasing j, leaving out the features listed in `deleted` (increasing). LinearScorer scores
+/// every row with it, and the attacks' fast curves (ThreatInfo::linearLevels) score their
+/// deletions with it, so that a curve equals re-scoring the attacked rows bit for bit (also at
+/// margins near 0).
+void linearScores(const LinearModel& m, const RowView& x, std::span<const int> deleted, std::span<double> out);
+
 /// A LinearModel seen as a Scorer (incremental updates in O(K) per changed feature).
 class LinearScorer : public Scorer {
 public:

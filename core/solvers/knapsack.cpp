@@ -23,6 +23,21 @@ void checkWeights(const std::vector<double>& profit, const std::vector<double>& 
         throw std::invalid_argument(std::string(who) + ": capacity must be finite and >= 0");
 }
 
+/// Whether an item of weight v fits next to `used` in `capacity`. Weights are summed in floating
+/// point, where 0.1 + 0.1 + 0.1 > 0.3: a set fits when its summed weight exceeds the capacity by at
+/// most kBudgetTolerance relative to it (rounding), never by a whole item. Relative, so a budget of
+/// 0 admits nothing however small the weights are. The DP's integer capacity applies the same rule.
+bool fits(double used, double v, double capacity) { return used + v <= capacity * (1.0 + kBudgetTolerance); }
+
+/// Sum of the profits of `chosen` (increasing) in index order: every solver sums its set this way,
+/// so the same set has the same value whichever solver found it (the LP bound is never below the
+/// exact optimum by a rounding when both take the same items).
+double valueOf(const std::vector<double>& profit, const std::vector<int>& chosen) {
+    double s = 0.0;
+    for (int j : chosen) s += profit[static_cast<std::size_t>(j)];
+    return s;
+}
+
 /// Indices of the positive profits, ordered by ratio p_j / v_j descending (ties: lower index first).
 std::vector<int> byRatio(const std::vector<double>& profit, const std::vector<double>& weight) {
     std::vector<int> idx;
@@ -59,7 +74,7 @@ KnapsackResult topKProfits(const std::vector<double>& profit, int K) {
         idx.resize(static_cast<std::size_t>(K));
     }
     std::sort(idx.begin(), idx.end());
-    for (int j : idx) r.value += profit[static_cast<std::size_t>(j)];
+    r.value = valueOf(profit, idx);
     r.chosen = std::move(idx);
     return r;
 }
@@ -68,16 +83,16 @@ KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vect
                               double capacity) {
     checkWeights(profit, weight, capacity, "greedyKnapsack");
     KnapsackResult r;
-    double left = capacity;
+    double used = 0.0;
     for (int j : byRatio(profit, weight)) {
         const double v = weight[static_cast<std::size_t>(j)];
-        if (v <= left) {
-            left -= v;
-            r.value += profit[static_cast<std::size_t>(j)];
+        if (fits(used, v, capacity)) {
+            used += v;
             r.chosen.push_back(j);
         }
     }
     std::sort(r.chosen.begin(), r.chosen.end());
+    r.value = valueOf(profit, r.chosen);
     return r;
 }
 
@@ -85,25 +100,24 @@ KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::
                                   double capacity) {
     checkWeights(profit, weight, capacity, "fractionalKnapsack");
     KnapsackResult r;
-    double left = capacity;
+    double used = 0.0;
     for (int j : byRatio(profit, weight)) {
         const double v = weight[static_cast<std::size_t>(j)];
-        const double p = profit[static_cast<std::size_t>(j)];
-        if (v <= left) {
-            left -= v;
-            r.value += p;
+        if (fits(used, v, capacity)) {
+            used += v;
             r.chosen.push_back(j);
         } else {
             // The LP optimum takes the first item that does not fit in part, and stops.
-            if (left > 0.0) {
+            if (used < capacity) {
                 r.fractionalItem = j;
-                r.fraction = left / v;
-                r.value += r.fraction * p;
+                r.fraction = (capacity - used) / v;
             }
             break;
         }
     }
     std::sort(r.chosen.begin(), r.chosen.end());
+    r.value = valueOf(profit, r.chosen);
+    if (r.fractionalItem >= 0) r.value += r.fraction * profit[static_cast<std::size_t>(r.fractionalItem)];
     return r;
 }
 
@@ -116,7 +130,8 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
     if (capScaled > 1e7)
         throw std::invalid_argument("exactKnapsack: capacity*scale = " + std::to_string(capScaled) +
                                     " exceeds 10^7 (DP table too large)");
-    const long W = static_cast<long>(std::floor(capScaled + 1e-9));
+    // The same tolerance as fits(): a capacity of 0.29 at scale 100 is 28.999999999999996 units.
+    const long W = static_cast<long>(std::floor(capScaled * (1.0 + kBudgetTolerance)));
 
     // Only positive profits that fit on their own can be part of an optimum.
     std::vector<int> items;
@@ -156,8 +171,7 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
         }
     }
     std::sort(r.chosen.begin(), r.chosen.end());
-    // Sum in index order so the value is exactly the chosen set's profit.
-    for (int j : r.chosen) r.value += profit[static_cast<std::size_t>(j)];
+    r.value = valueOf(profit, r.chosen);
     return r;
 }
 

@@ -9,10 +9,18 @@
 // greedy rule (largest p_j / v_j first, skip what does not fit; Dekel & Shamir's "greedy
 // adversary"), and the fractional LP relaxation (greedy plus a fraction of the first item that
 // does not fit), an upper bound on the exact value. Spec section 1.
+//
+// The budget is compared with a relative tolerance (kBudgetTolerance): weights are summed in
+// floating point, where 0.1 + 0.1 + 0.1 > 0.3, and three features of importance 0.1 must fit in
+// N = 0.3 for the greedy rule, the LP relaxation and the DP alike. Every solver sums the profits
+// of its set in increasing index order, so one set has one value whichever solver chose it.
 
 #include <vector>
 
 namespace fdlab {
+
+/// A set fits in capacity N when its summed weight is at most N * (1 + kBudgetTolerance).
+inline constexpr double kBudgetTolerance = 1e-9;
 
 struct KnapsackResult {
     double value = 0.0;              ///< total profit of the chosen set (fractional: LP value)
@@ -31,7 +39,8 @@ KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vect
 KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity);
 
 /// Exact 0/1 knapsack by DP; weights are rounded to integers after multiplying by `scale`
-/// (scale = 1 for integer weights); throws std::invalid_argument if a scaled weight is not
+/// (scale = 1 for integer weights), the capacity to floor(capacity * scale * (1 + kBudgetTolerance));
+/// throws std::invalid_argument if a scaled weight is not
 /// within 1e-9 of an integer or capacity*scale exceeds 10^7.
 KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
                              double scale = 1.0);

@@ -1,5 +1,6 @@
 // Attacks against independent references: every exact attack against brute-force enumeration
-// of deletion sets on tiny data (fixed seeds), the LP bound never below the exact damage.
+// of deletion sets on tiny data (fixed seeds), one-sided threats too; the LP bound never below the
+// exact damage; the fast curves equal to re-scoring the attacked rows bit for bit.
 
 #include "core/attacks/attack.h"
 #include "core/attacks/corruption.h"
@@ -14,6 +15,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -70,6 +72,39 @@ double bruteForceMinMargin(const LinearModel& m, const std::vector<float>& x, in
 }
 
 std::vector<float> row(const Dataset& d, int i) { return {d.X.row(i).data(), d.X.row(i).data() + d.features()}; }
+
+/// Data and a model whose scores are sums of multiples of 0.1: x_j in {0, 1}, W and b in
+/// {-0.5, -0.4, ..., 0.5}. Many margins are 0 in exact arithmetic, and their floating-point value
+/// (about +-1e-16, or 0) depends on the order of the sum: the test of one summation order.
+std::pair<Dataset, TrainedModel> decimalProblem(int m, int n, int outputs, std::uint64_t seed) {
+    Rng rng(seed);
+    const int classes = outputs == 1 ? 2 : outputs;
+    Dataset d;
+    d.X.resize(m, n);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) d.X(i, j) = rng.bernoulli(0.6) ? 1.0f : 0.0f;
+    for (int i = 0; i < m; ++i) d.labels.push_back(static_cast<int>(rng.below(static_cast<std::uint64_t>(classes))));
+    for (int c = 0; c < classes; ++c) d.classNames.push_back("c" + std::to_string(c));
+    d.fillDefaults();
+    auto tenth = [&rng] { return (static_cast<double>(rng.below(11)) - 5.0) / 10.0; };
+    FitResult f;
+    f.model.W.resize(n, outputs);
+    f.model.b.resize(outputs);
+    for (int k = 0; k < outputs; ++k) {
+        for (int j = 0; j < n; ++j) f.model.W(j, k) = tenth();
+        f.model.b(k) = tenth();
+    }
+    f.model.classNames = d.classNames;
+    f.status = Status::Converged;
+    return {std::move(d), wrapLinear(std::move(f))};
+}
+
+bool sameBits(std::span<const double> a, std::span<const double> b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+        if (std::bit_cast<std::uint64_t>(a[k]) != std::bit_cast<std::uint64_t>(b[k])) return false;
+    return true;
+}
 
 }  // namespace
 
@@ -386,9 +421,183 @@ private slots:
             QCOMPARE(static_cast<int>(u.deleted.size()), K);
         }
         QCOMPARE(binomialCount(784, 2), 306936.0);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, uniformExactDeletion(m, d, 3, 10));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, uniformExactDeletion(m, d, 3, {}, 10));
         const LinearModel w = LinearModel::binary(Eigen::VectorXd{{0.1, -3.0, 2.0, 0.5}}, 0.0, {"a", "b"});
         QCOMPARE(uniformTopWeightDeletion(w, 2), (std::vector<int>{1, 2}));
+    }
+
+    void uniformExactIsExactForOneSidedThreats() {
+        // Issue #25 item 4: w = (-1, 1), b = 0, one positive (0, 1) and two negatives (1, 0);
+        // only the positives are attacked. Counting errors over every row chose feature 0
+        // (which would flip both negatives, but they are not attacked): error 0. Deleting
+        // feature 1 flips the positive: error 1/3, 1.0 on the attacked class, as fixed-deletion.
+        Dataset toy;
+        toy.X.resize(3, 2);
+        toy.X << 0, 1, 1, 0, 1, 0;
+        toy.labels = {1, 0, 0};
+        toy.classNames = {"neg", "pos"};
+        toy.fillDefaults();
+        const LinearModel w = LinearModel::binary(Eigen::VectorXd{{-1.0, 1.0}}, 0.0, {"neg", "pos"});
+        const LinearScorer ws(w);
+        const UniformExactResult u = uniformExactDeletion(w, toy, 1, {1});
+        QCOMPARE(u.deleted, std::vector<int>{1});
+        QCOMPARE(u.errors, 1);
+        for (const std::string threat : {"uniform-exact", "fixed-deletion"}) {
+            AttackSpec spec;
+            spec.threat = threat;
+            spec.level = 1;
+            spec.attackedClasses = {1};
+            if (threat == "fixed-deletion") spec.params["features"] = {1};
+            const LevelScore sc = scoreDataset(ws, runAttack(toy, ws, spec).attacked, spec);
+            QCOMPARE(sc.errorAttacked, 1.0);
+            QCOMPARE(sc.error, 1.0 / 3.0);
+        }
+        QCOMPARE(uniformExactDeletion(w, toy, 1).deleted, std::vector<int>{0});   // both sides: the negatives
+        QCOMPARE(uniformExactDeletion(w, toy, 1, {0}).errors, 2);
+
+        // Against brute force over every K-set deleted from the attacked classes' rows only, and
+        // the attack with the chosen set makes exactly that many errors.
+        int differs = 0;   // the one-sided optimum is not the two-sided one
+        for (int outputs : {1, 3}) {
+            const int classes = outputs == 1 ? 2 : 3;
+            const Dataset d = randomData(24, 7, classes, 81 + static_cast<std::uint64_t>(outputs));
+            const LinearModel m = randomModel(7, outputs, 82);
+            const LinearScorer s(m);
+            std::vector<std::vector<int>> sides{{0}, {1}};
+            if (classes == 3) sides.push_back({0, 2});
+            for (const std::vector<int>& attacked : sides)
+                for (int K = 0; K <= 3; ++K) {
+                    int bestErrors = -1;
+                    for (unsigned mask = 0; mask < (1u << 7); ++mask) {
+                        if (__builtin_popcount(mask) != K) continue;
+                        Dataset c = d;
+                        for (int i = 0; i < c.rows(); ++i)
+                            if (std::find(attacked.begin(), attacked.end(), c.labels[i]) != attacked.end())
+                                for (int j = 0; j < 7; ++j)
+                                    if (mask & (1u << j)) c.X(i, j) = 0.0f;
+                        int errors = 0;
+                        for (int i = 0; i < c.rows(); ++i) errors += s.margin(rowSpan(c, i), c.labels[i]) <= 0;
+                        bestErrors = std::max(bestErrors, errors);
+                    }
+                    const UniformExactResult one = uniformExactDeletion(m, d, K, attacked);
+                    const QString at = QString("outputs %1, K %2, class %3").arg(outputs).arg(K).arg(attacked[0]);
+                    QVERIFY2(one.errors == bestErrors, qPrintable(at + QString(": %1 vs %2").arg(one.errors).arg(bestErrors)));
+                    AttackSpec spec;
+                    spec.threat = "uniform-exact";
+                    spec.level = K;
+                    spec.attackedClasses = attacked;
+                    const AttackResult r = runAttack(d, s, spec);
+                    for (int i = 0; i < d.rows(); ++i) {
+                        const bool hit = std::find(attacked.begin(), attacked.end(), d.labels[i]) != attacked.end();
+                        QCOMPARE(r.deleted[i], hit ? one.deleted : std::vector<int>{});
+                    }
+                    QVERIFY2(std::lround(scoreDataset(s, r.attacked).error * d.rows()) == bestErrors, qPrintable(at));
+                    differs += one.deleted != uniformExactDeletion(m, d, K).deleted;
+                }
+        }
+        QVERIFY(differs > 0);
+    }
+
+    void fastCurvesEqualTheAttackBitForBit() {
+        // Issue #25 item 5: w = (-0.5, 0.9, -0.6), b = 0.2, x = (1, 1, 1) positive. Summed from the
+        // bias in index order its margin is +1.1e-16 (correct); the one-pass curve summed
+        // bias + kept + suffix (-1.1e-16) and its level 0 erred on it: 0.5 against the clean 0.
+        Dataset toy;
+        toy.X.resize(2, 3);
+        toy.X << 1, 1, 1, 0, 0, 1;
+        toy.labels = {1, 0};
+        toy.classNames = {"neg", "pos"};
+        toy.fillDefaults();
+        FitResult f;
+        f.model = LinearModel::binary(Eigen::VectorXd{{-0.5, 0.9, -0.6}}, 0.2, {"neg", "pos"});
+        f.status = Status::Converged;
+        const TrainedModel t = wrapLinear(std::move(f));
+        AttackSpec wc;
+        wc.threat = "worst-case-count";
+        QCOMPARE(scoreDataset(*t.scorer, toy).error, 0.0);
+        const std::vector<double> toyLevels{0, 1, 2, 3};
+        const auto toyFast = evaluateAtLevels(t, toy, wc, toyLevels);
+        QCOMPARE(toyFast[0].error, 0.0);
+        for (std::size_t l = 0; l < toyLevels.size(); ++l) {
+            const LevelScore slow = scoreDataset(*t.scorer, runAttack(toy, *t.scorer, attackAtLevel(wc, toyLevels[l])).attacked);
+            QCOMPARE(toyFast[l].error, slow.error);
+            QCOMPARE(toyFast[l].auc, slow.auc);
+        }
+
+        // Randomised rows whose margins are 0 up to rounding: at every level the scores of the
+        // fast path are those of re-scoring the attacked rows, bit for bit, for both threats with a
+        // fast path, binary and multi-class, dense and sparse, both- and one-sided; so are the
+        // errors and AUCs of evaluateAtLevels; level 0 is the clean set.
+        int nearZero = 0;
+        for (int outputs : {1, 3})
+            for (bool sparse : {false, true}) {
+                auto [dense, model] = decimalProblem(80, 9, outputs, 90 + static_cast<std::uint64_t>(outputs));
+                const Dataset d = sparse ? dense.toSparse() : dense;
+                const Scorer& s = *model.scorer;
+                for (const std::string threat : {"worst-case-count", "random-deletion"})
+                    for (const std::vector<int>& attacked : {std::vector<int>{}, std::vector<int>{1}}) {
+                        AttackSpec a;
+                        a.threat = threat;
+                        a.seed = 17;
+                        a.attackedClasses = attacked;
+                        const std::vector<int> Ks{0, 1, 2, 3, 5, 9};
+                        std::vector<std::vector<std::vector<double>>> fast(Ks.size(), std::vector<std::vector<double>>(static_cast<std::size_t>(d.rows())));
+                        threatInfo(threat).linearLevels(*model.linear, d, a, Ks, [&](int i, std::size_t l, std::span<const double> sc) {
+                            fast[l][static_cast<std::size_t>(i)].assign(sc.begin(), sc.end());
+                        });
+                        std::vector<double> levels(Ks.begin(), Ks.end());
+                        const auto curve = evaluateAtLevels(model, d, a, levels);
+                        std::vector<double> sc(static_cast<std::size_t>(outputs));
+                        for (std::size_t l = 0; l < Ks.size(); ++l) {
+                            const AttackSpec at = attackAtLevel(a, Ks[l]);
+                            const Dataset attackedSet = runAttack(d, s, at).attacked;
+                            for (int i = 0; i < d.rows(); ++i) {
+                                s.scoresRow(attackedSet.row(i), sc);
+                                QVERIFY2(sameBits(fast[l][static_cast<std::size_t>(i)], sc),
+                                         qPrintable(QString("%1 outputs %2 sparse %3 K %4 row %5").arg(threat.c_str()).arg(outputs).arg(sparse).arg(Ks[l]).arg(i)));
+                                const double mg = Scorer::marginOf(sc, d.labels[static_cast<std::size_t>(i)]);
+                                nearZero += mg != 0.0 && std::abs(mg) < 1e-12;
+                                if (Ks[l] == 0) {
+                                    std::vector<double> clean(sc.size());
+                                    s.scoresRow(d.row(i), clean);
+                                    QVERIFY(sameBits(fast[l][static_cast<std::size_t>(i)], clean));
+                                }
+                            }
+                            const LevelScore slow = scoreDataset(s, attackedSet, at);
+                            QCOMPARE(curve[l].error, slow.error);
+                            if (outputs == 1) QCOMPARE(curve[l].auc, slow.auc);
+                        }
+                        QCOMPARE(curve[0].error, scoreDataset(s, d).error);
+                    }
+            }
+        QVERIFY2(nearZero > 100, qPrintable(QString::number(nearZero)));   // the rows do test the rounding
+    }
+
+    void valueBudgetWithDecimalImportances() {
+        // Issue #25 item 6 through the attack: importance 0.1 per feature, N = 0.3. The greedy
+        // adversary deletes 3 features (it deleted 2), the exact one too, and the LP bound is not
+        // below the damage.
+        Dataset d;
+        d.X.resize(1, 5);
+        d.X << 1, 1, 1, 1, 1;
+        d.labels = {1};
+        d.classNames = {"neg", "pos"};
+        d.fillDefaults();
+        d.importance.assign(5, 0.1);
+        const LinearModel m = LinearModel::binary(Eigen::VectorXd{{1.0, 1.0, 1.0, 1.0, 1.0}}, 0.0, {"neg", "pos"});
+        const RowView x = d.row(0);
+        const InstanceDeletion g = worstCaseValueDeletion(m, x, 1, d.importance, 0.3, ValueBudgetMethod::Greedy);
+        const InstanceDeletion e = worstCaseValueDeletion(m, x, 1, d.importance, 0.3, ValueBudgetMethod::Exact, 10.0);
+        QCOMPARE(g.deleted, (std::vector<int>{0, 1, 2}));
+        QCOMPARE(g.damage, 3.0);
+        QCOMPARE(e.damage, 3.0);
+        QCOMPARE(g.bound, 3.0);
+        AttackSpec spec;
+        spec.threat = "worst-case-value-greedy";
+        spec.level = 0.3;
+        const AttackResult r = runAttack(d, LinearScorer(m), spec);
+        QCOMPARE(r.deleted[0].size(), std::size_t(3));
+        QVERIFY(r.damageBound[0] >= r.damage[0]);
     }
 
     void randomDeletionIsUniformOverNonZeros() {

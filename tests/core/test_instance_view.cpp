@@ -1,11 +1,12 @@
 // The per-instance views (core/eval/instance_view.h) on a hand-made 4x4 image dataset with two
 // hand-made linear models: the scores, margins, weight and contribution maps of one instance by
-// hand; every instance's view equals row i of runAttack on the whole test set (worst case,
-// random and corruption threats, with donors); the analysis of every instance finds the one
-// instance built to be lost by A and kept by B, and stops when cancelled; the multi-class attack
-// direction; the deletion grid equals the grid of the whole-set attack; errors are reported.
+// hand; for every threat of the registry (with donors, one-sided too) every instance's view, the
+// analysis and the deletion grid equal row i of runAttack on the whole test set; the analysis of
+// every instance finds the one instance built to be lost by A and kept by B, and stops when
+// cancelled; the multi-class attack direction; errors are reported.
 
 #include "core/attacks/attack.h"
+#include "core/attacks/threat_registry.h"
 #include "core/eval/instance_view.h"
 #include "core/eval/level_evaluation.h"
 #include "core/io/deletion_grid.h"
@@ -14,6 +15,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
 #include <stop_token>
 
 using namespace fdlab;
@@ -106,34 +108,54 @@ private slots:
     }
 
     void viewIsRowOfTheWholeSetAttack() {
-        // Random and corruption threats: the view of instance i is row i of the whole-set attack
-        // (with the donors the curves use), for every instance.
+        // Every test-time threat of the registry, attacking both classes or one: the view of
+        // instance i, the analysis and the deletion grid show row i of the whole-set attack (with
+        // the donors the curves use). Uniform-exact picks one set for the whole test set (issue
+        // #25 item 18: attacked alone, each row got its own worst set).
         InstanceViewContext ctx = tinyContext();
         ctx.test = randomImages(12, 7);
         ctx.donors = randomImages(9, 99);
-        struct Case {
-            std::string threat;
-            double level;
-        };
-        for (const Case& c : {Case{"worst-case-count", 4}, Case{"random-deletion", 5}, Case{"random-blankout", 0.4},
-                              Case{"feature-corruption", 0.5}}) {
-            ctx.attack.threat = c.threat;
-            for (int k = 0; k < 2; ++k) {
-                const Scorer& s = *ctx.models[static_cast<std::size_t>(k)].second.scorer;
-                const AttackResult whole = runAttack(*ctx.test, s, attackAtLevel(ctx.attack, c.level), {}, ctx.donors.get());
-                int touched = 0;
-                for (int i = 0; i < ctx.test->rows(); ++i) {
-                    const LearnerView v = computeLearnerView(ctx, k, i, c.level);
-                    QVERIFY2(v.error.empty(), v.error.c_str());
-                    QCOMPARE(v.deleted, whole.deleted[static_cast<std::size_t>(i)]);
-                    for (int j = 0; j < 16; ++j)
-                        QCOMPARE(v.attackedX[static_cast<std::size_t>(j)], static_cast<double>(whole.attacked.X(i, j)));
-                    QCOMPARE(v.marginAfter, s.margin(whole.attacked.row(i), ctx.test->labels[static_cast<std::size_t>(i)]));
-                    touched += v.deleted.empty() ? 0 : 1;
+        const std::map<std::string, nlohmann::json> params{{"random-feature-drop", {{"feature", 5}}},
+                                                           {"fixed-deletion", {{"features", {1, 5, 9, 13, 2}}}},
+                                                           {"group-corruption", {{"regions", {2, 2}}}}};
+        const std::vector<int> gridRows = {5, 0, 3, 11};
+        int threats = 0;
+        for (const ThreatInfo& t : threatRegistry()) {
+            if (t.trainingTime) continue;
+            ++threats;
+            const double level = t.level == LevelKind::Count ? 3.0 : t.level == LevelKind::Value ? 4.0
+                               : t.level == LevelKind::Probability ? 0.4 : t.level == LevelKind::Fraction ? 0.5 : 0.0;
+            ctx.attack.threat = t.name;
+            ctx.attack.params = params.count(t.name) ? params.at(t.name) : nlohmann::json::object();
+            for (const std::vector<int>& side : {std::vector<int>{}, std::vector<int>{1}}) {
+                ctx.attack.attackedClasses = side;
+                const QString at = QString("%1, attacked classes %2").arg(t.name.c_str()).arg(side.empty() ? "all" : "1");
+                const AttackSpec spec = attackAtLevel(ctx.attack, level);
+                const InstanceAnalysis analysis = analyseInstances(ctx, 0, 1, level);
+                QVERIFY2(analysis.complete, qPrintable(at));
+                for (int k = 0; k < 2; ++k) {
+                    const Scorer& s = *ctx.models[static_cast<std::size_t>(k)].second.scorer;
+                    const AttackResult whole = runAttack(*ctx.test, s, spec, {}, ctx.donors.get());
+                    int touched = 0;
+                    for (int i = 0; i < ctx.test->rows(); ++i) {
+                        const LearnerView v = computeLearnerView(ctx, k, i, level);
+                        QVERIFY2(v.error.empty(), qPrintable(at + ": " + v.error.c_str()));
+                        QVERIFY2(v.deleted == whole.deleted[static_cast<std::size_t>(i)],
+                                 qPrintable(at + QString(", learner %1, row %2").arg(k).arg(i)));
+                        for (int j = 0; j < 16; ++j)
+                            QCOMPARE(v.attackedX[static_cast<std::size_t>(j)], static_cast<double>(whole.attacked.X(i, j)));
+                        const double after = s.margin(whole.attacked.row(i), ctx.test->labels[static_cast<std::size_t>(i)]);
+                        QCOMPARE(v.marginAfter, after);
+                        QCOMPARE((k == 0 ? analysis.marginA1 : analysis.marginB1)[static_cast<std::size_t>(i)], after);
+                        touched += v.deleted.empty() ? 0 : 1;
+                    }
+                    QVERIFY2(touched > 0 || t.level == LevelKind::None, qPrintable(at));   // the attack did something to check
+                    const RgbImage expected = deletionGrid(*ctx.test, whole, gridRows, 2, 3);
+                    QVERIFY2(instanceDeletionGrid(ctx, k, gridRows, level, 2, 3).rgb == expected.rgb, qPrintable(at));
                 }
-                QVERIFY(touched > 0);   // the attack did something to check
             }
         }
+        QVERIFY(threats >= 12);
     }
 
     void analysisFindsTheLostInstance() {
@@ -232,6 +254,9 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, analyseInstances(ctx, 0, 2, 1));
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, analyseInstances(ctx, 0, 3, 1));
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, computeInstanceView(ctx, 0, 1, 4, 1));
+        const Scorer& s = *ctx.models[0].second.scorer;
+        for (int row : {-1, 4}) QVERIFY_THROWS_EXCEPTION(std::out_of_range, attackInstance(*ctx.test, row, s, ctx.attack));
+        QCOMPARE(runAttackOnRows(*ctx.test, {}, s, ctx.attack).attacked.rows(), 0);
     }
 };
 

@@ -1,12 +1,14 @@
 // The adversary's inner maximisation (core/solvers/knapsack.h) against brute-force enumeration
 // over all subsets on random tiny instances (n <= 12, fixed seeds), and the LP relaxation against
-// an independent vertex enumeration and a hand-worked example.
+// an independent vertex enumeration and a hand-worked example; decimal weights (0.1, ...) against
+// the same enumerations on whole tenths.
 
 #include "core/solvers/knapsack.h"
 #include "core/util/rng.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -98,6 +100,64 @@ double weightOf(const KnapsackResult& r, const std::vector<double>& v) {
     for (int j : r.chosen) s += v[static_cast<std::size_t>(j)];
     if (r.fractionalItem >= 0) s += r.fraction * v[static_cast<std::size_t>(r.fractionalItem)];
     return s;
+}
+
+/// Decimal weights: weights tenths[j] / 10 and capacity cap10 / 10, with the references computed
+/// on the whole numbers of tenths (no rounding at all).
+struct DecimalInstance {
+    std::vector<double> p;
+    std::vector<int> tenths;
+    int cap10 = 0;
+    std::vector<double> weights() const {
+        std::vector<double> v;
+        for (int t : tenths) v.push_back(t / 10.0);
+        return v;
+    }
+    double capacity() const { return cap10 / 10.0; }
+};
+
+/// Best value and LP value by enumeration over the tenths (the LP by its vertices, as bruteLp).
+std::pair<double, double> bruteDecimal(const DecimalInstance& in) {
+    const int n = static_cast<int>(in.p.size());
+    double best = 0.0, lp = 0.0;
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        double val = 0;
+        int wt = 0;
+        for (int j = 0; j < n; ++j)
+            if (mask & (1u << j)) {
+                val += in.p[static_cast<std::size_t>(j)];
+                wt += in.tenths[static_cast<std::size_t>(j)];
+            }
+        if (wt > in.cap10) continue;
+        best = std::max(best, val);
+        lp = std::max(lp, val);
+        for (int f = 0; f < n; ++f)
+            if (!(mask & (1u << f)))
+                lp = std::max(lp, val + std::min(1.0, static_cast<double>(in.cap10 - wt) / in.tenths[static_cast<std::size_t>(f)]) *
+                                            in.p[static_cast<std::size_t>(f)]);
+    }
+    return {best, lp};
+}
+
+/// The greedy rule on whole tenths: by ratio p/v (ties: lower index), take what fits.
+std::vector<int> greedyDecimal(const DecimalInstance& in) {
+    std::vector<int> idx;
+    for (std::size_t j = 0; j < in.p.size(); ++j)
+        if (in.p[j] > 0) idx.push_back(static_cast<int>(j));
+    std::sort(idx.begin(), idx.end(), [&](int a, int b) {
+        const double ra = in.p[static_cast<std::size_t>(a)] * in.tenths[static_cast<std::size_t>(b)];
+        const double rb = in.p[static_cast<std::size_t>(b)] * in.tenths[static_cast<std::size_t>(a)];
+        return ra != rb ? ra > rb : a < b;
+    });
+    std::vector<int> chosen;
+    int left = in.cap10;
+    for (int j : idx)
+        if (in.tenths[static_cast<std::size_t>(j)] <= left) {
+            left -= in.tenths[static_cast<std::size_t>(j)];
+            chosen.push_back(j);
+        }
+    std::sort(chosen.begin(), chosen.end());
+    return chosen;
 }
 
 bool increasing(const std::vector<int>& c) {
@@ -202,6 +262,65 @@ private slots:
         // The instances must actually separate the three (else the test proves little).
         QVERIFY(strictGreedy > 20);
         QVERIFY(strictLp > 50);
+    }
+
+    void decimalImportancesFitTheirBudget() {
+        // Issue #25 item 6: importance 0.1 per feature and N = 0.3. Summed in floating point
+        // 0.1 + 0.1 + 0.1 > 0.3, and the greedy adversary (which subtracted from what was left)
+        // deleted 2 features where 3 fit; the LP "upper bound" was 2.9999999999999996 < 3.
+        const std::vector<double> p(5, 1.0), v(5, 0.1);
+        const KnapsackResult g = greedyKnapsack(p, v, 0.3);
+        QCOMPARE(g.chosen, (std::vector<int>{0, 1, 2}));
+        QCOMPARE(g.value, 3.0);
+        const KnapsackResult e = exactKnapsack(p, v, 0.3, 10.0);
+        QCOMPARE(e.value, 3.0);
+        const KnapsackResult f = fractionalKnapsack(p, v, 0.3);
+        QCOMPARE(f.value, 3.0);
+        QCOMPARE(f.chosen, (std::vector<int>{0, 1, 2}));
+        QCOMPARE(f.fractionalItem, -1);
+        // 0.29 at scale 100 is 28.999999999999996 units: still 29.
+        QCOMPARE(exactKnapsack(std::vector<double>(30, 1.0), std::vector<double>(30, 0.01), 0.29, 100.0).value, 29.0);
+        // The tolerance is relative: a budget of 0 admits nothing, however light.
+        QVERIFY(greedyKnapsack({1.0}, {1e-12}, 0.0).chosen.empty());
+        QCOMPARE(fractionalKnapsack({1.0}, {1e-12}, 0.0).value, 0.0);
+        // ... and never a whole item: 0.3 + 1e-6 does not fit in 0.3.
+        QCOMPARE(greedyKnapsack({2.0, 0.5}, {0.2, 0.1 + 1e-6}, 0.3).chosen, std::vector<int>{0});
+    }
+
+    void decimalWeightsAgainstEnumeration() {
+        // Weights and budgets in tenths (0.1 ... 1.2, N = 0 ... 3.0), references on whole tenths:
+        // the greedy rule takes the set the same rule takes without rounding, the DP finds the
+        // optimum, and the LP bound is never below it (compared exactly, no tolerance).
+        Rng rng(15);
+        int fractional = 0, greedyBelow = 0;
+        for (int trial = 0; trial < 600; ++trial) {
+            DecimalInstance in;
+            const int n = 1 + static_cast<int>(rng.below(11));
+            for (int j = 0; j < n; ++j) {
+                in.p.push_back(rng.uniform(-0.5, 2.0));
+                in.tenths.push_back(1 + static_cast<int>(rng.below(12)));
+            }
+            if (trial % 3 == 0) std::fill(in.tenths.begin(), in.tenths.end(), 1);   // every v_j = 0.1
+            in.cap10 = static_cast<int>(rng.below(31));
+            const std::vector<double> v = in.weights();
+            const auto [best, lp] = bruteDecimal(in);
+            const KnapsackResult g = greedyKnapsack(in.p, v, in.capacity());
+            const KnapsackResult e = exactKnapsack(in.p, v, in.capacity(), 10.0);
+            const KnapsackResult f = fractionalKnapsack(in.p, v, in.capacity());
+            const QString at = QString("trial %1").arg(trial);
+            QVERIFY2(g.chosen == greedyDecimal(in), qPrintable(at));
+            QVERIFY2(std::abs(e.value - best) < 1e-12, qPrintable(at));
+            QVERIFY2(g.value <= e.value, qPrintable(at));
+            QVERIFY2(f.value >= e.value, qPrintable(at + QString(": LP %1 < exact %2").arg(f.value, 0, 'g', 17).arg(e.value, 0, 'g', 17)));
+            QVERIFY2(std::abs(f.value - lp) < 1e-9, qPrintable(at));
+            int used = 0;
+            for (int j : e.chosen) used += in.tenths[static_cast<std::size_t>(j)];
+            QVERIFY(used <= in.cap10);
+            fractional += f.fractionalItem >= 0;
+            greedyBelow += g.value < e.value - 1e-9;
+        }
+        QVERIFY(fractional > 50);
+        QVERIFY(greedyBelow > 10);
     }
 
     void fractionalHandExample() {
