@@ -210,6 +210,7 @@ expect_match("${err}" "trained with --seed 3" "classifier file: --seed contradic
 # a file from before the record (no "split"): the options' split with a warning, and the
 # fingerprint refuses a seed that is not the training one
 file(READ ${TMP}/heart.json heart_doc)
+set(heart_doc_full "${heart_doc}")
 string(REGEX REPLACE "\"split\": {[^}]*},?" "" heart_doc "${heart_doc}")
 file(WRITE ${TMP}/heart_old.json "${heart_doc}")
 run_cli(0 out err eval --model ${TMP}/heart_old.json --bundled heart_scale --format csv)
@@ -219,6 +220,15 @@ if(NOT out STREQUAL heart_with)
 endif()
 run_cli(3 out err eval --model ${TMP}/heart_old.json --bundled heart_scale --seed 2)
 expect_match("${err}" "may hold rows the model was trained on" "old file, another seed: refused by the fingerprint")
+# a hand-edited split record out of range is refused naming the field (0 folds divided by zero)
+string(REGEX REPLACE "\"split\": {[^}]*}" "\"split\": {\"kind\": \"kfold\", \"folds\": 0, \"validation\": 0, \"seed\": 1, \"test_file\": false}" kfold0_doc "${heart_doc_full}")
+file(WRITE ${TMP}/heart_kfold0.json "${kfold0_doc}")
+run_cli(3 out err eval --model ${TMP}/heart_kfold0.json --bundled heart_scale)
+expect_match("${err}" "heart_kfold0.json.*split.folds.*must be >= 2" "0 folds refused")
+string(REGEX REPLACE "\"split\": {[^}]*}" "\"split\": {\"kind\": \"fraction\", \"test\": 5, \"validation\": 0, \"seed\": 1, \"test_file\": false}" frac5_doc "${heart_doc_full}")
+file(WRITE ${TMP}/heart_frac5.json "${frac5_doc}")
+run_cli(3 out err attack --model ${TMP}/heart_frac5.json --bundled heart_scale --threat none)
+expect_match("${err}" "heart_frac5.json.*split.test.*must be in \\[0, 1\\)" "test fraction 5 refused")
 # (12) --label names an ARFF file's class attribute
 run_cli(0 out err train --data ${DATA}/class_first.arff --label cls --learner svm --test-fraction 0 --output ${TMP}/arff.json)
 file(READ ${TMP}/arff.json arff_model)

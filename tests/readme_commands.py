@@ -20,6 +20,7 @@ Usage: readme_commands.py README.md BUILD_DIR SOURCE_DIR
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,6 +119,7 @@ def main():
             if p.returncode != 0:
                 failures.append(cmd)
                 print(p.stdout[-2000:], p.stderr[-2000:], sep="\n")
+    shutil.rmtree(work, ignore_errors=True)
     for s in skipped:
         print(f"skipped (a syntax summary with placeholders): {s}")
     print(f"{ran} README commands run, {len(failures)} failed, {len(skipped)} skipped")

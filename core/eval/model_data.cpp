@@ -40,6 +40,15 @@ RecordedSplit parseSplit(const json& j, const std::string& path) {
     } else {
         r.fail("split.kind", "expected fraction, counts or kfold, got '" + kind + "'");
     }
+    // The same ranges an experiment's split must satisfy (ExperimentSpec::validate): a hand-edited
+    // record with 0 folds used to divide by zero in prepareRepetition.
+    if (s.kind == SplitSpec::Kind::KFold && s.folds < 2) r.fail("split.folds", "must be >= 2");
+    if (s.kind == SplitSpec::Kind::Fraction && !(s.testFraction >= 0 && s.testFraction < 1))
+        r.fail("split.test", "must be in [0, 1)");
+    if (!(s.validationFraction >= 0 && s.validationFraction < 1)) r.fail("split.validation", "must be in [0, 1)");
+    if (s.kind == SplitSpec::Kind::Counts &&
+        (s.perClassTrain < 1 || s.perClassValidation < 0 || s.perClassTest < 0))
+        r.fail("split", "counts must be train >= 1, validation >= 0, test >= 0");
     const json& seed = r.field(j, "split", "seed");
     if (!seed.is_number_unsigned()) r.fail("split.seed", "expected a whole number >= 0");
     out.seed = seed.get<std::uint64_t>();

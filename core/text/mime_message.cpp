@@ -139,7 +139,10 @@ std::string decodedBody(const MimeEntity& e, const ContentType& ct) {
 }
 
 std::optional<std::string> multipartText(const MimeEntity& e, const ContentType& ct, int depth) {
-    const std::string boundary = ct.param("boundary");
+    // RFC 2046's boundary never ends in a space (bcharsnospace); a declared one that does is
+    // read without its trailing spaces, as Python's email package and mail readers do.
+    std::string boundary = ct.param("boundary");
+    while (!boundary.empty() && (boundary.back() == ' ' || boundary.back() == '\t')) boundary.pop_back();
     if (boundary.empty()) return decodedBody(e, ContentType{});  // broken: read it as plain text
     ContentType partDefault;
     if (ct.subtype == "digest") partDefault = parseContentType("message/rfc822");

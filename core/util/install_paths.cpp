@@ -3,6 +3,7 @@
 #include "fdlab_commit.h"   // generated at build time by core/util/source_commit.cmake
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <system_error>
@@ -41,12 +42,17 @@ const char* subdir(SharedFiles what) {
 
 InstallLayout currentLayout() {
     InstallLayout l;
+    // The object core was linked into: a shared object (the Python module) has its path in its
+    // link map; the main program's entry has an empty name (dladdr would give argv[0], which the
+    // caller chooses: `exec -a /elsewhere/fdlab-cli`), so it is read from /proc/self/exe.
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&anchor), &info) && info.dli_fname && *info.dli_fname)
-        l.module = info.dli_fname;
-    // dladdr names the main program as it was started (argv[0]-like); /proc/self/exe is exact.
+    void* extra = nullptr;
+    if (dladdr1(reinterpret_cast<void*>(&anchor), &info, &extra, RTLD_DL_LINKMAP) && extra) {
+        const auto* map = static_cast<const link_map*>(extra);
+        if (map->l_name && *map->l_name) l.module = map->l_name;
+    }
     std::error_code ec;
-    if (l.module.empty() || l.module.filename() == l.module) l.module = fs::read_symlink("/proc/self/exe", ec);
+    if (l.module.empty()) l.module = fs::read_symlink("/proc/self/exe", ec);
     l.buildDir = FDLAB_BUILD_DIR;
     l.sourceDir = FDLAB_SOURCE_DIR;
     l.installShare = FDLAB_INSTALL_SHARE;

@@ -357,6 +357,12 @@ void TestText::partWithoutBlankLine() {
     // An 8-bit header name is no header either; a line ":" with no name is a broken field, skipped.
     QCOMPARE(std::string(splitEntity("A: 1\n: v\nB: 2\n\nb").body), std::string("b"));
     QCOMPARE(std::string(splitEntity("A: 1\nCaf\xE9: v\n\nb").body), std::string("Caf\xE9: v\n\nb"));
+    // A declared boundary with trailing spaces (review): its delimiters are read without them, as
+    // Python's email package does; before, the whole body was lost.
+    QCOMPARE(messageText("Subject: hi\nContent-Type: multipart/mixed; boundary=\"XX \"\n\n"
+                         "--XX\nContent-Type: text/plain\n\nbuy cheap pills now\n--XX--\n",
+                         false).text,
+             std::string("buy cheap pills now"));
 }
 
 // Issue 25 item 7: the bytes of adjacent encoded-words in one charset are joined before
