@@ -93,7 +93,7 @@ private slots:
         QSignalSpy done(&w, &MainWindow::runFinished);
         QSignalSpy failed(&w, &MainWindow::runFailed);
         w.runSpec(shortRun(w));
-        QVERIFY(done.wait(60000) || !failed.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 60000);
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(0).toString()));
         QCOMPARE(w.lastResult()->points.size(), std::size_t(2));
     }
@@ -137,7 +137,7 @@ private slots:
             QSignalSpy done(&w, &MainWindow::runFinished);
             QSignalSpy failed(&w, &MainWindow::runFailed);
             w.runSpec(shortRun(w));
-            QVERIFY2(done.wait(300000) || !failed.isEmpty(), info.name.c_str());
+            QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty() || !failed.isEmpty(), 120000);
             QVERIFY2(failed.isEmpty(),
                      failed.isEmpty() ? "" : qPrintable(QString::fromStdString(info.name) + ": " +
                                                         failed.at(0).at(0).toString()));
