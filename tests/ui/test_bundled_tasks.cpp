@@ -142,7 +142,7 @@ private slots:
                      failed.isEmpty() ? "" : qPrintable(QString::fromStdString(info.name) + ": " +
                                                         failed.at(0).at(0).toString()));
             const ExperimentResult& r = *w.lastResult();
-            QCOMPARE(r.status, Status::Converged);
+            QVERIFY2(r.status == Status::Converged, toString(r.status));
             QCOMPARE(r.points.size(), std::size_t(2));
             for (const CurvePoint& p : r.points)
                 QVERIFY2(std::isfinite(p.error) && p.error >= 0 && p.error <= 1, info.name.c_str());

@@ -11,6 +11,7 @@
 #include "ui/panels/attack_panel.h"
 #include "ui/plots/curve_plot.h"
 #include "ui/workers/experiment_worker.h"
+#include "small_spec.h"
 
 #include <cmath>
 
@@ -25,6 +26,7 @@
 #include <QListWidget>
 #include <qcustomplot.h>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -35,18 +37,8 @@ using namespace fdlab::ui;
 
 namespace {
 ExperimentSpec tinySpec() {
-    ExperimentSpec s;
-    s.name = "tiny";
-    s.dataset.bundled = "heart_scale";
-    s.task.kind = TaskSpec::Kind::MultiClass;
-    s.split.kind = SplitSpec::Kind::Fraction;
-    s.split.testFraction = 0.3;
-    s.split.validationFraction = 0.0;
-    s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"LogReg", "logreg", {{"C", 1.0}}, {}}};
-    s.attack.threat = "random-deletion";
-    s.levels = {0, 2, 4};
-    s.repetitions = 2;
-    return s;
+    return smallSpec("tiny", "heart_scale", {{"SVM", "svm", {{"C", 1.0}}, {}}, {"LogReg", "logreg", {{"C", 1.0}}, {}}},
+                     "random-deletion", {0, 2, 4}, 2);
 }
 
 QByteArray readAll(const QString& path) {
@@ -234,14 +226,8 @@ private slots:
         QSignalSpy started(&w2, &MainWindow::runStarted);
         QVERIFY(w2.openExperiment(path));
         QCOMPARE(started.count(), 0);   // redrawn, not rerun
-        const auto& after = w2.curvePlot()->points();
-        QCOMPARE(after.size(), before.size());
-        for (std::size_t i = 0; i < before.size(); ++i) {
-            QCOMPARE(after[i].learner, before[i].learner);
-            QCOMPARE(after[i].level, before[i].level);
-            QCOMPARE(after[i].repetition, before[i].repetition);
-            QCOMPARE(after[i].error, before[i].error);
-        }
+        comparePoints(w2.curvePlot()->points(), before);
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(w2.curvePlot()->graphPointCount(0), 3);
         QCOMPARE(w2.buildSpec().learners.size(), std::size_t(2));
     }
@@ -288,7 +274,10 @@ private slots:
                 if (!dlg) return;
                 poll.stop();
                 offered = QFileInfo(dlg->selectedFiles().value(0)).fileName();
-                dlg->selectFile(path);
+                // The name typed into the dialog's file name box (selectFile of a file that does
+                // not exist yet may keep the offered name).
+                dlg->setDirectory(dir.path());
+                if (auto* name = dlg->findChild<QLineEdit*>("fileNameEdit")) name->setText(QFileInfo(path).fileName());
                 static_cast<QDialog*>(dlg)->accept();   // QFileDialog::accept, public in QDialog
             });
             poll.start(20);

@@ -12,6 +12,7 @@
 #include "ui/panels/dataset_panel.h"
 #include "ui/panels/importance_editor.h"
 #include "ui/panels/uint64_spin_box.h"
+#include "small_spec.h"
 
 #include <QFile>
 
@@ -268,17 +269,8 @@ private slots:
 
     void runUsesALargeSeed() {
         // Run with a file's seed 3,000,000,000 gives the curves core (fdlab-cli run) gives.
-        ExperimentSpec s;
-        s.name = "large seed";
-        s.dataset.bundled = "heart_scale";
-        s.task.kind = TaskSpec::Kind::MultiClass;
-        s.split.kind = SplitSpec::Kind::Fraction;
-        s.split.testFraction = 0.3;
-        s.split.validationFraction = 0.0;
-        s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}};
-        s.attack.threat = "random-deletion";
-        s.levels = {0, 3, 6};
-        s.repetitions = 2;
+        ExperimentSpec s =
+            smallSpec("large seed", "heart_scale", {{"SVM", "svm", {{"C", 1.0}}, {}}}, "random-deletion", {0, 3, 6}, 2);
         s.seed = 3000000000ULL;
         QTemporaryDir dir;
         const QString file = dir.filePath("large-seed.json");
