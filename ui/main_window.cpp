@@ -235,7 +235,7 @@ void MainWindow::buildMenus() {
     QAction* exportPlot = file->addAction(tr("Export &plot..."), this, &MainWindow::exportPlotDialog);
     exportPlot->setShortcut(QKeySequence(tr("Ctrl+E")));
     file->addAction(tr("Export &curves (CSV/JSON)..."), this, &MainWindow::exportCurvesDialog);
-    file->addAction(tr("Export &model..."), this, &MainWindow::exportModelDialog);
+    file->addAction(tr("Export &model..."), this, &MainWindow::exportModelDialog)->setObjectName("exportModelAction");
     file->addSeparator();
     m_recentMenu = file->addMenu(tr("&Recent files"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
@@ -354,6 +354,9 @@ void MainWindow::openTextCorpusDialog() {
 }
 
 void MainWindow::openSource(const QString& source, const LoadOptions& options) {
+    // Other data while a run is going: the run stops as with Cancel (its finished points stay,
+    // with its own spec); loadSpec has already abandoned the run when a spec brings the data.
+    cancelRun();
     statusBar()->showMessage(tr("Loading %1...").arg(source));
     m_loadOptions = options;
     m_datasetPanel->setCurrentSource(source);
@@ -366,15 +369,20 @@ void MainWindow::onLoaded(const QString& source, DatasetPtr data, const QString&
     m_dataView->setDataset(m_data, format);
     m_datasetPanel->setCurrentSource(source);
     m_datasetPanel->setClassNames(m_data->classNames);
+    // Data chosen on its own gets a split it can fill; a spec's data keeps the spec's split.
+    QString splitNote;
+    if (source != m_specSource) splitNote = m_datasetPanel->fitSplitTo(*m_data);
+    m_specSource.clear();
     m_importance->setDataset(m_data);
     m_importanceEdited = false;
     m_attackPanel->setBudgetBounds(m_data->features(), m_data->totalImportance());
     updateLabelNoiseData();
     if (!source.startsWith("bundled:")) addRecent(source);
-    statusBar()->showMessage(tr("%1: %2 instances, %3 features")
-                                 .arg(QString::fromStdString(m_data->name))
-                                 .arg(m_data->rows())
-                                 .arg(m_data->features()));
+    statusBar()->showMessage(splitNote.isEmpty() ? tr("%1: %2 instances, %3 features")
+                                                       .arg(QString::fromStdString(m_data->name))
+                                                       .arg(m_data->rows())
+                                                       .arg(m_data->features())
+                                                 : splitNote);
     emit datasetShown(source);
 }
 
@@ -395,6 +403,7 @@ void MainWindow::updateLabelNoiseData() {
 }
 
 void MainWindow::onFailed(const QString& source, const QString& message) {
+    if (source == m_specSource) m_specSource.clear();
     emit datasetFailed(source, message);
     showError(tr("Could not load %1").arg(source), message);
 }
@@ -402,6 +411,9 @@ void MainWindow::onFailed(const QString& source, const QString& message) {
 // ---- experiments ----------------------------------------------------------------------------
 
 void MainWindow::loadSpec(const ExperimentSpec& spec, bool run) {
+    // Another experiment replaces the one shown: nothing of a run still going may join it.
+    abandonRun();
+    m_heatmapJobs->discard();
     m_spec = spec;
     m_datasetPanel->setFromSpec(spec);
     m_algorithmsPanel->setLearners(spec.learners);
@@ -409,7 +421,10 @@ void MainWindow::loadSpec(const ExperimentSpec& spec, bool run) {
     m_importanceEdited = false;
     const QString source = spec.dataset.bundled.empty() ? QString::fromStdString(spec.dataset.file)
                                                         : QString::fromStdString("bundled:" + spec.dataset.bundled);
-    if (source != m_loadedSource) openSource(source, spec.dataset.options);
+    if (source != m_loadedSource) {
+        m_specSource = source;   // its split is the spec's: onLoaded does not fit it to the data
+        openSource(source, spec.dataset.options);
+    }
     if (run) runSpec(spec);
 }
 
@@ -446,7 +461,7 @@ void MainWindow::runSpec(const ExperimentSpec& spec) {
     m_tabs->setCurrentWidget(m_curves);
     setRunning(true);
     statusBar()->showMessage(tr("Running %1...").arg(QString::fromStdString(spec.name)));
-    m_worker->start(spec);
+    m_runId = m_worker->start(spec);
     emit runStarted();
 }
 
@@ -460,6 +475,14 @@ void MainWindow::cancelRun() {
 
 bool MainWindow::isRunning() const { return m_worker->isRunning(); }
 
+void MainWindow::abandonRun() {
+    m_runId = 0;
+    if (!m_worker->isRunning()) return;
+    m_worker->discard();
+    setRunning(false);
+    statusBar()->showMessage(tr("The run was cancelled: another experiment was opened"), 5000);
+}
+
 void MainWindow::setRunning(bool running) {
     m_progress->setVisible(running);
     m_progress->setValue(0);
@@ -467,7 +490,8 @@ void MainWindow::setRunning(bool running) {
     m_cancelAction->setEnabled(running);
 }
 
-void MainWindow::onPoint(const CurvePoint& p) {
+void MainWindow::onPoint(quint64 runId, const CurvePoint& p) {
+    if (runId != m_runId) return;   // a run that no longer owns the curves
     m_curves->addPoint(p);
     ++m_pointCount;
     // Progress = finished points of all expected ones (core's own fractions are per job).
@@ -480,11 +504,13 @@ void MainWindow::onPoint(const CurvePoint& p) {
     emit pointAdded(p);
 }
 
-void MainWindow::onProgress(double /*fraction*/, const QString& message) {
+void MainWindow::onProgress(quint64 runId, double /*fraction*/, const QString& message) {
+    if (runId != m_runId) return;
     m_progress->setToolTip(message);
 }
 
-void MainWindow::onFinished(const ExperimentResult& r) {
+void MainWindow::onFinished(quint64 runId, const ExperimentResult& r) {
+    if (runId != m_runId) return;
     setRunning(false);
     m_result = r;
     m_curves->setPoints(r.points);   // the engine's sorted, complete list
@@ -497,7 +523,8 @@ void MainWindow::onFinished(const ExperimentResult& r) {
     if (r.status != Status::Cancelled) prepareHeatmaps(r);
 }
 
-void MainWindow::onRunFailed(const QString& message) {
+void MainWindow::onRunFailed(quint64 runId, const QString& message) {
+    if (runId != m_runId) return;
     setRunning(false);
     emit runFailed(message);
     showError(tr("The experiment failed"), message);
@@ -719,7 +746,10 @@ void MainWindow::exportModel(const QString& path, const QString& learnerId) {
     }
     const LearnerSpec* chosen = nullptr;
     for (const LearnerSpec& l : spec.learners)
-        if (QString::fromStdString(l.id) == learnerId) chosen = &l;
+        if (QString::fromStdString(l.id) == learnerId) {
+            chosen = &l;   // ids are unique (ExperimentSpec::validate)
+            break;
+        }
     if (!chosen) {
         showError(tr("Could not export the model"), tr("no learner \"%1\" in the experiment").arg(learnerId));
         return;
@@ -780,9 +810,8 @@ void MainWindow::exportCurvesDialog() {
 }
 
 void MainWindow::exportModelDialog() {
-    QString id;
-    for (const LearnerSpec& l : m_algorithmsPanel->learners())
-        if (l.learner == m_algorithmsPanel->selectedLearner()) id = QString::fromStdString(l.id);
+    // The selected row itself (its id), not its type: SVM-A and SVM-B are both "svm".
+    const QString id = QString::fromStdString(m_algorithmsPanel->selectedLearnerId());
     if (id.isEmpty()) {
         showError(tr("Export model"), tr("Select a ticked learner in the Algorithms panel first."));
         return;

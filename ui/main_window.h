@@ -53,6 +53,7 @@ public:
     bool runFromPanels();
     /// Starts `spec` as it is (the panels are not read).
     void runSpec(const fdlab::ExperimentSpec& spec);
+    /// Requests the run's stop; it still reports finished() with the points done so far.
     void cancelRun();
     bool isRunning() const;
     /// The last finished (or cancelled) run.
@@ -60,7 +61,9 @@ public:
 
     // Files (return false and report the error when something fails).
     bool saveExperiment(const QString& path);   ///< with results when there are any
-    bool openExperiment(const QString& path);   ///< results files are redrawn, not rerun
+    /// Results files are redrawn, not rerun. A run going on is abandoned (nothing of it joins
+    /// the opened experiment); so does a preset or any loadSpec.
+    bool openExperiment(const QString& path);
     bool exportPlot(const QString& path, int width, int height);
     bool exportCurves(const QString& path);     ///< .csv (curves) or .json (results)
     /// Trains learner `learnerId` of the current spec on repetition 0's training data on a
@@ -113,10 +116,14 @@ private:
     /// (which offers it when it has two classes). Only when the data or the task changed.
     void updateLabelNoiseData();
     void onFailed(const QString& source, const QString& message);
-    void onPoint(const fdlab::CurvePoint& p);
-    void onProgress(double fraction, const QString& message);
-    void onFinished(const fdlab::ExperimentResult& r);
-    void onRunFailed(const QString& message);
+    // Reports of the experiment worker; only those of run m_runId are taken.
+    void onPoint(quint64 runId, const fdlab::CurvePoint& p);
+    void onProgress(quint64 runId, double fraction, const QString& message);
+    void onFinished(quint64 runId, const fdlab::ExperimentResult& r);
+    void onRunFailed(quint64 runId, const QString& message);
+    /// Stops a run going on and drops all it would still report (an opened experiment replaces
+    /// it); hides the progress bar.
+    void abandonRun();
     void setRunning(bool running);
     void prepareHeatmaps(const fdlab::ExperimentResult& r);
     void showError(const QString& title, const QString& message);
@@ -151,6 +158,8 @@ private:
     std::optional<fdlab::ExperimentResult> m_result;
     bool m_importanceEdited = false;
     int m_pointCount = 0;
+    quint64 m_runId = 0;      ///< the run whose points and result the window takes (0: none)
+    QString m_specSource;     ///< data being loaded for a spec (its split is kept as the spec says)
 };
 
 }  // namespace fdlab::ui

@@ -46,7 +46,7 @@ Dataset relabelled(const Dataset& d, const std::vector<int>& side, std::vector<s
     for (auto& l : v.labels) l = side[static_cast<std::size_t>(l)] > 0 ? 1 : 0;
     v.classNames = std::move(names);
     v.provenance = d.provenance.empty() ? "task " + what : d.provenance + "; task " + what;
-    v.requireNonEmptyClasses(what);
+    v.requireNonEmptyClasses("task " + what);
     return v;
 }
 
@@ -68,7 +68,8 @@ std::string TaskSpec::describe() const {
 Dataset binaryView(const Dataset& d, const std::vector<std::string>& positive,
                    const std::vector<std::string>& negative) {
     const std::string what = joined(positive, "+") + " vs " + joined(negative, "+");
-    const std::string where = "binaryView(" + what + ")";
+    // Messages name the task as the user wrote it, not this function (the GUI shows them).
+    const std::string where = "task " + what;
     if (positive.empty()) throw std::invalid_argument(where + ": no positive class");
     if (negative.empty()) throw std::invalid_argument(where + ": no negative class");
     checkLabels(d, where);
@@ -84,15 +85,15 @@ Dataset binaryView(const Dataset& d, const std::vector<std::string>& positive,
     };
     mark(positive, 1);
     mark(negative, -1);
-    return relabelled(d, side, {joined(negative, "+"), joined(positive, "+")}, where);
+    return relabelled(d, side, {joined(negative, "+"), joined(positive, "+")}, what);
 }
 
 Dataset oneVsRest(const Dataset& d, const std::string& positive) {
-    const std::string where = "oneVsRest(" + positive + " vs rest)";
+    const std::string what = positive + " vs rest", where = "task " + what;
     checkLabels(d, where);
     std::vector<int> side(static_cast<std::size_t>(d.numClasses()), -1);
     side[static_cast<std::size_t>(classIndex(d, positive, where))] = 1;
-    return relabelled(d, side, {"rest", positive}, where);
+    return relabelled(d, side, {"rest", positive}, what);
 }
 
 Dataset applyTask(const Dataset& d, const TaskSpec& t) {
@@ -101,7 +102,7 @@ Dataset applyTask(const Dataset& d, const TaskSpec& t) {
         return binaryView(d, t.positive, t.negative);
     case TaskSpec::Kind::OneVsRest:
         if (t.positive.size() != 1 || !t.negative.empty())
-            throw std::invalid_argument("applyTask: a one-vs-rest task takes exactly one positive class and no "
+            throw std::invalid_argument("task: a one-vs-rest task takes exactly one positive class and no "
                                         "negative class (got " + std::to_string(t.positive.size()) + " and " +
                                         std::to_string(t.negative.size()) + ")");
         return oneVsRest(d, t.positive.front());

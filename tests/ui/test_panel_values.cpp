@@ -4,12 +4,17 @@
 // importance is edited.
 
 #include "core/attacks/threat_registry.h"
+#include "core/eval/experiment_runner.h"
 #include "core/eval/experiment_spec.h"
 #include "core/eval/presets.h"
 #include "ui/main_window.h"
 #include "ui/panels/attack_panel.h"
 #include "ui/panels/dataset_panel.h"
 #include "ui/panels/importance_editor.h"
+#include "ui/panels/uint64_spin_box.h"
+#include "small_spec.h"
+
+#include <QFile>
 
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -19,6 +24,8 @@
 #include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <limits>
 
 using namespace fdlab;
 using namespace fdlab::ui;
@@ -202,6 +209,95 @@ private slots:
         v[0] = 0.5;
         w.importanceEditor()->setImportance(v);
         QCOMPARE(w.attackPanel()->budgetTotalValue(), 12.5);
+    }
+
+    void seedsKeepAll64Bits() {
+        // Issue 25, item 17: file -> GUI -> Save and Run, unchanged (a QSpinBox held an int:
+        // 3,000,000,000 became 0, 2^64 - 1 became 0 too).
+        const std::uint64_t seeds[] = {0, std::uint64_t(1) << 31, 3000000000ULL, 18446744073709551615ULL};
+        for (const std::uint64_t seed : seeds) {
+            QTemporaryDir dir;
+            const QString in = dir.filePath("in.json"), out = dir.filePath("out.json");
+            ExperimentSpec s = MainWindow::defaultExperiment();
+            s.seed = seed;
+            saveExperimentFile(s, in.toStdString());
+            MainWindow w;
+            w.setProperty("quietErrors", true);
+            w.loadSpec(loadExperimentFile(in.toStdString()), false);
+            UInt64SpinBox* box = w.attackPanel()->seedBox();
+            QCOMPARE(box->value(), quint64(seed));
+            QCOMPARE(box->text(), QString::number(seed));
+            QCOMPARE(w.buildSpec().seed, seed);   // what Run starts
+            QVERIFY(w.saveExperiment(out));
+            QCOMPARE(loadExperimentFile(out.toStdString()).seed, seed);
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY(f.readAll().contains(("\"seed\": " + std::to_string(seed)).c_str()));
+        }
+    }
+
+    void seedBoxTypingAndStepping() {
+        UInt64SpinBox b;
+        b.show();
+        QLineEdit* edit = b.findChild<QLineEdit*>();
+        QVERIFY(edit);
+        edit->selectAll();
+        QTest::keyClicks(edit, "18446744073709551615");
+        QCOMPARE(b.value(), quint64(18446744073709551615ULL));
+        QTest::keyClicks(edit, "0");   // 2^64 * 10 does not fit: the key is refused
+        QCOMPARE(edit->text(), QString("18446744073709551615"));
+        b.stepBy(1);   // saturates
+        QCOMPARE(b.value(), quint64(18446744073709551615ULL));
+        b.stepBy(-2);
+        QCOMPARE(b.value(), quint64(18446744073709551613ULL));
+        edit->selectAll();
+        QTest::keyClicks(edit, "-3");   // no sign
+        QTest::keyClicks(edit, "x 1e9");   // no letters, spaces, exponents
+        QCOMPARE(edit->text(), QString("319"));
+        QCOMPARE(b.value(), quint64(319));
+        b.setValue(0);
+        b.stepBy(-1);
+        QCOMPARE(b.value(), quint64(0));
+        QCOMPARE(b.text(), QString("0"));
+        b.stepBy(std::numeric_limits<int>::max());
+        QCOMPARE(b.value(), quint64(2147483647));
+        b.stepBy(std::numeric_limits<int>::min());   // 2^31 steps down from 2^31 - 1: stops at 0
+        QCOMPARE(b.value(), quint64(0));
+        b.setValue(3000000000ULL);
+        QCOMPARE(b.text(), QString("3000000000"));
+    }
+
+    void runUsesALargeSeed() {
+        // Run with a file's seed 3,000,000,000 gives the curves core (fdlab-cli run) gives.
+        ExperimentSpec s =
+            smallSpec("large seed", "heart_scale", {{"SVM", "svm", {{"C", 1.0}}, {}}}, "random-deletion", {0, 3, 6}, 2);
+        s.seed = 3000000000ULL;
+        QTemporaryDir dir;
+        const QString file = dir.filePath("large-seed.json");
+        saveExperimentFile(s, file.toStdString());
+        const ExperimentSpec fromFile = loadExperimentFile(file.toStdString());
+        const ExperimentResult direct = runExperiment(fromFile);
+        const ExperimentResult seedZero = [&] {
+            ExperimentSpec z = fromFile;
+            z.seed = 0;
+            return runExperiment(z);
+        }();
+
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        w.loadSpec(fromFile, false);
+        QSignalSpy done(&w, &MainWindow::runFinished);
+        QVERIFY(w.runFromPanels());
+        QVERIFY(done.wait(60000));
+        const ExperimentResult& r = *w.lastResult();
+        QCOMPARE(r.spec.seed, std::uint64_t(3000000000ULL));
+        QCOMPARE(r.points.size(), direct.points.size());
+        bool differsFromZero = false;
+        for (std::size_t i = 0; i < r.points.size(); ++i) {
+            QCOMPARE(r.points[i].error, direct.points[i].error);
+            differsFromZero = differsFromZero || r.points[i].error != seedZero.points[i].error;
+        }
+        QVERIFY(differsFromZero);   // the seed matters on this experiment
     }
 };
 

@@ -203,8 +203,7 @@ std::vector<LearnerSpec> AlgorithmsPanel::learners() const {
         const Entry& e = m_entries[static_cast<std::size_t>(r)];
         LearnerSpec s;
         s.learner = e.learner;
-        s.id = e.id->text().trimmed().toStdString();
-        if (s.id.empty()) s.id = e.learner;
+        s.id = idOf(r);
         for (const Field& f : e.fields) {
             s.params[f.name] = paramEditorValue(*f.param, f.editor, "learner " + s.id);
             if (f.grid && !f.grid->text().trimmed().isEmpty()) {
@@ -227,9 +226,16 @@ std::vector<LearnerSpec> AlgorithmsPanel::learners() const {
     return out;
 }
 
-std::string AlgorithmsPanel::selectedLearner() const {
+std::string AlgorithmsPanel::idOf(int r) const {
+    const Entry& e = m_entries[static_cast<std::size_t>(r)];
+    const std::string id = e.id ? e.id->text().trimmed().toStdString() : std::string();
+    return id.empty() ? e.learner : id;
+}
+
+std::string AlgorithmsPanel::selectedLearnerId() const {
     const int r = m_list->currentRow();
-    return r >= 0 ? m_entries[static_cast<std::size_t>(r)].learner : std::string();
+    if (r < 0 || m_list->item(r)->checkState() != Qt::Checked) return {};
+    return idOf(r);
 }
 
 }  // namespace fdlab::ui

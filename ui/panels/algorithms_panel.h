@@ -33,8 +33,9 @@ public:
     std::vector<fdlab::LearnerSpec> learners() const;
     /// Shows `specs` (checked, in order) followed by the other catalogue learners (unchecked).
     void setLearners(const std::vector<fdlab::LearnerSpec>& specs);
-    /// The registry name of the selected (highlighted) entry, or "".
-    std::string selectedLearner() const;
+    /// The label (learners()' id) of the selected row when it is ticked, else "". Two learners
+    /// of one type (SVM-A and SVM-B) are told apart by it, never by their type.
+    std::string selectedLearnerId() const;
     QListWidget* list() const { return m_list; }
 
 signals:
@@ -61,6 +62,8 @@ private:
     /// Builds the form of row r unless it is built.
     void buildForm(int r);
     void clearEntries();
+    /// Row r's id as learners() reports it (its label, or the registry name when empty).
+    std::string idOf(int r) const;
 
     QListWidget* m_list = nullptr;
     QStackedWidget* m_forms = nullptr;

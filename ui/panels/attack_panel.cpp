@@ -4,6 +4,7 @@
 
 #include "ui/panels/compact_spin_box.h"
 #include "ui/panels/param_form.h"
+#include "ui/panels/uint64_spin_box.h"
 #include "ui/plots/curve_plot.h"
 
 #include <QCheckBox>
@@ -129,8 +130,8 @@ AttackPanel::AttackPanel(QWidget* parent) : QWidget(parent) {
     m_repetitions->setValue(3);
     m_repetitions->setToolTip(tr("Random splits; the curves show mean +- standard error over them"));
     form->addRow(tr("Repetitions"), m_repetitions);
-    m_seed = new QSpinBox(this);
-    m_seed->setRange(0, 2147483647);
+    m_seed = new UInt64SpinBox(this);   // seeds are 64-bit: a QSpinBox would wrap 3,000,000,000
+    m_seed->setObjectName("seed");
     m_seed->setValue(1);
     m_seed->setToolTip(tr("Seed of every random draw (splits, random attacks); same seed, same numbers"));
     form->addRow(tr("Seed"), m_seed);
@@ -247,7 +248,7 @@ void AttackPanel::setFromSpec(const ExperimentSpec& spec) {
         m_listMode->setChecked(true);
     }
     m_repetitions->setValue(spec.repetitions);
-    m_seed->setValue(static_cast<int>(spec.seed));
+    m_seed->setValue(spec.seed);
     m_tune->setChecked(spec.tunePerLevel);
     updateEnabled();
     setBudget(lv.empty() ? 0.0 : lv[lv.size() / 2]);   // the level the Heatmaps tab opens at
@@ -288,7 +289,7 @@ void AttackPanel::applyTo(ExperimentSpec& spec) const {
     spec.attack.params = params();
     spec.levels = levels();
     spec.repetitions = m_repetitions->value();
-    spec.seed = static_cast<std::uint64_t>(m_seed->value());
+    spec.seed = m_seed->value();
     spec.tunePerLevel = m_tune->isChecked();
 }
 

@@ -24,6 +24,8 @@ class QStackedWidget;
 
 namespace fdlab::ui {
 
+class UInt64SpinBox;
+
 class AttackPanel : public QWidget {
     Q_OBJECT
 public:
@@ -46,6 +48,7 @@ public:
     /// Largest budget the slider reaches for the current threat.
     double maxBudget() const;
     QSlider* budgetSlider() const { return m_budget; }
+    UInt64SpinBox* seedBox() const { return m_seed; }
     /// The threat chosen in the panel (a registry name).
     std::string threat() const;
     /// Its parameters as the generated form shows them (std::invalid_argument for bad text).
@@ -70,7 +73,7 @@ private:
     QDoubleSpinBox* m_step = nullptr;
     QLineEdit* m_list = nullptr;
     QSpinBox* m_repetitions = nullptr;
-    QSpinBox* m_seed = nullptr;
+    UInt64SpinBox* m_seed = nullptr;
     QCheckBox* m_tune = nullptr;
     QLabel* m_levelHint = nullptr;
     QSlider* m_budget = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/panels/dataset_panel.h"
 
 #include "core/data/bundled.h"
+#include "ui/panels/class_picker.h"
 #include "ui/panels/compact_spin_box.h"
 
 #include <QComboBox>
@@ -11,7 +12,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -21,20 +21,15 @@
 namespace fdlab::ui {
 
 namespace {
-QStringList splitNames(const QString& text) {
-    QStringList out;
-    for (const QString& s : text.split(QRegularExpression("[,+]"), Qt::SkipEmptyParts)) out << s.trimmed();
-    return out;
-}
-std::vector<std::string> toStd(const QStringList& l) {
-    std::vector<std::string> out;
-    for (const QString& s : l) out.push_back(s.toStdString());
-    return out;
-}
 QString joinNames(const std::vector<std::string>& v) {
     QStringList l;
     for (const auto& s : v) l << QString::fromStdString(s);
     return l.join(", ");
+}
+bool allIn(const std::vector<std::string>& names, const std::vector<std::string>& classes) {
+    for (const auto& n : names)
+        if (std::find(classes.begin(), classes.end(), n) == classes.end()) return false;
+    return !names.empty();
 }
 }  // namespace
 
@@ -80,16 +75,22 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent) {
     m_taskKind->setObjectName("taskKind");
     m_taskKind->addItems({tr("Binary: class pair"), tr("One class vs rest"), tr("Multi-class")});
     taskForm->addRow(tr("Kind"), m_taskKind);
-    m_positive = new QComboBox(taskBox);
-    m_positive->setEditable(true);
-    m_positive->setToolTip(tr("Positive class(es), e.g. \"3\" or \"3, 8\""));
+    // Classes are ticked in a list, never typed: a class name may contain any character.
+    m_positive = new ClassPicker(taskBox);
+    m_positive->setObjectName("positiveClasses");
     taskForm->addRow(tr("Positive"), m_positive);
-    m_negative = new QComboBox(taskBox);
-    m_negative->setEditable(true);
-    m_negative->setToolTip(tr("Negative class(es), e.g. \"5\""));
+    m_negative = new ClassPicker(taskBox);
+    m_negative->setObjectName("negativeClasses");
     taskForm->addRow(tr("Negative"), m_negative);
     layout->addWidget(taskBox);
     connect(m_taskKind, &QComboBox::currentIndexChanged, this, &DatasetPanel::updateTaskWidgets);
+    // A class is on one side at most: ticking it on one side unticks it on the other.
+    connect(m_positive, &ClassPicker::toggled, this, [this](const QString& name, bool on) {
+        if (on && m_taskKind->currentIndex() == 0) m_negative->setNameChecked(name.toStdString(), false);
+    });
+    connect(m_negative, &ClassPicker::toggled, this, [this](const QString& name, bool on) {
+        if (on) m_positive->setNameChecked(name.toStdString(), false);
+    });
 
     // Split and preprocessing
     auto* splitBox = new QGroupBox(tr("Split and preprocessing"), this);
@@ -154,6 +155,12 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent) {
         m_preprocessing->addItem(QString::fromStdString(toString(s)), static_cast<int>(s));
     m_preprocessing->setToolTip(tr("Fitted on the training part of each repetition, applied to all parts"));
     splitForm->addRow(tr("Preprocessing"), m_preprocessing);
+    m_splitNote = new QLabel(splitBox);
+    m_splitNote->setObjectName("splitNote");
+    m_splitNote->setWordWrap(true);
+    m_splitNote->setVisible(false);
+    splitForm->addRow(m_splitNote);
+    connect(m_splitKind, &QComboBox::currentIndexChanged, m_splitNote, &QWidget::hide);   // a note on the old choice
     layout->addWidget(splitBox);
     updateTaskWidgets();
 }
@@ -162,6 +169,7 @@ void DatasetPanel::updateTaskWidgets() {
     const int k = m_taskKind->currentIndex();
     m_positive->setEnabled(k != 2);
     m_negative->setEnabled(k == 0);
+    m_positive->setSingle(k == 1);   // one class against the rest
 }
 
 void DatasetPanel::setCurrentSource(const QString& source) {
@@ -174,22 +182,66 @@ void DatasetPanel::setCurrentSource(const QString& source) {
 
 void DatasetPanel::setClassNames(const std::vector<std::string>& names) {
     m_classNames = names;
-    const QString pos = m_positive->currentText(), neg = m_negative->currentText();
-    auto known = [&](const QString& text) {
-        const QStringList l = splitNames(text);
-        if (l.isEmpty()) return false;
-        for (const QString& s : l)
-            if (std::find(names.begin(), names.end(), s.toStdString()) == names.end()) return false;
-        return true;
-    };
-    for (QComboBox* box : {m_positive, m_negative}) {
-        box->clear();
-        for (const auto& n : names) box->addItem(QString::fromStdString(n));
+    std::vector<std::string> pos = m_positive->checkedNames(), neg = m_negative->checkedNames();
+    if (!allIn(pos, names)) pos = names.empty() ? std::vector<std::string>{} : std::vector<std::string>{names[0]};
+    auto onPositive = [&](const std::string& n) { return std::find(pos.begin(), pos.end(), n) != pos.end(); };
+    if (!allIn(neg, names) || std::any_of(neg.begin(), neg.end(), onPositive)) {
+        neg.clear();
+        const auto other = std::find_if_not(names.begin(), names.end(), onPositive);
+        if (other != names.end()) neg.push_back(*other);
     }
-    m_positive->setCurrentText(known(pos) ? pos : (names.size() > 0 ? QString::fromStdString(names[0]) : QString()));
-    m_negative->setCurrentText(known(neg) && neg != m_positive->currentText()
-                                   ? neg
-                                   : (names.size() > 1 ? QString::fromStdString(names[1]) : QString()));
+    m_positive->setClassNames(names);
+    m_negative->setClassNames(names);
+    m_positive->setCheckedNames(pos);
+    m_negative->setCheckedNames(neg);
+}
+
+QString DatasetPanel::fitSplitTo(const Dataset& d) {
+    m_splitNote->setVisible(false);
+    if (m_splitKind->currentIndex() != 0) return {};
+    ExperimentSpec spec;
+    applyTo(spec);
+    const std::vector<int> counts = d.classCounts();
+    auto countOf = [&](const std::vector<std::string>& names) {
+        if (names.empty()) return -1LL;   // no class on a side: Run says so
+        long long n = 0;
+        for (const std::string& name : names) {
+            const auto it = std::find(d.classNames.begin(), d.classNames.end(), name);
+            if (it == d.classNames.end()) return -1LL;   // the task itself is wrong: Run says so
+            n += counts[static_cast<std::size_t>(it - d.classNames.begin())];
+        }
+        return n;
+    };
+    // The classes of the task, as the split sees them: (name, instances).
+    std::vector<std::pair<std::string, long long>> sides;
+    const TaskSpec& t = spec.task;
+    if (t.kind == TaskSpec::Kind::Binary) {
+        sides = {{joinNames(t.positive).toStdString(), countOf(t.positive)},
+                 {joinNames(t.negative).toStdString(), countOf(t.negative)}};
+    } else if (t.kind == TaskSpec::Kind::OneVsRest) {
+        const long long pos = countOf(t.positive);
+        sides = {{joinNames(t.positive).toStdString(), pos}, {"rest", pos < 0 ? -1 : d.rows() - pos}};
+    } else {
+        for (std::size_t c = 0; c < counts.size(); ++c) sides.emplace_back(d.classNames[c], counts[c]);
+    }
+    const long long needed =
+        static_cast<long long>(m_train->value()) + m_validation->value() + std::max(m_test->value(), 0);
+    for (const auto& [name, n] : sides) {
+        if (n < 0) return {};
+        if (n >= needed) continue;
+        m_splitKind->setCurrentIndex(1);
+        const QString note = tr("%1: class '%2' has %3 instances, fewer than the %4 per class the counts need; the "
+                                "split is now by fractions (test %5, validation %6).")
+                                 .arg(QString::fromStdString(d.name), QString::fromStdString(name))
+                                 .arg(n)
+                                 .arg(needed)
+                                 .arg(m_testFraction->value())
+                                 .arg(m_validationFraction->value());
+        m_splitNote->setText(note);
+        m_splitNote->setVisible(true);
+        return note;
+    }
+    return {};
 }
 
 void DatasetPanel::setFromSpec(const ExperimentSpec& spec) {
@@ -199,8 +251,9 @@ void DatasetPanel::setFromSpec(const ExperimentSpec& spec) {
     m_taskKind->setCurrentIndex(spec.task.kind == TaskSpec::Kind::Binary      ? 0
                                 : spec.task.kind == TaskSpec::Kind::OneVsRest ? 1
                                                                               : 2);
-    m_positive->setCurrentText(joinNames(spec.task.positive));
-    m_negative->setCurrentText(joinNames(spec.task.negative));
+    m_positive->setCheckedNames(spec.task.positive);
+    m_negative->setCheckedNames(spec.task.negative);
+    m_splitNote->setVisible(false);
     const SplitSpec& s = spec.split;
     m_splitKind->setCurrentIndex(s.kind == SplitSpec::Kind::Counts ? 0 : s.kind == SplitSpec::Kind::Fraction ? 1 : 2);
     m_train->setValue(s.perClassTrain);
@@ -233,12 +286,12 @@ void DatasetPanel::applyTo(ExperimentSpec& spec) const {
     switch (m_taskKind->currentIndex()) {
     case 0:
         spec.task.kind = TaskSpec::Kind::Binary;
-        spec.task.positive = toStd(splitNames(m_positive->currentText()));
-        spec.task.negative = toStd(splitNames(m_negative->currentText()));
+        spec.task.positive = m_positive->checkedNames();
+        spec.task.negative = m_negative->checkedNames();
         break;
     case 1:
         spec.task.kind = TaskSpec::Kind::OneVsRest;
-        spec.task.positive = toStd(splitNames(m_positive->currentText()));
+        spec.task.positive = m_positive->checkedNames();
         spec.task.negative.clear();
         break;
     default:

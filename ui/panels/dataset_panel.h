@@ -5,6 +5,7 @@
 // dataset (signal); the main window's loader does the work. The task/split/preprocessing
 // widgets are the panel's local copy; applyTo() writes them into an experiment spec.
 
+#include "core/data/dataset.h"
 #include "core/eval/experiment_spec.h"
 
 #include <QWidget>
@@ -18,6 +19,8 @@ class QStackedWidget;
 
 namespace fdlab::ui {
 
+class ClassPicker;
+
 class DatasetPanel : public QWidget {
     Q_OBJECT
 public:
@@ -27,10 +30,17 @@ public:
     void setCurrentSource(const QString& source);
     QString currentSource() const { return m_source; }
     QListWidget* list() const { return m_list; }
+    ClassPicker* positivePicker() const { return m_positive; }
+    ClassPicker* negativePicker() const { return m_negative; }
 
     /// The class names of the loaded dataset (offered in the task's class boxes). Keeps the
     /// current choice when it names existing classes, else picks the first two classes.
     void setClassNames(const std::vector<std::string>& names);
+    /// When the split is by counts per class and a class of the task has fewer instances than
+    /// train + validation + test, switches to fractions (a bundled dataset chosen after MNIST's
+    /// 50 + 100 + 150 must still run) and shows why under the split. Returns that note ("" when
+    /// the split was kept).
+    QString fitSplitTo(const fdlab::Dataset& d);
     /// Shows the task, split and preprocessing of `spec`.
     void setFromSpec(const fdlab::ExperimentSpec& spec);
     /// Writes dataset source, task, split and preprocessing into `spec`.
@@ -49,8 +59,8 @@ private:
     QListWidget* m_list = nullptr;
     QString m_source;
     QComboBox* m_taskKind = nullptr;
-    QComboBox* m_positive = nullptr;
-    QComboBox* m_negative = nullptr;
+    ClassPicker* m_positive = nullptr;
+    ClassPicker* m_negative = nullptr;
     QComboBox* m_splitKind = nullptr;
     QStackedWidget* m_splitStack = nullptr;
     QSpinBox* m_train = nullptr;
@@ -60,6 +70,7 @@ private:
     QDoubleSpinBox* m_validationFraction = nullptr;
     QSpinBox* m_folds = nullptr;
     QComboBox* m_preprocessing = nullptr;
+    QLabel* m_splitNote = nullptr;
     std::vector<std::string> m_classNames;
 };
 

@@ -13,9 +13,10 @@ ExperimentWorker::ExperimentWorker(QObject* parent) : QObject(parent) {
 
 ExperimentWorker::~ExperimentWorker() = default;   // the runner stops the run and waits
 
-void ExperimentWorker::start(const ExperimentSpec& spec) {
+quint64 ExperimentWorker::start(const ExperimentSpec& spec) {
+    const quint64 id = ++m_runs;
     m_jobs->run(
-        [this, spec](const JobContext& c) {
+        [this, spec, id](const JobContext& c) {
             if (c.cancelled()) {   // cancelled before it started
                 ExperimentResult r;
                 r.spec = spec;
@@ -24,15 +25,20 @@ void ExperimentWorker::start(const ExperimentSpec& spec) {
             }
             // `this` outlives the job (the runner's destructor waits); posted points of a
             // superseded run are dropped.
-            return runExperiment(spec, c.control(),
-                                 [this, &c](const CurvePoint& pt) { c.post([this, pt] { emit pointReady(pt); }); });
+            return runExperiment(spec, c.control(), [this, &c, id](const CurvePoint& pt) {
+                c.post([this, pt, id] { emit pointReady(id, pt); });
+            });
         },
-        [this](const ExperimentResult& r) { emit finished(r); }, [this](const QString& m) { emit failed(m); },
-        [this](const Progress& p) { emit progress(p.fraction, QString::fromStdString(p.message)); });
-    emit started();   // isRunning() is true by now
+        [this, id](const ExperimentResult& r) { emit finished(id, r); },
+        [this, id](const QString& m) { emit failed(id, m); },
+        [this, id](const Progress& p) { emit progress(id, p.fraction, QString::fromStdString(p.message)); });
+    emit started(id);   // isRunning() is true by now
+    return id;
 }
 
 void ExperimentWorker::cancel() { m_jobs->cancel(); }
+
+void ExperimentWorker::discard() { m_jobs->discard(); }
 
 bool ExperimentWorker::isRunning() const { return m_jobs->busy(); }
 
