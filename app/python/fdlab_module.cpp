@@ -406,6 +406,16 @@ py::object classValuesOf(const Dataset& d, const py::handle& y) {
     return np.attr("array")(d.classNames, py::arg("dtype") = "str");
 }
 
+/// o as a T, or TypeError naming the argument (pybind's own cast error is a bare RuntimeError).
+template <class T>
+T castArg(const py::object& o, const char* name, const char* expected) {
+    try {
+        return o.cast<T>();
+    } catch (const py::cast_error&) {
+        throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
+    }
+}
+
 struct DataArgs {
     py::object featureNames = py::none();
     py::object imageShape = py::none();
@@ -422,12 +432,13 @@ Dataset makeDataset(const py::handle& X, const py::handle& y, const std::vector<
     setFeatures(d, X, expectedCols);
     const CopyInfo features = g_lastCopy;
     setLabels(d, y, classes);
-    if (!extra.featureNames.is_none()) d.featureNames = extra.featureNames.cast<std::vector<std::string>>();
+    if (!extra.featureNames.is_none())
+        d.featureNames = castArg<std::vector<std::string>>(extra.featureNames, "feature_names", "a sequence of str");
     if (!extra.imageShape.is_none()) {
-        const auto rc = extra.imageShape.cast<std::pair<int, int>>();
+        const auto rc = castArg<std::pair<int, int>>(extra.imageShape, "image_shape", "(rows, cols)");
         d.imageShape = ImageShape{rc.first, rc.second};
     }
-    if (!extra.importance.is_none()) d.importance = extra.importance.cast<std::vector<double>>();
+    if (!extra.importance.is_none()) d.importance = castArg<std::vector<double>>(extra.importance, "importance", "a sequence of numbers");
     d.fillDefaults();
     d.validate("python data");
     g_lastCopy = features;

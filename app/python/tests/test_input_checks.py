@@ -102,6 +102,7 @@ def bad_inputs(X):
     ]
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")   # 1e39 -> float32, on purpose
 def test_every_entry_point_refuses_bad_features(vote, model):
     X, y = vote
     for what, bad, error, words in bad_inputs(X):
@@ -110,6 +111,18 @@ def test_every_entry_point_refuses_bad_features(vote, model):
                 call(bad)
                 pytest.fail(f"{name} accepted {what}")
             assert words in str(e.value), (what, name, str(e.value))
+
+
+def test_other_array_arguments_are_checked(vote, model):
+    X, y = vote
+    with pytest.raises(TypeError, match="importance: expected a sequence of numbers"):
+        fdlab.curve(model, X, y, levels=[0], importance=["a"] * X.shape[1])
+    with pytest.raises(ValueError, match="importance of feature f1 is nan"):
+        fdlab.curve(model, X, y, levels=[0], importance=[np.nan] * X.shape[1])
+    with pytest.raises(TypeError, match="feature_names: expected a sequence of str"):
+        fdlab.train("svm", X, y, feature_names=[1] * X.shape[1])
+    with pytest.raises(ValueError, match="1000000 is not in"):
+        fdlab.curve(model, X, y, threat="fixed-deletion", levels=[1], features=[10**6])
 
 
 def test_model_entry_points_refuse_another_feature_count(vote, model):
