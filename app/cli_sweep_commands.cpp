@@ -167,7 +167,9 @@ std::vector<Command> sweepCommands() {
          runPlan},
         {"merge", "merge the parts of a sharded run into one results file",
          "usage: fdlab-cli merge PART.json... --output RESULTS.json [--csv CURVES.csv] [--quiet]\n"
-         "  checks that the parts come from the same experiment (spec fingerprint) and this FDLab version,\n"
+         "  checks that the parts come from the same experiment (spec fingerprint), the same data (data\n"
+         "  fingerprint: a data file changed between shard runs is refused) and this FDLab version, that\n"
+         "  every point is one of its task's levels (learner and level as the spec's, each level once)\n"
          "  and that every task is present once (identical duplicates are kept once and reported); missing\n"
          "  tasks are listed with the --shard runs that compute them, and nothing is written.\n"
          "  The results equal a single-process run's, apart from the timings: elapsed_seconds (here the\n"

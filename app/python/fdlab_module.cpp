@@ -2,11 +2,15 @@
 //
 // Data crossing the boundary:
 //  - In: numpy 2-D arrays (any real dtype, C or Fortran order) and scipy.sparse matrices (CSR;
-//    other formats are converted with .tocsr()). Training, attacks and curves need a Dataset,
+//    other formats are converted with .tocsr()), checked by one function (readFeatures) for
+//    every entry point: shape, dtype, finite values, CSR structure and column indices, and the
+//    model's feature count. Training, attacks and curves need a Dataset,
 //    which owns its storage (a row-major float Eigen matrix or CSR vectors), so those calls
 //    always copy the features once into it. decision_function/predict on a C-contiguous float32
 //    array or on a CSR matrix with float32 data and int32 indices read the caller's memory
 //    directly (no copy). fdlab.last_copy_info() says what the last call did.
+//  - Labels: a model trained here keeps its labels' values (Model.classes, dtype of y), so
+//    predict() answers in the labels' own type (ints stay ints).
 //  - Out: dense results are numpy arrays that own the moved C++ storage (no copy); sparse
 //    results are scipy.sparse.csr_matrix built from numpy arrays holding the CSR vectors.
 //
@@ -77,68 +81,235 @@ py::object fromJson(const json& j) {
     return py::module_::import("json").attr("loads")(j.dump());
 }
 
-// ---- features in ----------------------------------------------------------------------------
+// ---- features in: one checked path for every entry point ------------------------------------
 
 bool isScipySparse(const py::handle& X) { return py::hasattr(X, "tocsr") && py::hasattr(X, "nnz"); }
 
 std::string shapeText(py::ssize_t m, py::ssize_t n) { return std::to_string(m) + "x" + std::to_string(n); }
 
-/// A scipy.sparse matrix as CSR with sorted, summed indices (scipy copies only when it has to).
-py::object canonicalCsr(const py::handle& X) {
-    py::object csr = X.attr("tocsr")();
-    if (!csr.attr("has_canonical_format").cast<bool>()) {
-        csr = csr.attr("copy")();
-        csr.attr("sum_duplicates")();
+std::string dtypeText(const py::array& a) { return py::str(a.dtype()).cast<std::string>(); }
+
+std::string typeText(const py::handle& o) { return py::str(py::type::handle_of(o).attr("__name__")).cast<std::string>(); }
+
+/// The features X of any entry point (train, decision_function, predict, attack, curve and its
+/// donors), checked once here so that none of them reads memory a bad input points at:
+/// a 2-D array of numbers (bool/int/float, or an object array numpy converts to float32) or a
+/// scipy.sparse matrix whose CSR form is consistent (indptr of m + 1 non-decreasing entries from
+/// 0, every column index in [0, n)); every value finite as float32; n equal to the model's
+/// feature count when there is a model. Unsorted or repeated CSR column indices are sorted and
+/// summed (scipy's meaning). Wrong types raise TypeError, wrong shapes or values ValueError.
+/// Rows are read through row(i): in place when X already has FDLab's layout (float32 C-order;
+/// CSR with float32 data and sorted int32 indices), else from converted copies held here.
+struct Features {
+    int rows = 0, cols = 0;
+    bool sparse = false;
+    bool copied = false;     ///< for last_copy_info()
+    std::string what;
+    py::array_t<float> dense;                ///< dense: float32 C-order (X itself or a converted copy)
+    std::vector<std::int64_t> rowStart;      ///< sparse: m + 1 entries
+    const std::int32_t* colIndex = nullptr;  ///< sparse: into X's indices or ownIndex
+    const float* values = nullptr;           ///< sparse: into X's data or ownValues
+    std::vector<std::int32_t> ownIndex;
+    std::vector<float> ownValues;
+    py::object keepIndex, keepValues;        ///< the arrays colIndex/values point into
+
+    /// Stored entries: the CSR entries, or m x n dense values.
+    std::int64_t storedValues() const { return sparse ? rowStart.back() : std::int64_t(rows) * cols; }
+    RowView row(int i) const {
+        if (!sparse) return RowView::dense({dense.data() + std::size_t(i) * std::size_t(cols), std::size_t(cols)});
+        const auto b = rowStart[std::size_t(i)], e = rowStart[std::size_t(i) + 1];
+        return {values + b, colIndex + b, static_cast<int>(e - b), cols, true};
     }
-    return csr;
+};
+
+void checkSize(py::ssize_t m, py::ssize_t n, std::optional<int> expectedCols) {
+    if (m > std::numeric_limits<int>::max() || n > std::numeric_limits<int>::max())
+        throw std::invalid_argument("X: " + shapeText(m, n) + " has too many rows or columns for FDLab (at most 2^31 - 1)");
+    if (expectedCols && n != *expectedCols)
+        throw std::invalid_argument("X has " + std::to_string(n) + " features; the model expects " + std::to_string(*expectedCols));
 }
 
-/// Copies X into d (dense X or sparse). Records what was copied in g_lastCopy.
-void setFeatures(Dataset& d, const py::handle& X) {
-    if (isScipySparse(X)) {
-        const py::object csr = canonicalCsr(X);
-        const auto shape = csr.attr("shape").cast<std::pair<py::ssize_t, py::ssize_t>>();
-        const auto indptr = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(csr.attr("indptr"));
-        const auto indices = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(csr.attr("indices"));
-        const auto data = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(csr.attr("data"));
-        if (!indptr || !indices || !data) throw std::invalid_argument("X: a sparse matrix with unreadable indptr/indices/data");
-        if (shape.second > std::numeric_limits<int>::max() || shape.first > std::numeric_limits<int>::max())
-            throw std::invalid_argument("X: too many rows or columns for FDLab (at most 2^31 - 1)");
-        SparseRowsBuilder b(static_cast<int>(shape.second), static_cast<std::int64_t>(data.size()));
-        const auto* p = indptr.data();
-        const auto* ix = indices.data();
-        const auto* v = data.data();
-        for (py::ssize_t i = 0; i < shape.first; ++i) {
-            for (auto k = p[i]; k < p[i + 1]; ++k) b.add(ix[k], v[k]);   // zeros are dropped
+[[noreturn]] void notFinite(py::ssize_t i, py::ssize_t j, float v) {
+    throw std::invalid_argument("X[" + std::to_string(i) + ", " + std::to_string(j) + "] is " + (std::isnan(v) ? "nan" : "inf") +
+                                " (as float32): FDLab needs finite feature values");
+}
+
+bool isNumberKind(char kind) { return kind == 'f' || kind == 'i' || kind == 'u' || kind == 'b'; }
+
+void readDense(Features& f, const py::handle& X, std::optional<int> expectedCols) {
+    py::array a = py::array::ensure(X);
+    if (!a) throw py::type_error("X: expected a 2-D numpy array or a scipy.sparse matrix, got " + typeText(X));
+    if (a.ndim() == 1)
+        throw std::invalid_argument("X: expected a 2-D array (rows x features), got a 1-D array of " + std::to_string(a.shape(0)) +
+                                    " values; for one row use X.reshape(1, -1)");
+    if (a.ndim() != 2) throw std::invalid_argument("X: expected a 2-D array, got " + std::to_string(a.ndim()) + " dimensions");
+    const char kind = a.dtype().kind();
+    const bool direct = a.dtype().is(py::dtype::of<float>()) && (a.flags() & py::array::c_style);
+    const std::string from = dtypeText(a) + ((a.flags() & py::array::c_style) ? " C-order " : " non-C-order ");
+    if (kind == 'O') {   // an object array of real numbers converts; strings ("1.5" too), None, ... do not
+        const py::object real = py::module_::import("numbers").attr("Real");
+        const py::ssize_t n = a.shape(1);
+        py::ssize_t k = 0;
+        for (const py::handle o : a.attr("ravel")("C")) {
+            if (!py::isinstance(o, real))
+                throw py::type_error("X: an object array whose entries are not all numbers: X[" + std::to_string(k / n) + ", " +
+                                     std::to_string(k % n) + "] is a " + typeText(o));
+            ++k;
+        }
+        a = py::module_::import("numpy").attr("asarray")(a, py::arg("dtype") = "float32");
+    } else if (!isNumberKind(kind)) {
+        throw py::type_error("X: expected numbers (bool, int or float), got dtype " + dtypeText(a));
+    }
+    checkSize(a.shape(0), a.shape(1), expectedCols);
+    f.rows = static_cast<int>(a.shape(0));
+    f.cols = static_cast<int>(a.shape(1));
+    f.dense = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
+    if (!f.dense) throw py::type_error("X: dtype " + dtypeText(a) + " does not convert to float32");
+    f.copied = !direct;
+    f.what = direct ? "float32 C-order " + shapeText(f.rows, f.cols)
+                    : from + shapeText(f.rows, f.cols) + " converted to float32 C-order";
+    const float* v = f.dense.data();
+    const std::size_t size = std::size_t(f.rows) * std::size_t(f.cols);
+    for (std::size_t k = 0; k < size; ++k)
+        if (!std::isfinite(v[k])) notFinite(py::ssize_t(k / std::size_t(f.cols)), py::ssize_t(k % std::size_t(f.cols)), v[k]);
+}
+
+/// A CSR component as a 1-D numpy array of an integer (or, for data, number) kind.
+py::array csrPart(const py::object& csr, const char* name, bool numbers) {
+    py::array a = py::array::ensure(csr.attr(name));
+    if (!a || a.ndim() != 1) throw std::invalid_argument(std::string("X: the sparse matrix's ") + name + " is not a 1-D array");
+    const char kind = a.dtype().kind();
+    if (numbers ? !isNumberKind(kind) : (kind != 'i' && kind != 'u'))
+        throw py::type_error(std::string("X: the sparse matrix's ") + name + " has dtype " + dtypeText(a) + ", expected " +
+                             (numbers ? "numbers" : "integers"));
+    return a;
+}
+
+/// Checks the columns of every row against [0, n) and tells whether each row's are increasing.
+template <class Index>
+bool checkColumns(const Features& f, const Index* ix) {
+    bool canonical = true;
+    for (int i = 0; i < f.rows; ++i)
+        for (auto k = f.rowStart[std::size_t(i)]; k < f.rowStart[std::size_t(i) + 1]; ++k) {
+            const auto j = static_cast<std::int64_t>(ix[k]);
+            if (j < 0 || j >= f.cols)
+                throw std::invalid_argument("X: row " + std::to_string(i) + " of the sparse matrix has column index " +
+                                            std::to_string(j) + ", outside [0, " + std::to_string(f.cols) + ")");
+            if (k > f.rowStart[std::size_t(i)] && j <= static_cast<std::int64_t>(ix[k - 1])) canonical = false;
+        }
+    return canonical;
+}
+
+void readSparse(Features& f, const py::handle& X, std::optional<int> expectedCols) {
+    f.sparse = true;
+    const std::string format = py::hasattr(X, "format") ? py::str(X.attr("format")).cast<std::string>() : "";
+    // scipy's own conversion trusts the source's indices: check them first where scipy can.
+    if (format != "csr" && py::hasattr(X, "check_format")) X.attr("check_format")(py::arg("full_check") = true);
+    const py::object csr = X.attr("tocsr")();
+    const py::tuple shape = csr.attr("shape");
+    if (shape.size() != 2) throw std::invalid_argument("X: expected a 2-D sparse matrix, got " + std::to_string(shape.size()) + " dimensions");
+    const auto m = shape[0].cast<py::ssize_t>(), n = shape[1].cast<py::ssize_t>();
+    checkSize(m, n, expectedCols);
+    f.rows = static_cast<int>(m);
+    f.cols = static_cast<int>(n);
+
+    // indptr: m + 1 non-decreasing row starts from 0, ending within indices and data.
+    const py::array indptr = csrPart(csr, "indptr", false), ind = csrPart(csr, "indices", false), dat = csrPart(csr, "data", true);
+    if (indptr.size() != m + 1)
+        throw std::invalid_argument("X: the sparse matrix's indptr has " + std::to_string(indptr.size()) + " entries for " +
+                                    std::to_string(m) + " rows (expected " + std::to_string(m + 1) + ")");
+    if (ind.size() != dat.size())
+        throw std::invalid_argument("X: the sparse matrix has " + std::to_string(ind.size()) + " indices but " +
+                                    std::to_string(dat.size()) + " values");
+    const auto p = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(indptr);
+    f.rowStart.assign(p.data(), p.data() + p.size());
+    if (f.rowStart[0] != 0) throw std::invalid_argument("X: the sparse matrix's indptr starts at " + std::to_string(f.rowStart[0]) + ", not 0");
+    for (int i = 0; i < f.rows; ++i)
+        if (f.rowStart[std::size_t(i) + 1] < f.rowStart[std::size_t(i)])
+            throw std::invalid_argument("X: the sparse matrix's indptr decreases at row " + std::to_string(i));
+    if (f.rowStart.back() > ind.size())
+        throw std::invalid_argument("X: the sparse matrix's indptr ends at " + std::to_string(f.rowStart.back()) + " but it has " +
+                                    std::to_string(ind.size()) + " entries");
+
+    // Columns: int32 indices are read in place; others are checked as int64 and narrowed.
+    bool canonical = false;
+    if (ind.dtype().is(py::dtype::of<std::int32_t>()) && (ind.flags() & py::array::c_style)) {
+        f.keepIndex = ind;
+        f.colIndex = static_cast<const std::int32_t*>(ind.data());
+        canonical = checkColumns(f, f.colIndex);
+    } else {
+        const auto wide = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(ind);
+        canonical = checkColumns(f, wide.data());
+        f.ownIndex.resize(std::size_t(f.rowStart.back()));
+        std::transform(wide.data(), wide.data() + f.rowStart.back(), f.ownIndex.begin(), [](std::int64_t j) { return static_cast<std::int32_t>(j); });
+        f.colIndex = f.ownIndex.data();
+    }
+    const auto values = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(dat);
+    f.keepValues = values;
+    f.values = values.data();
+    for (int i = 0; i < f.rows; ++i)
+        for (auto k = f.rowStart[std::size_t(i)]; k < f.rowStart[std::size_t(i) + 1]; ++k)
+            if (!std::isfinite(f.values[k])) notFinite(i, f.colIndex[k], f.values[k]);
+    const bool direct = f.keepIndex && dat.dtype().is(py::dtype::of<float>()) && canonical;
+    f.copied = !direct;
+    f.what = "scipy.sparse " + shapeText(m, n) + (direct ? " CSR float32/int32" : " CSR (indices/data converted to int32/float32" +
+                                                          std::string(canonical ? ")" : ", columns sorted, duplicates summed)"));
+    if (canonical) return;
+    // Sort each row's columns and sum repeated ones, as scipy's sum_duplicates does.
+    std::vector<std::int64_t> start{0};
+    std::vector<std::int32_t> index;
+    std::vector<float> value;
+    std::vector<std::pair<std::int32_t, double>> row;
+    for (int i = 0; i < f.rows; ++i) {
+        row.clear();
+        for (auto k = f.rowStart[std::size_t(i)]; k < f.rowStart[std::size_t(i) + 1]; ++k) row.emplace_back(f.colIndex[k], f.values[k]);
+        std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t k = 0; k < row.size(); ++k) {
+            if (k > 0 && row[k].first == row[k - 1].first) {
+                value.back() = static_cast<float>(static_cast<double>(value.back()) + row[k].second);
+                if (!std::isfinite(value.back())) notFinite(i, row[k].first, value.back());
+            } else {
+                index.push_back(row[k].first);
+                value.push_back(static_cast<float>(row[k].second));
+            }
+        }
+        start.push_back(static_cast<std::int64_t>(index.size()));
+    }
+    f.rowStart = std::move(start);
+    f.ownIndex = std::move(index);
+    f.ownValues = std::move(value);
+    f.colIndex = f.ownIndex.data();
+    f.values = f.ownValues.data();
+    f.keepIndex = f.keepValues = py::object();
+}
+
+/// X checked and readable row by row; expectedCols: the model's feature count, when there is one.
+Features readFeatures(const py::handle& X, std::optional<int> expectedCols = std::nullopt) {
+    Features f;
+    if (isScipySparse(X)) readSparse(f, X, expectedCols);
+    else readDense(f, X, expectedCols);
+    return f;
+}
+
+/// Copies X into d's own storage (dense stays dense, sparse stays sparse: never densified).
+/// Records what was copied in g_lastCopy.
+void setFeatures(Dataset& d, const py::handle& X, std::optional<int> expectedCols) {
+    const Features f = readFeatures(X, expectedCols);
+    if (f.sparse) {
+        SparseRowsBuilder b(f.cols, f.storedValues());
+        for (int i = 0; i < f.rows; ++i) {
+            f.row(i).forEachNonZero([&](int j, float v) { b.add(j, v); });   // zeros are dropped
             b.endRow();
         }
         d.sparse = std::move(b).finish();
         d.X.resize(0, 0);
-        noteCopy(true, "scipy.sparse " + shapeText(shape.first, shape.second) +
-                           " CSR -> Dataset CSR (indptr/indices/data copied, explicit zeros dropped, never densified)");
-        return;
-    }
-    py::array a = py::array::ensure(X);
-    if (!a) throw std::invalid_argument("X: expected a 2-D numpy array or a scipy.sparse matrix");
-    if (a.ndim() != 2) throw std::invalid_argument("X: expected a 2-D array, got " + std::to_string(a.ndim()) + " dimensions");
-    const char kind = a.dtype().kind();
-    if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
-        throw std::invalid_argument("X: expected a numeric array, got dtype " + py::str(a.dtype()).cast<std::string>());
-    const py::ssize_t m = a.shape(0), n = a.shape(1);
-    const bool f32 = a.dtype().is(py::dtype::of<float>());
-    const bool cOrder = (a.flags() & py::array::c_style) != 0;
-    d.sparse.reset();
-    d.X.resize(m, n);
-    if (f32 && cOrder) {
-        if (m * n > 0) std::memcpy(d.X.data(), a.data(), static_cast<std::size_t>(m * n) * sizeof(float));
-        noteCopy(true, "float32 C-order " + shapeText(m, n) + " -> one memcpy into Dataset storage (no conversion)");
     } else {
-        // numpy does the conversion/transposition into a C-order float32 buffer we then own.
-        auto conv = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
-        if (m * n > 0) std::memcpy(d.X.data(), conv.data(), static_cast<std::size_t>(m * n) * sizeof(float));
-        noteCopy(true, py::str(a.dtype()).cast<std::string>() + (cOrder ? " C-order " : " non-C-order ") + shapeText(m, n) +
-                           " -> converted to float32 C-order, then copied into Dataset storage");
+        d.sparse.reset();
+        d.X.resize(f.rows, f.cols);
+        if (f.storedValues() > 0) std::memcpy(d.X.data(), f.dense.data(), std::size_t(f.storedValues()) * sizeof(float));
     }
+    noteCopy(true, f.what + (f.sparse ? " -> copied into Dataset CSR (explicit zeros dropped, never densified)"
+                                      : " -> copied into Dataset storage"));
 }
 
 // ---- labels in ------------------------------------------------------------------------------
@@ -217,27 +388,57 @@ void setLabels(Dataset& d, const py::handle& y, const std::vector<std::string>& 
     }
 }
 
+/// The class labels of d as values of y (same numpy dtype), in class index order: for each
+/// class the first row of y that has it. A class y lacks (named only in train's `classes`) is
+/// its name converted to y's dtype; when a name does not convert back to itself, all are str.
+py::object classValuesOf(const Dataset& d, const py::handle& y) {
+    const py::module_ np = py::module_::import("numpy");
+    const py::array values = py::array::ensure(y);
+    std::vector<std::int64_t> first(d.classNames.size(), -1);
+    for (std::size_t i = d.labels.size(); i-- > 0;) first[static_cast<std::size_t>(d.labels[i])] = static_cast<std::int64_t>(i);
+    if (std::find(first.begin(), first.end(), -1) == first.end()) return values.attr("take")(py::cast(first));
+    try {
+        py::object converted = np.attr("asarray")(d.classNames).attr("astype")(values.dtype());
+        if (labelStrings(converted) == d.classNames) return converted;
+    } catch (const py::error_already_set&) {
+    } catch (const std::invalid_argument&) {
+    }
+    return np.attr("array")(d.classNames, py::arg("dtype") = "str");
+}
+
+/// o as a T, or TypeError naming the argument (pybind's own cast error is a bare RuntimeError).
+template <class T>
+T castArg(const py::object& o, const char* name, const char* expected) {
+    try {
+        return o.cast<T>();
+    } catch (const py::cast_error&) {
+        throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
+    }
+}
+
 struct DataArgs {
     py::object featureNames = py::none();
     py::object imageShape = py::none();
     py::object importance = py::none();
 };
 
-/// A Dataset from Python arrays; `classes` as in setLabels.
+/// A Dataset from Python arrays; `classes` as in setLabels; expectedCols: the model's feature
+/// count (attack, curve), checked before anything is copied.
 Dataset makeDataset(const py::handle& X, const py::handle& y, const std::vector<std::string>& classes, const DataArgs& extra,
-                    const std::string& name = "python") {
+                    std::optional<int> expectedCols = std::nullopt) {
     Dataset d;
-    d.name = name;
+    d.name = "python";
     d.provenance = "python arrays";
-    setFeatures(d, X);
+    setFeatures(d, X, expectedCols);
     const CopyInfo features = g_lastCopy;
     setLabels(d, y, classes);
-    if (!extra.featureNames.is_none()) d.featureNames = extra.featureNames.cast<std::vector<std::string>>();
+    if (!extra.featureNames.is_none())
+        d.featureNames = castArg<std::vector<std::string>>(extra.featureNames, "feature_names", "a sequence of str");
     if (!extra.imageShape.is_none()) {
-        const auto rc = extra.imageShape.cast<std::pair<int, int>>();
+        const auto rc = castArg<std::pair<int, int>>(extra.imageShape, "image_shape", "(rows, cols)");
         d.imageShape = ImageShape{rc.first, rc.second};
     }
-    if (!extra.importance.is_none()) d.importance = extra.importance.cast<std::vector<double>>();
+    if (!extra.importance.is_none()) d.importance = castArg<std::vector<double>>(extra.importance, "importance", "a sequence of numbers");
     d.fillDefaults();
     d.validate("python data");
     g_lastCopy = features;
@@ -302,55 +503,29 @@ py::tuple datasetOut(Dataset d) {
 /// (LoadedModel); one trained in Python also its training set.
 struct Model : LoadedModel {
     std::shared_ptr<const Dataset> train;    ///< the training set (trained in Python; for save's description)
+    /// The class labels in class index order, as values of the y given to train (same dtype:
+    /// ints stay ints); None for a loaded model (its file records class names as text).
+    py::object classValues = py::none();
+
+    /// classValues, or the class names as a numpy str array.
+    py::array classes() const {
+        if (!classValues.is_none()) return classValues;
+        return py::module_::import("numpy").attr("array")(classNames, py::arg("dtype") = "str");
+    }
 };
 
-/// Scores of every row of X (Python array), reading float32 C-order / CSR float32-int32 memory
-/// in place; other inputs are converted into a temporary buffer.
+/// Scores of every row of X (checked by readFeatures against the model's feature count),
+/// reading float32 C-order / CSR float32-int32 memory in place.
 Eigen::MatrixXd scoreRows(const Model& model, const py::handle& X) {
     const Scorer& s = *model.trained.scorer;
-    const int n = s.features(), K = s.outputs();
-    auto check = [&](py::ssize_t cols) {
-        if (cols != n)
-            throw std::invalid_argument("X has " + std::to_string(cols) + " features; the model expects " + std::to_string(n));
-    };
-    if (isScipySparse(X)) {
-        py::object csr = canonicalCsr(X);
-        const auto shape = csr.attr("shape").cast<std::pair<py::ssize_t, py::ssize_t>>();
-        check(shape.second);
-        py::array ind = csr.attr("indices"), dat = csr.attr("data");
-        const bool direct = ind.dtype().is(py::dtype::of<std::int32_t>()) && dat.dtype().is(py::dtype::of<float>());
-        const auto indptr = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(csr.attr("indptr"));
-        const auto indices = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(ind);
-        const auto data = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(dat);
-        noteCopy(!direct, direct ? "scipy.sparse CSR float32/int32: rows read in place (indptr widened to int64)"
-                                 : "scipy.sparse CSR: indices/data converted to int32/float32 copies");
-        Eigen::MatrixXd out(shape.first, K);
-        const auto* p = indptr.data();
-        const auto* ix = indices.data();
-        const auto* v = data.data();
-        py::gil_scoped_release release;
-        std::vector<double> row(static_cast<std::size_t>(K));
-        for (py::ssize_t i = 0; i < shape.first; ++i) {
-            const RowView r{v + p[i], ix + p[i], static_cast<int>(p[i + 1] - p[i]), n, true};
-            s.scoresRow(r, row);
-            for (int k = 0; k < K; ++k) out(i, k) = row[static_cast<std::size_t>(k)];
-        }
-        return out;
-    }
-    py::array a = py::array::ensure(X);
-    if (!a || a.ndim() != 2) throw std::invalid_argument("X: expected a 2-D numpy array or a scipy.sparse matrix");
-    check(a.shape(1));
-    const bool direct = a.dtype().is(py::dtype::of<float>()) && (a.flags() & py::array::c_style);
-    auto conv = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(a);
-    noteCopy(!direct, direct ? "float32 C-order: rows read in place (no copy)"
-                             : py::str(a.dtype()).cast<std::string>() + ": converted to a float32 C-order temporary");
-    const py::ssize_t m = conv.shape(0);
-    Eigen::MatrixXd out(m, K);
-    const float* base = conv.data();
+    const Features f = readFeatures(X, s.features());
+    noteCopy(f.copied, f.what + (f.copied ? " (a temporary for scoring)" : ": rows read in place"));
+    const int K = s.outputs();
+    Eigen::MatrixXd out(f.rows, K);
     py::gil_scoped_release release;
     std::vector<double> row(static_cast<std::size_t>(K));
-    for (py::ssize_t i = 0; i < m; ++i) {
-        s.scores(std::span<const float>(base + i * n, static_cast<std::size_t>(n)), row);
+    for (int i = 0; i < f.rows; ++i) {
+        s.scoresRow(f.row(i), row);
         for (int k = 0; k < K; ++k) out(i, k) = row[static_cast<std::size_t>(k)];
     }
     return out;
@@ -390,10 +565,7 @@ void saveModelFile(const Model& m, const std::string& path) {
 Dataset testSet(const Model& model, const py::handle& X, const py::handle& y, const py::object& importance) {
     DataArgs extra;
     extra.importance = importance;
-    Dataset d = makeDataset(X, y, model.classNames, extra);
-    if (d.features() != model.features())
-        throw std::invalid_argument("X has " + std::to_string(d.features()) + " features; the model expects " +
-                                    std::to_string(model.features()));
+    Dataset d = makeDataset(X, y, model.classNames, extra, model.features());
     if (!model.featureNames.empty() && model.featureNames.size() == static_cast<std::size_t>(d.features()) &&
         !extra.featureNames.is_none())
         d.featureNames = model.featureNames;
@@ -777,20 +949,27 @@ PYBIND11_MODULE(fdlab, m) {
             return matrixOut(s, s.cols() == 1);
         }, py::arg("X"),
              "decision_function(X) -> ndarray\n\nScores: shape (m,) for binary models (positive = class_names[1]),\n"
-             "(m, K) for multi-class. Reads C-order float32 arrays and float32/int32 CSR matrices in place.")
+             "(m, K) for multi-class. X is checked as train() checks it (2-D, numbers, finite, the model's feature\n"
+             "count, CSR indices in range; TypeError/ValueError otherwise). Reads C-order float32 arrays and\n"
+             "float32/int32 CSR matrices with sorted indices in place.")
         .def("predict", [](const Model& self, const py::handle& X) {
             const Eigen::MatrixXd s = scoreRows(self, X);
-            py::list out;
+            std::vector<std::int64_t> predicted(static_cast<std::size_t>(s.rows()));
             for (Eigen::Index i = 0; i < s.rows(); ++i) {
                 int c = 0;
                 if (s.cols() == 1) c = s(i, 0) > 0 ? 1 : 0;
                 else s.row(i).maxCoeff(&c);
-                out.append(self.classNames[static_cast<std::size_t>(c)]);
+                predicted[static_cast<std::size_t>(i)] = c;
             }
-            return py::module_::import("numpy").attr("array")(out, py::arg("dtype") = "str");
+            return self.classes().attr("take")(vectorToNumpy(std::move(predicted)));
         }, py::arg("X"),
-             "predict(X) -> ndarray of str\n\nThe predicted class names (binary: class_names[1] when the score is > 0; "
-             "multi-class: argmax, ties to the lowest index), as FDLab's Scorer decides.")
+             "predict(X) -> ndarray\n\nThe predicted classes (binary: classes[1] when the score is > 0; multi-class:\n"
+             "argmax, ties to the lowest index), as FDLab's Scorer decides, as values of `classes`: the labels'\n"
+             "own type for a model trained in Python (y of ints gives ints), the class names (str) for a loaded\n"
+             "model. X is checked as in decision_function.")
+        .def_property_readonly("classes", &Model::classes,
+                               "ndarray: the class labels in class index order, with the dtype of the y given to train()\n"
+                               "(str for a loaded model, whose file records class names as text).")
         .def_property_readonly("weights", [](const Model& self) -> py::object {
             if (!self.trained.linear) return py::none();
             const Eigen::MatrixXd& W = self.trained.linear->W;
@@ -848,6 +1027,7 @@ PYBIND11_MODULE(fdlab, m) {
         model->classNames = d->classNames;
         model->featureNames = d->featureNames;
         model->imageShape = d->imageShape;
+        model->classValues = classValuesOf(*d, y);
         model->train = std::move(d);
         g_lastCopy = copy;
         return model;
@@ -857,7 +1037,8 @@ PYBIND11_MODULE(fdlab, m) {
           "train(name, X, y, params={}, importance=None, *, feature_names=None, image_shape=None, classes=None,\n"
           "      info=None) -> Model\n\n"
           "Trains registry learner `name` (see learners()) on X (numpy 2-D, any real dtype/order, or\n"
-          "scipy.sparse CSR) and labels y (ints or strings). Classes are sorted as the loaders sort them unless\n"
+          "scipy.sparse CSR) and labels y (ints, bools or strings; the model's predict() returns the same type).\n"
+          "X must hold finite numbers (TypeError/ValueError otherwise). Classes are sorted as the loaders sort them unless\n"
           "`classes` gives the order (binary: [negative, positive]). info: the dict load()/bundled()/prepare()\n"
           "return, supplying feature_names, image_shape and classes (so saved models match the CLI's data). importance: one v_j > 0 per feature.\n"
           "Parameters are checked by the CLI's code: a bad name or value raises ValueError with its message.\n"

@@ -341,6 +341,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     result.threads = spec.threads > 0 ? spec.threads : hardwareThreads();
 
     const TaskData data = loadTaskData(spec);
+    if (options.onData) options.onData(data);
     if (!data.testAlignment.describe().empty()) result.warnings.push_back("test file: " + data.testAlignment.describe());
     if (!data.testUnseenWords.empty()) result.warnings.push_back("test corpus: " + data.testUnseenWords);
     const int reps = repetitionCount(spec);

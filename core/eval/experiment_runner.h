@@ -119,6 +119,8 @@ struct RunOptions {
     /// Called (serialised, from worker threads) with every warning a job raises; the result's
     /// warnings list them too.
     std::function<void(int job, const std::string& warning)> onJobWarning;
+    /// Called once with the loaded task data, before any job runs (e.g. to fingerprint it).
+    std::function<void(const TaskData& data)> onData;
 };
 
 /// Result warnings: the data's own (test file alignment) first, then each job's in job order

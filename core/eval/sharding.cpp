@@ -1,6 +1,7 @@
 #include "core/eval/sharding.h"
 
 #include "core/attacks/threat_registry.h"
+#include "core/data/idx_format.h"
 
 #include "core/eval/results_io.h"
 #include "core/io/json_file.h"
@@ -51,6 +52,58 @@ std::string taskName(const ExperimentSpec& spec, int task) {
            std::to_string(task / L) + ")";
 }
 
+// 64-bit FNV-1a of `bytes`, continuing from `h`.
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 14695981039346656037ull) {
+    for (unsigned char c : bytes) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::string hex16(std::uint64_t h) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+bool isHex16(const std::string& s) { return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string::npos; }
+
+// The data's own warnings of all parts, whatever their order: the distinct lists in sorted
+// order, each warning kept at its first place. Parts of one run have one list (or none, for a
+// shard without tasks), which this returns unchanged.
+std::vector<std::string> combinedDataWarnings(const std::vector<ShardPart>& parts) {
+    std::set<std::vector<std::string>> lists;
+    for (const ShardPart& p : parts) lists.insert(p.dataWarnings);
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (const auto& list : lists)
+        for (const auto& w : list)
+            if (seen.insert(w).second) out.push_back(w);
+    return out;
+}
+
+// Every point is one level of its task: the spec's learner and level at its indices, each
+// level index once (the counts per task are checked by the caller).
+void checkPointsMatchSpec(const ShardPart& part) {
+    const ExperimentSpec& spec = part.result.spec;
+    const int L = static_cast<int>(spec.learners.size());
+    std::map<int, std::set<int>> levelsOf;
+    for (const CurvePoint& p : part.result.points) {
+        const int k = p.repetition * L + p.learnerIndex;
+        auto fail = [&](const std::string& what) { throw DataError(part.source, 0, "a point of " + taskName(spec, k) + " " + what); };
+        const std::string& id = spec.learners[static_cast<std::size_t>(p.learnerIndex)].id;
+        if (p.learner != id)
+            fail("names learner '" + p.learner + "', but learner_index " + std::to_string(p.learnerIndex) + " is '" + id + "'");
+        const double level = spec.levels[static_cast<std::size_t>(p.levelIndex)];
+        if (p.level != level)
+            fail("has level " + json(p.level).dump() + " at level_index " + std::to_string(p.levelIndex) + ", where the spec's level is " +
+                 json(level).dump() + " (edited part?)");
+        if (!levelsOf[k].insert(p.levelIndex).second)
+            fail("repeats level_index " + std::to_string(p.levelIndex) + " (edited part?)");
+    }
+}
+
 // A point as JSON without its timing (for comparing duplicates).
 json numbersOf(const json& point) {
     json p = point;
@@ -83,15 +136,27 @@ std::vector<int> ShardPlan::tasksOf(int shard) const {
 std::string specFingerprint(const ExperimentSpec& spec) {
     json j = toJson(spec);
     j.erase("threads");
-    const std::string text = j.dump();
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ull;
+    return hex16(fnv1a(j.dump()));
+}
+
+std::string dataFingerprint(const TaskData& data, const ExperimentSpec& spec) {
+    std::uint64_t h = fnv1a({});
+    auto mix = [&](const void* p, std::size_t n) { h = fnv1a({static_cast<const char*>(p), n}, h); };
+    auto mixDataset = [&](const Dataset& d) {
+        const std::uint64_t f = d.fingerprint();
+        mix(&f, sizeof f);
+        for (const auto& c : d.classNames) mix(c.c_str(), c.size() + 1);
+        mix(d.importance.data(), d.importance.size() * sizeof(double));
+    };
+    mixDataset(data.data);
+    const char hasTest = data.test ? 1 : 0;
+    mix(&hasTest, 1);
+    if (data.test) mixDataset(*data.test);
+    if (spec.importance.kind == ImportanceSpec::Kind::Csv) {
+        const std::string bytes = detail::readFileBytes(spec.importance.path);
+        mix(bytes.data(), bytes.size());
     }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
+    return hex16(h);
 }
 
 double estimateTaskCost(const ExperimentSpec& spec, int learnerIndex) {
@@ -158,8 +223,10 @@ ShardPart runShard(const ExperimentSpec& spec, ShardId id, const RunControl& rc,
         std::lock_guard lock(mutex);
         part.taskWarnings[job].push_back(w);
     };
+    options.onData = [&](const TaskData& data) { part.dataFingerprint = dataFingerprint(data, spec); };
     ExperimentResult r;
     if (part.tasks.empty()) {   // more shards than tasks: an empty part
+        part.dataFingerprint = dataFingerprint(loadTaskData(spec), spec);
         r.spec = spec;
         r.threads = spec.threads > 0 ? spec.threads : hardwareThreads();
         r.message = "0 points";
@@ -198,6 +265,7 @@ json partToJson(const ShardPart& part) {
     }
     j["part"] = {{"format", kPartFormat},
                  {"spec_fingerprint", part.fingerprint},
+                 {"data_fingerprint", part.dataFingerprint},
                  {"shard", {{"index", part.shard.index}, {"count", part.shard.count}}},
                  {"data_warnings", part.dataWarnings},
                  {"tasks", tasks}};
@@ -215,6 +283,9 @@ ShardPart partFromJson(const json& j, const std::string& source) {
         const json& pj = j.at("part");
         part.version = j.at("fdlab_version").get<std::string>();
         part.fingerprint = pj.at("spec_fingerprint").get<std::string>();
+        if (!pj.contains("data_fingerprint")) fail("no data_fingerprint (a part of an older FDLab: rerun the shard)");
+        part.dataFingerprint = pj.at("data_fingerprint").get<std::string>();
+        if (!isHex16(part.dataFingerprint)) fail("data_fingerprint '" + part.dataFingerprint + "': expected 16 lower-case hex digits");
         part.shard.index = pj.at("shard").at("index").get<int>();
         part.shard.count = pj.at("shard").at("count").get<int>();
         part.dataWarnings = pj.at("data_warnings").get<std::vector<std::string>>();
@@ -227,6 +298,8 @@ ShardPart partFromJson(const json& j, const std::string& source) {
         }
     } catch (const json::exception& e) {
         fail(std::string("malformed part: ") + e.what());
+    } catch (const DataError&) {
+        throw;
     } catch (const std::exception& e) {
         fail(e.what());
     }
@@ -250,6 +323,7 @@ ShardPart partFromJson(const json& j, const std::string& source) {
                  ", which the part does not list as complete");
         ++count[k];
     }
+    checkPointsMatchSpec(part);
     for (const auto& [k, n] : count)
         if (n != spec.levels.size())
             fail(taskName(spec, k) + " has " + std::to_string(n) + " points for " + std::to_string(spec.levels.size()) +
@@ -270,6 +344,9 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
         if (p.fingerprint != first.fingerprint)
             throw DataError(p.source, 0, "spec fingerprint " + p.fingerprint + " differs from " + first.source + "'s " +
                                              first.fingerprint + " (parts of different experiments)");
+        if (p.dataFingerprint != first.dataFingerprint)
+            throw DataError(p.source, 0, "data fingerprint " + p.dataFingerprint + " differs from " + first.source + "'s " +
+                                             first.dataFingerprint + " (the data changed between the shard runs: rerun every shard)");
     }
     const ExperimentSpec& spec = first.result.spec;
     const int L = static_cast<int>(spec.learners.size());
@@ -323,7 +400,7 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
     ExperimentResult& r = m.result;
     r.spec = spec;
     r.threads = first.result.threads;
-    r.warnings = first.dataWarnings;
+    r.warnings = combinedDataWarnings(parts);
     for (int k = 0; k < total; ++k) {
         const Owner& o = owners[static_cast<std::size_t>(k)];
         for (const CurvePoint* c : o.points) r.points.push_back(*c);

@@ -15,16 +15,21 @@
 //
 // Partial results ("parts") are results files (results_io.h) with a "part" object:
 //   "part": {"format": "fdlab-results-part", "spec_fingerprint": "16 hex digits",
-//            "shard": {"index": i, "count": N}, "data_warnings": [...],
+//            "data_fingerprint": "16 hex digits", "shard": {"index": i, "count": N}, "data_warnings": [...],
 //            "tasks": [{"task": k, "repetition": r, "learner": "id", "learner_index": l,
 //                       "complete": true, "warnings": [...]}, ...]}   (every task of the shard)
 // and the points of the complete tasks only (a cancelled shard keeps its finished tasks).
+// Every point must be one of its task's levels: its learner and level those of the spec at its
+// learner_index and level_index, each level index once.
+// The data fingerprint (dataFingerprint) covers the data the shard ran on, so parts run before
+// and after a data file changed (same spec, other numbers) are refused by the merge.
 //
 // Merged results equal a single-process run's file byte for byte except these fields, which are
 // timings or machine facts: "elapsed_seconds" (the merge gives the sum of the parts'),
 // "threads" (the first part's), "spec"."threads" (the first part's spec) and every point's
 // "train_seconds". Warnings are the data's own, then each task's in task order, as a full run
-// lists them.
+// lists them. The data's own warnings are combined from every part independently of the parts'
+// order (an empty part, of a shard without tasks, has none; the others have the same list).
 
 #include "core/eval/experiment_runner.h"
 
@@ -68,6 +73,11 @@ struct ShardPlan {
 /// (which changes no number), as 16 lower-case hex digits.
 std::string specFingerprint(const ExperimentSpec& spec);
 
+/// 64-bit FNV-1a, as 16 lower-case hex digits, of the task data the runner loads for `spec`:
+/// Dataset::fingerprint() (values, labels, feature names), class names and importance of the
+/// data and of the fixed test file, and the bytes of an importance CSV file.
+std::string dataFingerprint(const TaskData& data, const ExperimentSpec& spec);
+
 /// A rough relative cost of one task of learner `learnerIndex` (every repetition costs the
 /// same): trainings (grid candidates, cross-validation folds, one per level under label flips)
 /// times a per-learner weight, plus test and validation attacks per level times a per-threat
@@ -82,6 +92,7 @@ struct ShardPart {
     std::string source;                 ///< file it was read from (for errors); empty when run
     std::string version = FDLAB_VERSION;
     std::string fingerprint;
+    std::string dataFingerprint;        ///< of the data the shard ran on (dataFingerprint)
     ShardId shard;
     ExperimentResult result;            ///< points of complete tasks; status/message of the shard run
     std::vector<int> tasks;             ///< every task of the shard, increasing
@@ -96,7 +107,8 @@ ShardPart runShard(const ExperimentSpec& spec, ShardId id, const RunControl& rc 
 
 nlohmann::json partToJson(const ShardPart& part);
 /// Inverse of partToJson; DataError naming `source` for anything inconsistent (not a part,
-/// fingerprint not the spec's, points of unlisted tasks, a complete task missing levels).
+/// fingerprint not the spec's, points of unlisted tasks, a complete task missing levels, a
+/// point whose learner or level is not the spec's at its indices, a level index twice).
 ShardPart partFromJson(const nlohmann::json& j, const std::string& source);
 void savePart(const ShardPart& part, const std::string& path);   ///< atomic
 ShardPart loadPart(const std::string& path);                     ///< DataError naming the file
@@ -109,8 +121,8 @@ struct MergeResult {
     bool complete() const { return missing.empty(); }
 };
 
-/// Merges parts: same FDLab version (this build's) and spec fingerprint, else DataError naming
-/// the odd file; a task completed twice with different numbers (timings aside) is a DataError
+/// Merges parts: same FDLab version (this build's), spec fingerprint and data fingerprint, else
+/// DataError naming the odd file; a task completed twice with different numbers (timings aside) is a DataError
 /// naming the second file; identical duplicates are kept once and listed.
 MergeResult mergeParts(const std::vector<ShardPart>& parts);
 

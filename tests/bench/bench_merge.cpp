@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     for (int s = 0; s < shards; ++s) {
         ShardPart part;
         part.fingerprint = plan.fingerprint;
+        part.dataFingerprint = "0123456789abcdef";   // synthetic parts: one (made-up) data set
         part.shard = {s, shards};
         part.tasks = part.complete = plan.tasksOf(s);
         part.result.spec = spec;

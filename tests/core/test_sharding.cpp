@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -60,6 +61,37 @@ std::string readText(const std::string& path) {
 void writeText(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
+}
+
+// A LIBSVM file of 40 rows over features 1..4 (label +1/-1 by row parity); `extra` is added to
+// the first value, `testFeature` > 0 puts that feature into every row (for a test file).
+std::string libsvmRows(double extra = 0, int testFeature = 0) {
+    std::ostringstream out;
+    for (int i = 0; i < 40; ++i) {
+        const int label = i % 2 ? 1 : -1;
+        out << (label > 0 ? "+1" : "-1") << " 1:" << (label * 0.5 + 0.1 * (i % 7) + (i == 0 ? extra : 0.0)) << " 2:" << (i % 5)
+            << " 3:" << (label * (i % 3)) << " 4:" << (0.25 * (i % 4));
+        if (testFeature > 0) out << ' ' << testFeature << ":1";
+        out << '\n';
+    }
+    return out.str();
+}
+
+// Two learners x two repetitions on the LIBSVM file `train` (and the fixed test file `test`).
+ExperimentSpec fileSpec(const std::string& train, const std::string& test = {}) {
+    ExperimentSpec s;
+    s.name = "file sharding test";
+    s.dataset.file = train;
+    if (!test.empty()) s.testDataset = DatasetRef{{}, test, {}};
+    s.split.testFraction = 0.3;
+    s.split.validationFraction = 0;
+    s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"LogReg", "logreg", {{"C", 1.0}}, {}}};
+    s.attack.threat = "worst-case-count";
+    s.levels = {0, 1, 2};
+    s.repetitions = 2;
+    s.seed = 3;
+    s.threads = 1;
+    return s;
 }
 
 // The first line of what `f` throws (empty when it does not throw).
@@ -216,14 +248,15 @@ private slots:
         savePart(runShard(s, {1, 2}), file("b.json"));
         const std::string text = readText(file("b.json"));
         const json b = json::parse(text);
-        auto rejects = [&](const std::vector<std::string>& paths, const std::string& named) {
+        auto rejects = [&](const std::vector<std::string>& paths, const std::string& named, const std::string& words = {}) {
             const std::string e = errorOf([&] {
                 std::vector<ShardPart> parts;
                 for (const auto& p : paths) parts.push_back(loadPart(p));
                 mergeParts(parts);
             });
-            if (e.empty() || e.find(named) == std::string::npos || e.find('\n') != std::string::npos)
-                QFAIL(("expected one line naming " + named + ", got: " + e).c_str());
+            if (e.empty() || e.find(named) == std::string::npos || e.find(words) == std::string::npos ||
+                e.find('\n') != std::string::npos)
+                QFAIL(("expected one line naming " + named + " saying '" + words + "', got: " + e).c_str());
         };
         // A different spec.
         ExperimentSpec other = s;
@@ -266,12 +299,105 @@ private slots:
         foreign["points"].push_back(json::parse(readText(file("a.json")))["points"][0]);
         writeText(file("foreign.json"), foreign.dump(2));
         rejects({file("foreign.json")}, file("foreign.json"));
+        // A point moved to another level (level_index edited): still four points per task, so
+        // only the spec's levels show that level 2 is lost and level 1 doubled.
+        std::size_t at = 0;
+        while (b["points"][at]["level_index"].get<int>() != 2) ++at;
+        json moved = b;
+        moved["points"][at]["level_index"] = 1;
+        writeText(file("moved.json"), moved.dump(2));
+        rejects({file("a.json"), file("moved.json")}, file("moved.json"), "has level 2.0 at level_index 1, where the spec's level is 1.0");
+        json relevelled = moved;   // the level edited to match: level_index 1 twice
+        relevelled["points"][at]["level"] = 1.0;
+        writeText(file("relevelled.json"), relevelled.dump(2));
+        rejects({file("a.json"), file("relevelled.json")}, file("relevelled.json"), "repeats level_index 1");
+        json renamed = b;   // a point claiming another learner than its learner_index
+        const int li = renamed["points"][0]["learner_index"].get<int>();
+        renamed["points"][0]["learner"] = li == 0 ? "LogReg" : "SVM";
+        writeText(file("renamed.json"), renamed.dump(2));
+        rejects({file("a.json"), file("renamed.json")}, file("renamed.json"), "but learner_index " + std::to_string(li) + " is");
+        json nudged = b;   // a level a hair off the spec's
+        nudged["points"][at]["level"] = 2.0000000000000004;
+        writeText(file("nudged.json"), nudged.dump(2));
+        rejects({file("a.json"), file("nudged.json")}, file("nudged.json"), "where the spec's level is 2.0");
+        // A part without a data fingerprint (older FDLab).
+        json old = b;
+        old["part"].erase("data_fingerprint");
+        writeText(file("old.json"), old.dump(2));
+        rejects({file("a.json"), file("old.json")}, file("old.json"), "no data_fingerprint");
         // Missing: one of two shards.
         const MergeResult half = mergeParts({loadPart(file("a.json"))});
         QVERIFY(!half.complete());
         QCOMPARE(half.rerun.size(), std::size_t(1));
         QCOMPARE(half.rerun[0].str(), std::string("1/2"));
         QCOMPARE(half.missing, planShards(s, 2).tasksOf(1));
+    }
+
+    void changedDataIsRefused() {
+        QTemporaryDir dir;
+        const std::string data = dir.filePath("data.libsvm").toStdString();
+        writeText(data, libsvmRows());
+        const ExperimentSpec s = fileSpec(data);
+        const ShardPart a = runShard(s, {0, 2});
+        QCOMPARE(a.dataFingerprint.size(), std::size_t(16));
+        QCOMPARE(runShard(s, {1, 2}).dataFingerprint, a.dataFingerprint);   // same data, same fingerprint
+        savePart(a, dir.filePath("a.json").toStdString());
+        // One value of the data file changes before the second shard runs: same spec, other data.
+        writeText(data, libsvmRows(0.125));
+        const ShardPart b = runShard(s, {1, 2});
+        QCOMPARE(b.fingerprint, a.fingerprint);
+        QVERIFY(b.dataFingerprint != a.dataFingerprint);
+        const std::string bPath = dir.filePath("b.json").toStdString();
+        savePart(b, bPath);
+        const std::string e = errorOf([&] { mergeParts({loadPart(dir.filePath("a.json").toStdString()), loadPart(bPath)}); });
+        QVERIFY2(e.find(bPath) == 0 && e.find("data fingerprint") != std::string::npos && e.find("data changed") != std::string::npos,
+                 e.c_str());
+        // Rerunning the first shard on the new data merges into the new data's full run.
+        const MergeResult m = mergeParts({runShard(s, {0, 2}), b});
+        QVERIFY(m.complete());
+        QCOMPARE(withoutTimings(m.result), withoutTimings(runExperiment(s)));
+        // The fingerprint covers the fixed test file and an importance CSV file as well.
+        const std::string test = dir.filePath("test.libsvm").toStdString();
+        writeText(test, libsvmRows(0, 6));
+        const std::string before = runShard(fileSpec(data, test), {0, 4}).dataFingerprint;
+        writeText(test, libsvmRows(1, 6));
+        QVERIFY(runShard(fileSpec(data, test), {0, 4}).dataFingerprint != before);
+        ExperimentSpec weighted = s;
+        weighted.importance.kind = ImportanceSpec::Kind::Csv;
+        weighted.importance.path = dir.filePath("importance.csv").toStdString();
+        writeText(weighted.importance.path, "f1,1\nf2,2\nf3,1\nf4,1\n");
+        const std::string v1 = runShard(weighted, {3, 4}).dataFingerprint;
+        writeText(weighted.importance.path, "f1,1\nf2,3\nf3,1\nf4,1\n");
+        QVERIFY(runShard(weighted, {3, 4}).dataFingerprint != v1);
+    }
+
+    void dataWarningsDoNotDependOnPartOrder() {
+        // A fixed test file with a feature the training file lacks: a data warning. Three shards
+        // of four tasks (2 learners x 2 repetitions) in every order, and five shards (one empty).
+        QTemporaryDir dir;
+        const std::string train = dir.filePath("train.libsvm").toStdString(), test = dir.filePath("test.libsvm").toStdString();
+        writeText(train, libsvmRows());
+        writeText(test, libsvmRows(0, 6));
+        const ExperimentSpec s = fileSpec(train, test);
+        const ExperimentResult full = runExperiment(s);
+        QCOMPARE(full.warnings.size(), std::size_t(1));
+        QVERIFY2(full.warnings[0].find("test file: 2 features unseen in training dropped (40 non-zero values)") == 0,
+                 full.warnings[0].c_str());
+        const std::string expected = withoutTimings(full);
+        for (int n : {3, 5}) {
+            std::vector<ShardPart> parts;
+            for (int i = 0; i < n; ++i) parts.push_back(runShard(s, {i, n}));
+            QVERIFY(parts.back().tasks.empty() == (n == 5));
+            std::vector<int> order(static_cast<std::size_t>(n));
+            std::iota(order.begin(), order.end(), 0);
+            do {
+                std::vector<ShardPart> ordered;
+                for (int i : order) ordered.push_back(parts[static_cast<std::size_t>(i)]);
+                const MergeResult m = mergeParts(ordered);
+                QVERIFY(m.complete());
+                QCOMPARE(withoutTimings(m.result), expected);
+            } while (std::next_permutation(order.begin(), order.end()));
+        }
     }
 };
 

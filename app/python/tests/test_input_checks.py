@@ -1,0 +1,219 @@
+"""Every entry point that takes features checks them the same way (issue 25, item 3), and
+predictions come back in the labels' own type.
+
+Before the fix decision_function/predict read a CSR matrix's column indices unchecked (an index
+of 50,000,000 crashed the interpreter, -3 gave a wrong score), crashed on a non-numeric array and
+returned nan (predict: the first class) for NaN features; predict returned str class names for a
+model trained on integer labels.
+"""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import fdlab
+
+
+@pytest.fixture(scope="module")
+def vote():
+    X, y, info = fdlab.bundled("vote")
+    ints = np.array([info["class_names"].index(v) for v in y], dtype=np.int64)
+    return X, ints
+
+
+@pytest.fixture(scope="module")
+def model(vote):
+    X, y = vote
+    return fdlab.train("svm", X, y)
+
+
+def csr_with(X, indices=None, indptr=None, data=None):
+    """A csr_matrix of X whose arrays are then replaced (as a caller's own code might)."""
+    m = sp.csr_matrix(X)
+    m.has_canonical_format  # scipy caches the flag: the module must not trust it
+    if indices is not None:
+        m.indices = indices
+    if indptr is not None:
+        m.indptr = indptr
+    if data is not None:
+        m.data = data
+    return m
+
+
+def entry_points(model, X, y):
+    """Every call that takes features, as (name, function of X); labels for as many rows as X has."""
+    def labels(A):
+        return y[: getattr(A, "shape", (len(y),))[0]]
+    return [
+        ("train", lambda A: fdlab.train("svm", A, labels(A))),
+        ("decision_function", lambda A: model.decision_function(A)),
+        ("predict", lambda A: model.predict(A)),
+        ("attack", lambda A: fdlab.attack(model, A, labels(A), threat="worst-case-count", budget=1)),
+        ("curve", lambda A: fdlab.curve(model, A, labels(A), threat="worst-case-count", levels=[0, 1])),
+        ("curve donors_X", lambda A: fdlab.curve(model, X, y, threat="feature-corruption", levels=[1],
+                                                 donors_X=A, donors_y=labels(A))),
+    ]
+
+
+def bad_inputs(X):
+    n = X.shape[1]
+    first = sp.csr_matrix(X).indices.copy()
+    nan = X.astype(np.float64)
+    nan[3, 5] = np.nan
+    inf = X.astype(np.float64)
+    inf[2, 1] = -np.inf
+    huge = X.astype(np.float64)
+    huge[4, 0] = 1e39   # finite as float64, inf as float32
+    csr_nan_data = sp.csr_matrix(X).data.astype(np.float64)
+    csr_nan_data[7] = np.nan
+    indptr = sp.csr_matrix(X).indptr.copy()
+    down = indptr.copy()
+    down[5] = down[6] + 1
+    long_end = indptr.copy()
+    long_end[-1] += 1
+    with_none = np.array(X, dtype=object)
+    with_none[1, 2] = None
+    return [
+        # (what, X, exception, words of the message)
+        ("CSR index 50,000,000", csr_with(X, indices=np.where(np.arange(first.size) == 3, 50_000_000, first).astype(np.int32)),
+         ValueError, "column index 50000000"),
+        ("CSR index -3", csr_with(X, indices=np.where(np.arange(first.size) == 3, -3, first).astype(np.int32)),
+         ValueError, "column index -3"),
+        ("CSR int64 index 2**32 + 1 (wraps to 1 as int32)",
+         csr_with(X, indices=np.where(np.arange(first.size) == 3, 2**32 + 1, first).astype(np.int64)),
+         ValueError, "column index 4294967297"),
+        ("CSR index n", csr_with(X, indices=np.where(np.arange(first.size) == 0, n, first).astype(np.int32)),
+         ValueError, f"outside [0, {n})"),
+        ("CSR indptr decreasing", csr_with(X, indptr=down), ValueError, "indptr decreases"),
+        ("CSR indptr past the data", csr_with(X, indptr=long_end), ValueError, "indptr ends at"),
+        ("CSR indptr too short", csr_with(X, indptr=indptr[:-1]), ValueError, "indptr has"),
+        ("CSR float indices", csr_with(X, indices=first.astype(np.float64)), TypeError, "indices has dtype float64"),
+        ("CSR NaN value", csr_with(X, data=csr_nan_data), ValueError, "is nan"),
+        ("CSR str values", csr_with(X, data=sp.csr_matrix(X).data.astype(str)), TypeError, "data has dtype"),
+        ("str array", X.astype(str), TypeError, "expected numbers"),
+        ("object array of numeric str", np.array(X.astype(str), dtype=object), TypeError, "X[0, 0] is a str"),
+        ("object array with None", with_none, TypeError, "X[1, 2] is a NoneType"),
+        ("complex array", X.astype(np.complex128), TypeError, "complex128"),
+        ("NaN", nan, ValueError, "X[3, 5] is nan"),
+        ("-inf", inf, ValueError, "X[2, 1] is inf"),
+        ("1e39 (inf as float32)", huge, ValueError, "X[4, 0] is inf"),
+        ("1-D array", X[0], ValueError, "reshape(1, -1)"),
+        ("3-D array", X[None], ValueError, "3 dimensions"),
+        ("not an array", {"a": 1}, ValueError, "dimensions"),
+    ]
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")   # 1e39 -> float32, on purpose
+def test_every_entry_point_refuses_bad_features(vote, model):
+    X, y = vote
+    for what, bad, error, words in bad_inputs(X):
+        for name, call in entry_points(model, X, y):
+            with pytest.raises(error) as e:
+                call(bad)
+                pytest.fail(f"{name} accepted {what}")
+            assert words in str(e.value), (what, name, str(e.value))
+
+
+def test_other_array_arguments_are_checked(vote, model):
+    X, y = vote
+    with pytest.raises(TypeError, match="importance: expected a sequence of numbers"):
+        fdlab.curve(model, X, y, levels=[0], importance=["a"] * X.shape[1])
+    with pytest.raises(ValueError, match="importance of feature f1 is nan"):
+        fdlab.curve(model, X, y, levels=[0], importance=[np.nan] * X.shape[1])
+    with pytest.raises(TypeError, match="feature_names: expected a sequence of str"):
+        fdlab.train("svm", X, y, feature_names=[1] * X.shape[1])
+    with pytest.raises(ValueError, match="1000000 is not in"):
+        fdlab.curve(model, X, y, threat="fixed-deletion", levels=[1], features=[10**6])
+
+
+def test_model_entry_points_refuse_another_feature_count(vote, model):
+    X, y = vote
+    for A in (X[:, :-1], sp.csr_matrix(X[:, :-1]), np.hstack([X, X[:, :1]])):
+        for name, call in entry_points(model, X, y)[1:]:
+            with pytest.raises(ValueError, match=f"features; the model expects {X.shape[1]}"):
+                call(A)
+
+
+def test_non_canonical_csr_scores_as_scipy_means_it(vote, model):
+    """Unsorted and repeated column indices mean what scipy makes of them (sorted, summed)."""
+    X, y = vote
+    dense = X[:20].astype(np.float64)
+    rows, cols, vals = [], [], []
+    for i in range(20):
+        for j in reversed(range(X.shape[1])):   # every row's columns in decreasing order,
+            if dense[i, j] != 0:        # each value split into two entries of one column
+                rows += [i, i]
+                cols += [j, j]
+                vals += [dense[i, j] * 0.25, dense[i, j] * 0.75]
+    rows, cols, vals = np.array(rows), np.array(cols), np.array(vals)
+    indptr = np.searchsorted(rows, np.arange(21))
+    unsorted = sp.csr_matrix((vals, cols, indptr), shape=(20, X.shape[1]))
+    order = np.lexsort((cols, rows))
+    repeated = sp.csr_matrix((vals[order], cols[order], indptr), shape=(20, X.shape[1]))
+    assert not unsorted.has_canonical_format and not repeated.has_canonical_format
+    expected = model.decision_function(dense)
+    for A in (unsorted, repeated):
+        np.testing.assert_allclose(model.decision_function(A), expected, rtol=0, atol=1e-6)
+        assert list(model.predict(A)) == list(model.predict(dense))
+        a = fdlab.attack(model, A, y[:20], threat="worst-case-count", budget=2)
+        b = fdlab.attack(model, dense, y[:20], threat="worst-case-count", budget=2)
+        assert [list(d) for d in a["deleted"]] == [list(d) for d in b["deleted"]]
+    # The stale-flag case: canonical when scipy looked, then reversed in place.
+    stale = sp.csr_matrix(dense)
+    assert stale.has_canonical_format
+    for i in range(20):
+        s, e = stale.indptr[i], stale.indptr[i + 1]
+        stale.indices[s:e] = stale.indices[s:e][::-1].copy()
+        stale.data[s:e] = stale.data[s:e][::-1].copy()
+    np.testing.assert_allclose(model.decision_function(stale), expected, rtol=0, atol=1e-6)
+
+
+def test_good_inputs_still_work(vote, model):
+    X, y = vote
+    base = model.decision_function(X)
+    assert np.array_equal(X, np.rint(X))   # whole numbers: the integer dtypes hold them exactly
+    for A in (X.astype(np.int8), X.astype(np.int64), np.asfortranarray(X), X.astype(np.float64), np.array(X, dtype=object),
+              X.tolist(), sp.csr_matrix(X), sp.csc_matrix(X), sp.coo_matrix(X), sp.csr_matrix(X).astype(np.float64),
+              sp.csr_matrix(X.astype(np.float64), dtype=np.float64).astype(np.float32)):
+        np.testing.assert_allclose(model.decision_function(A), base, rtol=0, atol=1e-6)
+    assert model.decision_function(X != 0).shape == (X.shape[0],)
+    assert model.decision_function(X[:0]).shape == (0,) and model.predict(X[:0]).shape == (0,)
+    assert model.predict(sp.csr_matrix(X[:0])).shape == (0,)
+
+
+def test_predict_returns_the_labels_type(vote, tmp_path):
+    X, y = vote
+    for labels in (y, y.astype(np.int32), y.astype(np.uint8), y.astype(np.float64), y == 1, np.where(y == 1, "yes", "no"),
+                   [int(v) for v in y]):
+        m = fdlab.train("svm", X, labels)
+        given = np.asarray(labels)
+        p = m.predict(X)
+        assert p.dtype == given.dtype, (given.dtype, p.dtype)
+        assert m.classes.dtype == given.dtype
+        assert sorted(set(p.tolist())) == sorted(set(given.tolist()))
+        assert np.mean(p == given) > 0.9   # the training accuracy, not 0
+    # The same scores whatever the labels' type.
+    a = fdlab.train("svm", X, y)
+    b = fdlab.train("svm", X, np.where(y == 1, "yes", "no"))
+    assert list(a.classes) == [0, 1] and list(b.classes) == ["no", "yes"]
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    # A model file keeps class names as text: loaded back it predicts the names of the same classes.
+    path = tmp_path / "ints.json"
+    a.save(str(path))
+    back = fdlab.load_model(str(path))
+    assert back.class_names == ["0", "1"] and back.classes.dtype.kind == "U"
+    assert list(back.predict(X)) == [str(v) for v in a.predict(X)]
+    np.testing.assert_array_equal(back.decision_function(X), a.decision_function(X))
+    # An explicit class order (binary: [negative, positive]) orders the label values too.
+    c = fdlab.train("svm", X, y, classes=["1", "0"])
+    assert list(c.classes) == [1, 0] and c.classes.dtype == y.dtype
+    np.testing.assert_array_equal(c.predict(X), a.predict(X))
+
+
+def test_sklearn_accuracy_of_integer_labels(vote):
+    metrics = pytest.importorskip("sklearn.metrics")
+    X, y = vote
+    m = fdlab.train("svm", X, y)
+    accuracy = metrics.accuracy_score(y, m.predict(X))
+    assert accuracy == pytest.approx(np.mean(m.predict(X) == y)) and accuracy > 0.9
+    multi = fdlab.train("svm", X, y + 2 * (X[:, 0] > 0))   # four integer classes 0..3
+    assert metrics.accuracy_score(y + 2 * (X[:, 0] > 0), multi.predict(X)) > 0.5
