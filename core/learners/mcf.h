@@ -172,6 +172,9 @@ public:
     double value(const Eigen::VectorXd& theta) override;
     void gradient(const Eigen::VectorXd& theta, Eigen::VectorXd& g) override;
     void hessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const override;
+    /// The exact diagonal of the Hessian (one pass over the non-zeros), for the solver's
+    /// preconditioner.
+    bool hessianDiagonal(Eigen::VectorXd& h) const override;
 
 private:
     struct State;
