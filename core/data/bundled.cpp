@@ -33,6 +33,7 @@ TextCorpusOptions spamCommonOptions() {
 struct Entry {
     BundledInfo info;
     std::function<Dataset(const fs::path& dir)> load;
+    std::function<Dataset(std::uint64_t seed)> generate{};   ///< generators only
 };
 
 /// Loader output renamed to the catalogue key, with where it came from in front of the loader's
@@ -49,7 +50,7 @@ Dataset csvWithClass(const fs::path& file, const std::string& labelColumn) {
     return loadCsv(file.string(), opt);
 }
 
-// Default sizes of the generator entries (seed 1): the papers' settings.
+// Default sizes of the generator entries: the papers' settings.
 constexpr int kLabelCopyRows = 1000;   // Dekel & Shamir: 1000 points, split 50/50
 constexpr int kGlobersonRows = 1000;
 constexpr int kBiggio2dRows = 100;     // Biggio et al.: 2-D pictures
@@ -140,19 +141,23 @@ const std::vector<Entry>& catalogue() {
                      }});
         const std::string gen = "generator";
         const std::string own = "synthetic (FDLab generator)";
-        e.push_back({{"label-copy", "Dekel-Shamir label-copy sanity check (1000 x 22, flip 0.2)", gen, own, true},
-                     [](const fs::path&) { return labelCopyDataset(kLabelCopyRows, 1); }});
-        e.push_back({{"globerson-toy", "Globerson-Roweis toy logistic model (1000 x 20)", gen, own, true},
-                     [](const fs::path&) { return globersonToyDataset(kGlobersonRows, 1); }});
-        e.push_back({{"biggio-2d", "Biggio two Gaussians in 2-D (100 x 2)", gen, own, true},
-                     [](const fs::path&) { return biggioGaussianDataset(kBiggio2dRows, 2, 1); }});
-        e.push_back({{"biggio-2d-1100", "Biggio two Gaussians in 2-D (1100 = 100 train + 1000 test)", gen, own, true},
-                     [](const fs::path&) { return biggioGaussianDataset(kBiggio2dEvalRows, 2, 1); }});
-        e.push_back({{"biggio-300d", "Biggio two Gaussians in 300-D (1400 = 400 train + 1000 test)", gen, own, true},
-                     [](const fs::path&) { return biggioGaussianDataset(kBiggio300dRows, 300, 1); }});
-        e.push_back({{"threshold", "FeatureBoost threshold function, 32 levels, 4 encodings (1000 x 73)", gen, own,
-                      true},
-                     [](const fs::path&) { return thresholdFunctionDataset(kThresholdRows, kThresholdLevels, 1); }});
+        // Generators: `load` gives the default draw (seed 1), `generate` any other.
+        auto add = [&](BundledInfo info, std::function<Dataset(std::uint64_t seed)> generate) {
+            e.push_back({std::move(info), [generate](const fs::path&) { return generate(1); }});
+            e.back().generate = std::move(generate);
+        };
+        add({"label-copy", "Dekel-Shamir label-copy sanity check (1000 x 22, flip 0.2)", gen, own, true},
+            [](std::uint64_t seed) { return labelCopyDataset(kLabelCopyRows, seed); });
+        add({"globerson-toy", "Globerson-Roweis toy logistic model (1000 x 20)", gen, own, true},
+            [](std::uint64_t seed) { return globersonToyDataset(kGlobersonRows, seed); });
+        add({"biggio-2d", "Biggio two Gaussians in 2-D (100 x 2)", gen, own, true},
+            [](std::uint64_t seed) { return biggioGaussianDataset(kBiggio2dRows, 2, seed); });
+        add({"biggio-2d-1100", "Biggio two Gaussians in 2-D (1100 = 100 train + 1000 test)", gen, own, true},
+            [](std::uint64_t seed) { return biggioGaussianDataset(kBiggio2dEvalRows, 2, seed); });
+        add({"biggio-300d", "Biggio two Gaussians in 300-D (1400 = 400 train + 1000 test)", gen, own, true},
+            [](std::uint64_t seed) { return biggioGaussianDataset(kBiggio300dRows, 300, seed); });
+        add({"threshold", "FeatureBoost threshold function, 32 levels, 4 encodings (1000 x 73)", gen, own, true},
+            [](std::uint64_t seed) { return thresholdFunctionDataset(kThresholdRows, kThresholdLevels, seed); });
         return e;
     }();
     return entries;
@@ -171,12 +176,32 @@ std::vector<BundledInfo> bundledDatasets() {
     return out;
 }
 
-Dataset loadBundled(const std::string& name) {
+namespace {
+
+const Entry& entryNamed(const std::string& name) {
     for (const auto& e : catalogue())
-        if (e.info.name == name) return e.load(fs::path(datasetsDir()));
+        if (e.info.name == name) return e;
     std::string known;
     for (const auto& e : catalogue()) known += (known.empty() ? "" : ", ") + e.info.name;
     throw std::invalid_argument("unknown bundled dataset '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace
+
+Dataset loadBundled(const std::string& name) {
+    return entryNamed(name).load(fs::path(datasetsDir()));
+}
+
+bool isBundledGenerator(const std::string& name) {
+    for (const auto& e : catalogue())
+        if (e.info.name == name) return static_cast<bool>(e.generate);
+    return false;
+}
+
+Dataset generateBundled(const std::string& name, std::uint64_t seed) {
+    const Entry& e = entryNamed(name);
+    if (!e.generate) throw std::invalid_argument("bundled dataset '" + name + "' is a file, not a generator");
+    return e.generate(seed);
 }
 
 }  // namespace fdlab

@@ -4,6 +4,7 @@
 
 #include "core/data/dataset.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,11 @@ std::vector<BundledInfo> bundledDatasets();
 /// Loads a bundled dataset by name (generators with their default size and seed 1).
 /// Throws std::invalid_argument for an unknown name, DataError for a broken file.
 Dataset loadBundled(const std::string& name);
+
+/// Whether `name` is one of the generator entries (false for files and unknown names).
+bool isBundledGenerator(const std::string& name);
+/// The generator entry `name` at its default size, drawn from `seed` (loadBundled = seed 1).
+/// Throws std::invalid_argument for an unknown name or a file dataset.
+Dataset generateBundled(const std::string& name, std::uint64_t seed);
 
 }  // namespace fdlab

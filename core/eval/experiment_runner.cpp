@@ -72,12 +72,23 @@ void requireValidationFor(const LearnerSpec& ls, std::size_t candidates, const P
 }  // namespace
 
 namespace {
-Dataset loadRef(const DatasetRef& r) {
+
+// Purposes of derivedSeed for the data of generator entries (the header's list).
+constexpr int kDataDraw = 5, kTestDataDraw = 6;
+
+// A generator entry is drawn anew for every repetition (rep >= 0) from its own seed; rep < 0 is
+// the catalogue's default draw (seed 1). Files are the same in every repetition.
+Dataset loadRef(const DatasetRef& r, const ExperimentSpec& spec, int rep, int purpose) {
+    if (!r.bundled.empty() && rep >= 0 && isBundledGenerator(r.bundled))
+        return generateBundled(r.bundled, derivedSeed(spec, rep, purpose));
     return r.bundled.empty() ? loadDataFile(r.file, r.options) : loadBundled(r.bundled);
 }
-}  // namespace
 
-TaskData loadTaskData(const ExperimentSpec& spec) {
+bool drawsPerRepetition(const ExperimentSpec& spec) {
+    return isBundledGenerator(spec.dataset.bundled) || (spec.testDataset && isBundledGenerator(spec.testDataset->bundled));
+}
+
+TaskData taskDataOf(const ExperimentSpec& spec, int rep) {
     TaskData t;
     const auto& tr = spec.dataset;
     const auto& te = spec.testDataset;
@@ -87,8 +98,8 @@ TaskData loadTaskData(const ExperimentSpec& spec) {
     if (textPair) {   // the test documents over the training vocabulary
         loadTextPair(tr.file, tr.options, te->file, te->options, train, test, &t.testUnseenWords);
     } else {
-        train = loadRef(tr);
-        if (te) test = loadRef(*te);
+        train = loadRef(tr, spec, rep, kDataDraw);
+        if (te) test = loadRef(*te, spec, rep, kTestDataDraw);
     }
     t.data = applyTask(train, spec.task);
     t.data.requireNonEmptyClasses("task " + spec.task.describe());
@@ -97,6 +108,12 @@ TaskData loadTaskData(const ExperimentSpec& spec) {
         t.test = alignToTraining(t.data, applyTask(test, spec.task), where, &t.testAlignment);
     }
     return t;
+}
+
+}  // namespace
+
+TaskData loadTaskData(const ExperimentSpec& spec) {
+    return taskDataOf(spec, -1);
 }
 
 AttackSpec resolvedAttack(const ExperimentSpec& spec, const Dataset& d) {
@@ -122,7 +139,12 @@ std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpos
     return Rng(spec.seed).split(static_cast<std::uint64_t>(repetition)).split(static_cast<std::uint64_t>(purpose)).next();
 }
 
-PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int rep, const Preprocessor* fitted) {
+PreparedSplit prepareRepetition(const TaskData& loaded, const ExperimentSpec& spec, int rep, const Preprocessor* fitted) {
+    // Synthetic data: this repetition's own draw instead of the default one (under repeated
+    // k-fold, one draw per shuffle, shared by its k folds).
+    const int draw = spec.split.kind == SplitSpec::Kind::KFold ? rep / spec.split.folds : rep;
+    const std::optional<TaskData> drawn = drawsPerRepetition(spec) ? std::optional(taskDataOf(spec, draw)) : std::nullopt;
+    const TaskData& taskData = drawn ? *drawn : loaded;
     const Dataset& data = taskData.data;
     const std::uint64_t seed = derivedSeed(spec, rep, 0);
     std::vector<int> train, validation, test;

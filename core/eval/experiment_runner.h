@@ -3,6 +3,10 @@
 //
 // Protocol, per repetition r (a seeded random split, or under k-fold CV fold r % k of the
 // (r / k)-th shuffled partition: "repetitions": R runs R x k repetitions, repeated k-fold CV):
+//   0. a synthetic dataset (a generator entry of the bundled catalogue, core/data/bundled.h) is
+//      drawn anew for every repetition (under k-fold, for every shuffle), as the papers do, from
+//      its own seed derivedSeed(spec, d, 5) = Rng(spec.seed).split(d).split(5).next(), d = r
+//      (k-fold: r / k) (a generator test set: purpose 6); files are the same in every repetition;
 //   1. split the task data into train / validation / test (stratified, seed derived from
 //      spec.seed and r); fit the preprocessing on train and apply it to all three; compute the
 //      importance values on train (mutual information never sees the test part);
@@ -87,7 +91,8 @@ struct TaskData {
     std::string testUnseenWords;   ///< two text corpora: the test report over the training vocabulary
 };
 
-/// Loads the dataset (and the test file) and applies the task.
+/// Loads the dataset (and the test file) and applies the task. A generator entry gives its
+/// default draw (seed 1); the repetitions use their own draws (prepareRepetition).
 TaskData loadTaskData(const ExperimentSpec& spec);
 /// spec.attack with the one-sided class names resolved against the task's classes
 /// (std::invalid_argument naming attack.attacked_classes for an unknown name).
@@ -98,11 +103,13 @@ int repetitionCount(const ExperimentSpec& spec);
 /// The split of one repetition. With a fixed test file, the training file is split into train
 /// and validation only; with a fraction split of test 0 and no test file, the test part is
 /// empty (a final model on all rows). With `fitted`, that preprocessing (a saved model's) is
-/// applied instead of one fitted on the training part.
+/// applied instead of one fitted on the training part. When the spec's dataset (or test set) is
+/// a generator entry, the repetition's own draw replaces taskData (header comment, step 0).
 PreparedSplit prepareRepetition(const TaskData& taskData, const ExperimentSpec& spec, int repetition,
                                 const Preprocessor* fitted = nullptr);
 /// Seeds derived from the spec: purpose 0 = split, 1 = test attack, 2 = validation attack,
-/// 3 = label flips (split by level), 4 = cross-validation folds (split by level under label flips).
+/// 3 = label flips (split by level), 4 = cross-validation folds (split by level under label flips),
+/// 5 = the synthetic dataset's draw, 6 = a synthetic test set's draw.
 std::uint64_t derivedSeed(const ExperimentSpec& spec, int repetition, int purpose);
 /// Every combination of the learner's grid values (the params alone when there is no grid).
 std::vector<nlohmann::json> gridCandidates(const LearnerSpec& l);

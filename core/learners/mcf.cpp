@@ -499,6 +499,7 @@ struct McfNewtonObjective::State {
     double softmaxValue(const Eigen::VectorXd& theta);
     void refreshG() const;
     void softmaxHessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd& Hv) const;
+    void softmaxHessianDiagonal(Eigen::VectorXd& h) const;
 };
 
 // Value and exact gradient at a trial point in one pass (the trust-region method asks for the
@@ -654,6 +655,55 @@ void McfNewtonObjective::State::softmaxHessianTimes(const Eigen::VectorXd& v, Ei
     if (m.p.bias) Hv.tail(K) = hbs[0];
 }
 
+// The diagonal of the softmax Hessian: with P = sum_{k != c} p_k g_k and h_k = phi''(.), a
+// non-zero e = (n, d) adds to entry (d, k), k != c:  p_k (1 - p_k) g_k^2 + p_k h_k, and to
+// (d, c):  sum_{k != c} p_k g_k^2 - P^2 + sum_{k != c} p_k h_k; each row adds p_k (1 - p_k) to
+// the bias entry k. (The unit vector at (d, k) moves only a_nk, by g_k; the one at (d, c) moves
+// every a_nk, k != c, by -g_k.)
+void McfNewtonObjective::State::softmaxHessianDiagonal(Eigen::VectorXd& h) const {
+    if (!gHoldsAt) refreshG();
+    const int D = m.D, K = m.K, nb = blocks();
+    std::vector<RowMatrix> outs(static_cast<std::size_t>(nb));
+    std::vector<Eigen::VectorXd> hbs(static_cast<std::size_t>(nb));
+    parallelFor(nb, 0, [&](int blk) {
+        const auto [n0, n1] = blockRows(blk, nb);
+        RowMatrix& out = outs[static_cast<std::size_t>(blk)];
+        Eigen::VectorXd& hb = hbs[static_cast<std::size_t>(blk)];
+        out.setZero(D, K);
+        hb.setZero(K);
+        for (int n = n0; n < n1; ++n) {
+            const int cl = m.cls[static_cast<std::size_t>(n)];
+            const double* pr = at.S.data() + static_cast<std::size_t>(n) * static_cast<std::size_t>(K);
+            for (int e = m.rowStart[static_cast<std::size_t>(n)]; e < m.rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
+                const auto ee = static_cast<std::size_t>(e);
+                const int d = m.col[ee];
+                double A = 0.0, B = 0.0;   // h = g (A + B g)
+                m.noise.secondOrderCoefficients(d, m.val[ee], A, B);
+                const float* gs = g.data() + ee * static_cast<std::size_t>(K);
+                double* o = out.row(d).data();
+                double P = 0.0, own = 0.0;
+                for (int k = 0; k < K; ++k) {
+                    if (k == cl) continue;
+                    const double gk = gs[k], second = pr[k] * gk * (A + B * gk);
+                    o[k] += pr[k] * (1.0 - pr[k]) * gk * gk + second;
+                    P += pr[k] * gk;
+                    own += pr[k] * gk * gk + second;
+                }
+                o[cl] += own - P * P;
+            }
+            for (int k = 0; k < K; ++k) hb(k) += pr[k] * (1.0 - pr[k]);
+        }
+    });
+    for (int blk = 1; blk < nb; ++blk) {
+        outs[0] += outs[static_cast<std::size_t>(blk)];
+        hbs[0] += hbs[static_cast<std::size_t>(blk)];
+    }
+    h.setZero(m.dim());
+    Eigen::Map<Eigen::MatrixXd>(h.data(), D, K) = outs[0];
+    h.head(D * K).array() += 2.0 * m.p.l2;
+    if (m.p.bias) h.tail(K) = hbs[0];
+}
+
 McfNewtonObjective::McfNewtonObjective(const McfObjective& obj) {
     const McfObjective::Impl& m = *obj.m;
     if (!McfNewtonObjective::supports(obj))
@@ -777,6 +827,37 @@ void McfNewtonObjective::hessianTimes(const Eigen::VectorXd& v, Eigen::VectorXd&
     if (dense)
         for (int cl = 0; cl < 2; ++cl) Hv.head(m.D) += A[cl] * c.psi1.col(cl);
     Hv.head(m.D) += s->diag.cwiseProduct(v.head(m.D));
+}
+
+// Binary: grad S_n = -y (phi' + psi'(class), psi' elsewhere, 1 for the bias), so the rank-one
+// parts add l''_n (phi'_e + psi'_d)^2 at a non-zero and l''_n psi'_d^2 at a zero; `diag` holds
+// the rest (l2 and l'_n Hess S_n).
+bool McfNewtonObjective::hessianDiagonal(Eigen::VectorXd& h) const {
+    const McfObjective::Impl& m = s->m;
+    if (m.K > 1) {
+        s->softmaxHessianDiagonal(h);
+        return true;
+    }
+    const State::Cache& c = s->at;
+    const bool dense = m.noise.corruptsZeros();
+    h.setZero(m.dim());
+    double lppClass[2] = {0.0, 0.0};
+    for (int n = 0; n < m.N; ++n) {
+        const int cl = m.cls[static_cast<std::size_t>(n)];
+        const double l = s->lpp[static_cast<std::size_t>(n)];
+        lppClass[cl] += l;
+        for (int e = m.rowStart[static_cast<std::size_t>(n)]; e < m.rowStart[static_cast<std::size_t>(n) + 1]; ++e) {
+            const int d = m.col[static_cast<std::size_t>(e)];
+            const double zeroPart = dense ? c.psi1(d, cl) : 0.0;
+            const double gd = c.d1[static_cast<std::size_t>(e)] + zeroPart;
+            h(d) += l * (gd * gd - zeroPart * zeroPart);
+        }
+        if (m.p.bias) h(m.D) += l;
+    }
+    if (dense)
+        for (int cl = 0; cl < 2; ++cl) h.head(m.D) += lppClass[cl] * c.psi1.col(cl).cwiseAbs2();
+    h.head(m.D) += s->diag;
+    return true;
 }
 
 namespace {

@@ -1,15 +1,21 @@
 // Synthetic generators: statistics of fixed-seed draws against the generating model, computed
 // here independently (tolerances are stated as multiples of the binomial / sampling std),
-// determinism, metadata, and argument validation.
+// determinism, metadata, argument validation, and the experiments' per-repetition draws.
 
+#include "core/data/bundled.h"
 #include "core/data/generators.h"
+#include "core/eval/experiment_runner.h"
+#include "core/eval/presets.h"
 #include "core/util/rng.h"
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 using namespace fdlab;
 
@@ -28,6 +34,34 @@ bool throwsInvalid(const std::function<void()>& f, const char* param) {
         return false;
     }
     return false;
+}
+
+/// Fraction of labels that disagree with the clean hyperplane label of labelCopyDataset(m, seed)
+/// (the normal is the first 20 normals of Rng(seed), the documented draw order).
+double labelCopyFlipRate(const Dataset& d, std::uint64_t seed) {
+    Rng rng(seed);
+    Eigen::VectorXd w(20);
+    for (int j = 0; j < 20; ++j) w[j] = rng.normal();
+    int disagree = 0;
+    for (int i = 0; i < d.rows(); ++i) {
+        double s = 0.0;
+        for (int j = 0; j < 20; ++j) s += w[j] * static_cast<double>(d.value(i, j));
+        disagree += (s >= 0.0 ? 1 : -1) != d.y(i);
+    }
+    return static_cast<double>(disagree) / d.rows();
+}
+
+/// The rows of d as (label, values), sorted: a multiset to compare row sets.
+std::vector<std::pair<int, std::vector<float>>> sortedRows(const std::vector<const Dataset*>& parts) {
+    std::vector<std::pair<int, std::vector<float>>> rows;
+    for (const Dataset* d : parts)
+        for (int i = 0; i < d->rows(); ++i) {
+            std::vector<float> v(static_cast<std::size_t>(d->features()));
+            for (int j = 0; j < d->features(); ++j) v[static_cast<std::size_t>(j)] = d->value(i, j);
+            rows.emplace_back(d->labels[static_cast<std::size_t>(i)], std::move(v));
+        }
+    std::sort(rows.begin(), rows.end());
+    return rows;
 }
 
 int countPositive(const Dataset& d) {
@@ -51,6 +85,8 @@ private slots:
     void thresholdGroups();
     void determinism();
     void badArguments();
+    void labelCopyFlipsAreBernoulli();
+    void presetsDrawNewDataPerRepetition();
 };
 
 void TestGenerators::labelCopyStructure() {
@@ -388,6 +424,59 @@ void TestGenerators::badArguments() {
     QCOMPARE(thresholdFunctionDataset(2, 4, 1).rows(), 2);
     QCOMPARE(thresholdFunctionDataset(2, 256, 1).features(), 8 + 256 + 8 + 255);
     QCOMPARE(labelCopyDataset(2, 1, 1.0).rows(), 2);
+}
+
+void TestGenerators::labelCopyFlipsAreBernoulli() {
+    // Dekel & Shamir flip "each label with probability 0.2": independent Bernoulli(0.2) flips,
+    // not exactly 200 of 1000. The seed-1 draw happens to flip 22.8% (2.2 sd above 0.2); over
+    // 200 seeds the pooled rate is 0.2 within 4 sd (sd = sqrt(0.16 / 200,000) = 0.00089), and
+    // the per-draw rates spread like a binomial (sd sqrt(0.16 / 1000) = 0.0126; an exact count
+    // would give 0).
+    QCOMPARE(labelCopyFlipRate(labelCopyDataset(1000, 1), 1), 0.228);
+    const int draws = 200;
+    double sum = 0.0, sum2 = 0.0;
+    for (int s = 1; s <= draws; ++s) {
+        const double r = labelCopyFlipRate(labelCopyDataset(1000, static_cast<std::uint64_t>(s)), static_cast<std::uint64_t>(s));
+        sum += r;
+        sum2 += r * r;
+    }
+    const double mean = sum / draws, sd = std::sqrt((sum2 - draws * mean * mean) / (draws - 1));
+    QVERIFY2(std::abs(mean - 0.2) < 4 * std::sqrt(0.16 / (1000.0 * draws)), qPrintable(QString::number(mean)));
+    QVERIFY2(sd > 0.009 && sd < 0.016, qPrintable(QString::number(sd)));
+}
+
+void TestGenerators::presetsDrawNewDataPerRepetition() {
+    // Every preset on a generator entry: repetition r trains and tests on its own draw, seeded by
+    // derivedSeed(spec, r, 5), not on re-splits of the catalogue's seed-1 draw (the papers draw
+    // new data per repetition).
+    int synthetic = 0;
+    for (const PresetInfo& info : listPresets()) {
+        const ExperimentSpec spec = loadPresetOrFile(info.name);
+        if (!isBundledGenerator(spec.dataset.bundled)) continue;
+        ++synthetic;
+        const TaskData seed1 = loadTaskData(spec);
+        QCOMPARE(seed1.data.fingerprint(), loadBundled(spec.dataset.bundled).fingerprint());
+        std::vector<std::uint64_t> prints;
+        for (int r = 0; r < 3; ++r) {
+            const PreparedSplit ps = prepareRepetition(seed1, spec, r);
+            const Dataset draw = generateBundled(spec.dataset.bundled, derivedSeed(spec, r, 5));
+            QVERIFY2(sortedRows({&ps.train, &ps.validation, &ps.test}) == sortedRows({&draw}),
+                     qPrintable(QString::fromStdString(info.name + ": repetition " + std::to_string(r))));
+            prints.push_back(draw.fingerprint());
+        }
+        QVERIFY2(prints[0] != seed1.data.fingerprint() && prints[0] != prints[1] && prints[1] != prints[2],
+                 qPrintable(QString::fromStdString(info.name)));
+    }
+    QCOMPARE(synthetic, 5);   // label-copy, globerson-toy, biggio-2d-1100, biggio-300d, threshold
+    // The label-copy preset's flip rates now vary around 0.2 from repetition to repetition.
+    const ExperimentSpec lc = loadPresetOrFile("dekel-shamir-label-copy");
+    double mean = 0.0;
+    for (int r = 0; r < lc.repetitions; ++r)
+        mean += labelCopyFlipRate(generateBundled("label-copy", derivedSeed(lc, r, 5)), derivedSeed(lc, r, 5)) / lc.repetitions;
+    QVERIFY2(std::abs(mean - 0.2) < 4 * std::sqrt(0.16 / (1000.0 * lc.repetitions)), qPrintable(QString::number(mean)));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateBundled("spambase", 1));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateBundled("no-such-generator", 1));
+    QVERIFY(!isBundledGenerator("spambase") && !isBundledGenerator("") && isBundledGenerator("threshold"));
 }
 
 QTEST_APPLESS_MAIN(TestGenerators)

@@ -260,6 +260,31 @@ private slots:
         }
     }
 
+    void netLbfgsFailureIsNotConvergence() {
+        // Issue 25 item 10: a ReLU net with L-BFGS on 200 raw Spambase rows (features up to
+        // 15,841): in block 8 the line search finds no decrease. That is a failure, not
+        // convergence (it was labelled Converged); the best parameters so far are returned.
+        const Dataset all = loadBundled("spambase");
+        std::vector<int> rows;
+        for (int i = 0; i < 200; ++i) rows.push_back(i * (all.rows() / 200));
+        const Dataset d = all.subset(rows);
+        NeuralNetParams p;
+        p.hidden = 2;
+        p.activation = Activation::Relu;
+        p.optimizer = NetOptimizer::Lbfgs;
+        p.holdoutFraction = 0.0;
+        p.maxEpochs = 50;
+        const auto r = fitNeuralNet(d, p);
+        QVERIFY2(r.status == Status::Failed, toString(r.status));
+        QVERIFY2(r.message.rfind("L-BFGS failed in block 8: L-BFGS line search failed", 0) == 0, r.message.c_str());
+        QCOMPARE(r.iterations, 8L);
+        QVERIFY(r.model && r.model->parameters().allFinite());
+        QVERIFY(r.trainingError < 0.5);
+        // The same net with tanh trains through all 50 blocks: MaxIterations, not Failed.
+        p.activation = Activation::Tanh;
+        QVERIFY(fitNeuralNet(d, p).status == Status::MaxIterations);
+    }
+
     // Binary toy x = 1..5, y = 0 0 1 0 1, depth-1 trees, uniform w = 1/5.
     // Gini gains: 1.5: 0.48 - 4/5*0.5 = 0.08; 2.5: 0.48 - 3/5*4/9 = 0.2133; 3.5: 0.48 - (3/5*4/9
     // + 2/5*0.5) = 0.0133; 4.5: 0.48 - 4/5*3/8 = 0.18. Stump x <= 2.5 -> class 0, else class 1

@@ -274,8 +274,9 @@ ModelFit<NeuralNet> fitNeuralNet(const Dataset& d, const NeuralNetParams& p, con
                 status = Status::Converged;
                 why = "L-BFGS converged";
             } else if (lr.status == Status::Failed) {
-                status = Status::Converged;
-                why = "L-BFGS stopped: " + lr.message;
+                // A failed line search is not convergence (the gradient test was not met).
+                status = Status::Failed;
+                why = "L-BFGS failed in block " + std::to_string(epoch) + ": " + lr.message;
             }
         }
         const double hl = holdoutLoss(theta);
@@ -288,7 +289,7 @@ ModelFit<NeuralNet> fitNeuralNet(const Dataset& d, const NeuralNetParams& p, con
             bestLoss = hl;
             best = theta;
             sinceBest = 0;
-        } else if (early && ++sinceBest >= p.patience) {
+        } else if (early && status != Status::Failed && ++sinceBest >= p.patience) {   // a failure stays one
             status = Status::Converged;
             why = "early stop: no holdout improvement for " + std::to_string(p.patience) + " epochs";
             break;
@@ -296,7 +297,7 @@ ModelFit<NeuralNet> fitNeuralNet(const Dataset& d, const NeuralNetParams& p, con
         if (!early) best = theta;
         rc.report(static_cast<double>(epoch) / p.maxEpochs, epoch,
                   (early ? "holdout CE " : "training loss ") + std::to_string(hl));
-        if (status == Status::Converged) break;
+        if (status == Status::Converged || status == Status::Failed) break;
     }
     if (epoch > p.maxEpochs) epoch = p.maxEpochs;
 

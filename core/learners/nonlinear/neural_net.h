@@ -93,8 +93,9 @@ private:
 
 /// Fits the net on d (>= 2 classes). Throws std::invalid_argument for bad params or data.
 /// Status: Converged when early stopping stopped it (or L-BFGS converged), MaxIterations after
-/// maxEpochs, Cancelled (best parameters so far), Failed when the loss became non-finite (the
-/// best finite parameters are returned).
+/// maxEpochs, Cancelled (best parameters so far), Failed when the loss became non-finite or an
+/// L-BFGS block failed (its line search found no decrease); the best parameters so far are
+/// returned then too.
 ModelFit<NeuralNet> fitNeuralNet(const Dataset& d, const NeuralNetParams& p, const RunControl& rc = {});
 
 }  // namespace fdlab
