@@ -792,8 +792,9 @@ void MainWindow::openExperimentDialog() {
 }
 
 void MainWindow::saveExperimentDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), "experiment.json",
-                                                      tr("Experiment with results (*.json)"));
+    // *.fdlab.json: the MIME type the Debian package registers, so a double-click opens FDLab.
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), "experiment.fdlab.json",
+                                                      tr("FDLab experiment (*.fdlab.json);;JSON (*.json)"));
     if (!path.isEmpty()) saveExperiment(path);
 }
 
