@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace fdlab {
@@ -486,10 +487,11 @@ nlohmann::json threatParamsFromText(const std::string& threat, const std::map<st
 int countLevel(double level) { return static_cast<int>(std::lround(level)); }
 
 void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
-                          const ScoreSink& sink, const RowDeletion& choose) {
+                          const ScoreSink& sink, const RowDeletions& choose) {
     std::vector<double> after(static_cast<std::size_t>(m.W.cols()));
     std::vector<std::int32_t> index;
     std::vector<float> value;
+    std::vector<std::vector<int>> deleted(Ks.size());
     const Rng base(spec.seed);
     for (int i = 0; i < test.rows(); ++i) {
         const int label = test.labels[static_cast<std::size_t>(i)];
@@ -503,13 +505,40 @@ void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const Attac
             value.push_back(v);
         });
         const RowView x{value.data(), index.data(), static_cast<int>(index.size()), test.features(), true};
-        const bool hit = spec.attacks(label);
+        if (!spec.attacks(label)) {   // spared: the clean scores at every level
+            linearScores(m, x, {}, after);
+            for (std::size_t l = 0; l < Ks.size(); ++l) sink(i, l, after);
+            continue;
+        }
+        choose(x, label, Ks, base.split(static_cast<std::uint64_t>(i)), deleted);   // row i's stream, as runAttack
         for (std::size_t l = 0; l < Ks.size(); ++l) {
-            Rng rng = base.split(static_cast<std::uint64_t>(i));   // as runAttack
-            const std::vector<int> deleted = hit ? choose(x, label, Ks[l], rng) : std::vector<int>{};
-            linearScores(m, x, deleted, after);
+            linearScores(m, x, deleted[l], after);
             sink(i, l, after);
         }
+    }
+}
+
+void sortedPrefixes(std::span<const int> order, std::span<const int> Ks, std::vector<std::vector<int>>& out) {
+    thread_local std::vector<std::size_t> byBudget;   // scratch: levels by increasing prefix
+    thread_local std::vector<int> fresh;              // scratch: a level's entries past the previous prefix
+    const auto length = [&](std::size_t l) {
+        return std::min(order.size(), static_cast<std::size_t>(std::max(Ks[l], 0)));
+    };
+    out.resize(Ks.size());
+    byBudget.resize(Ks.size());
+    std::iota(byBudget.begin(), byBudget.end(), std::size_t{0});
+    std::sort(byBudget.begin(), byBudget.end(), [&](std::size_t a, std::size_t b) { return length(a) < length(b); });
+    const std::vector<int>* previous = nullptr;   // the last level's prefix, increasing
+    std::size_t have = 0;
+    for (std::size_t l : byBudget) {
+        const std::size_t n = length(l);
+        fresh.assign(order.begin() + static_cast<std::ptrdiff_t>(have), order.begin() + static_cast<std::ptrdiff_t>(n));
+        std::sort(fresh.begin(), fresh.end());
+        out[l].resize(n);
+        if (previous) std::merge(previous->begin(), previous->end(), fresh.begin(), fresh.end(), out[l].begin());
+        else std::copy(fresh.begin(), fresh.end(), out[l].begin());
+        previous = &out[l];
+        have = n;
     }
 }
 

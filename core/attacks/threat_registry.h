@@ -77,15 +77,25 @@ using ScoreSink = std::function<void(int, std::size_t, std::span<const double>)>
 using LinearLevels = void (*)(const LinearModel&, const Dataset&, const AttackSpec&, const std::vector<int>& Ks,
                               const ScoreSink&);
 
-/// What a deletion threat deletes from row x (class `label`) at budget K, drawing from `rng`.
-using RowDeletion = std::function<std::vector<int>(const RowView& x, int label, int K, Rng& rng)>;
+/// What a deletion threat deletes from row x (class `label`) at every budget of a curve:
+/// deleted[l] := the features (increasing) its attack deletes at budget Ks[l] from a fresh copy of
+/// `rng` (row i's stream of runAttack, as the attack starts from it afresh at each level).
+/// deleted has Ks.size() entries; reusing their capacity across rows avoids allocations.
+using RowDeletions = std::function<void(const RowView& x, int label, std::span<const int> Ks, const Rng& rng,
+                                        std::vector<std::vector<int>>& deleted)>;
 
 /// The body of a LinearLevels: per instance i and level l, the features `choose` deletes at budget
-/// Ks[l] (rng: row i's stream of runAttack, afresh for each level; must be what the threat's
-/// attack deletes), scored by linearScores, i.e. the scores of row i of the attacked set bit for
-/// bit (also at margins near 0). Instances of classes the threat spares are scored clean.
+/// Ks[l] (must be what the threat's attack deletes), scored by linearScores, i.e. the scores of
+/// row i of the attacked set bit for bit (also at margins near 0). Instances of classes the threat
+/// spares are scored clean.
 void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
-                          const ScoreSink& sink, const RowDeletion& choose);
+                          const ScoreSink& sink, const RowDeletions& choose);
+
+/// out[l] := the first min(max(Ks[l], 0), order.size()) entries of `order`, in increasing order,
+/// for every level l (Ks in any order, repeats allowed); O(sum of the prefixes) after one sort of
+/// each level's new entries, reusing out's capacity. For deletions whose set at budget K is the
+/// first K of one ranking (worst-case count: profits sorted; random: one Fisher-Yates draw).
+void sortedPrefixes(std::span<const int> order, std::span<const int> Ks, std::vector<std::vector<int>>& out);
 
 /// What a training-time threat taints: `count` training labels of `train`, against the
 /// learner it will train (its name and complete params), with `seed`.

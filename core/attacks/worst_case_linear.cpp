@@ -27,30 +27,36 @@ void profitsAgainst(const LinearModel& m, const RowView& x, int label, int k, st
     });
 }
 
-// Shared driver: for each competitor (one pass for binary models) solve the knapsack given by
-// `solve`, keep the competitor whose margin ends lowest.
-template <class Solve>
-InstanceDeletion worstCase(const LinearModel& m, const RowView& x, int label, Solve&& solve) {
+// For each competitor (one pass for binary models): f(marginK) with `profit` and `index` filled by
+// profitsAgainst and marginK the clean margin against it (s: scratch for the clean scores).
+// Returns the clean margin.
+template <class F>
+double forEachCompetitor(const LinearModel& m, const RowView& x, int label, std::vector<double>& s,
+                         std::vector<double>& profit, std::vector<int>& index, F&& f) {
     const int classes = m.isBinary() ? 2 : static_cast<int>(m.W.cols());
     if (label < 0 || label >= classes)
         throw std::invalid_argument("worst-case attack: label " + std::to_string(label) + " of a model with " +
                                     std::to_string(classes) + " classes");
-    std::vector<double> s(static_cast<std::size_t>(m.W.cols()));
+    s.resize(static_cast<std::size_t>(m.W.cols()));
     LinearScorer(m).scoresRow(x, s);
     const double margin = Scorer::marginOf(s, label);
-    std::vector<int> competitors;
-    if (m.isBinary()) competitors.push_back(0);
-    else
-        for (int k = 0; k < static_cast<int>(m.W.cols()); ++k)
-            if (k != label) competitors.push_back(k);
+    for (int k = 0; k < static_cast<int>(m.W.cols()); ++k) {
+        if (!m.isBinary() && k == label) continue;
+        profitsAgainst(m, x, label, k, profit, index);
+        f(m.isBinary() ? margin : s[static_cast<std::size_t>(label)] - s[static_cast<std::size_t>(k)]);
+    }
+    return margin;
+}
 
+// Shared driver: for each competitor solve the knapsack given by `solve`, keep the competitor
+// whose margin ends lowest (the first of equals).
+template <class Solve>
+InstanceDeletion worstCase(const LinearModel& m, const RowView& x, int label, Solve&& solve) {
     InstanceDeletion best;
     double bestMargin = std::numeric_limits<double>::infinity(), bestBoundMargin = bestMargin;
-    std::vector<double> profit;
+    std::vector<double> s, profit;
     std::vector<int> index;
-    for (int k : competitors) {
-        profitsAgainst(m, x, label, k, profit, index);
-        const double marginK = m.isBinary() ? margin : s[static_cast<std::size_t>(label)] - s[static_cast<std::size_t>(k)];
+    const double margin = forEachCompetitor(m, x, label, s, profit, index, [&](double marginK) {
         double lpValue = 0.0;
         const KnapsackResult r = solve(profit, index, lpValue);
         const double after = marginK - r.value;
@@ -60,7 +66,7 @@ InstanceDeletion worstCase(const LinearModel& m, const RowView& x, int label, So
             best.deleted.clear();
             for (int c : r.chosen) best.deleted.push_back(index[static_cast<std::size_t>(c)]);
         }
-    }
+    });
     best.damage = margin - bestMargin;
     best.bound = margin - bestBoundMargin;
     std::sort(best.deleted.begin(), best.deleted.end());
@@ -92,16 +98,41 @@ InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, 
 // Each level deletes what the attack deletes (worstCaseCountDeletion) and is scored in the one
 // summation order of linear scores, so the curve is the attack's, bit for bit: an earlier one-pass
 // version summed bias + kept terms + a suffix of the sorted profits, and at margins near 0 its
-// level 0 disagreed with the clean error.
+// level 0 disagreed with the clean error. All levels of a row share one ranking per competitor:
+// topKProfits' top K is the first K of rankPositiveProfits, summed by valueOf in increasing
+// index order as topKProfits does, and each level keeps the first competitor whose margin ends
+// lowest, as worstCase does; so every level's set and winner are the attack's.
 void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const AttackSpec& base, const std::vector<int>& Ks,
                           const ScoreSink& sink) {
     const int outs = static_cast<int>(m.W.cols());
     if (test.numClasses() != (outs == 1 ? 2 : outs))   // a label past the columns would read past the scores
         throw std::invalid_argument("worst-case attack: the model scores " + std::to_string(outs == 1 ? 2 : outs) +
                                     " classes, dataset '" + test.name + "' has " + std::to_string(test.numClasses()));
-    scoreLinearDeletions(m, test, base, Ks, sink, [&m](const RowView& x, int label, int K, Rng&) {
-        return worstCaseCountDeletion(m, x, label, K).deleted;
-    });
+    for (int K : Ks)
+        if (K < 0) (void)topKProfits({}, K);   // the attack's error
+    const std::size_t most = Ks.empty() ? 0 : static_cast<std::size_t>(*std::max_element(Ks.begin(), Ks.end()));
+    std::vector<double> s, profit, lowest;
+    std::vector<int> index, ranked;
+    std::vector<std::vector<int>> chosen;   // per level: positions into profit, increasing
+    scoreLinearDeletions(m, test, base, Ks, sink,
+                         [&](const RowView& x, int label, std::span<const int> budgets, const Rng&,
+                             std::vector<std::vector<int>>& deleted) {
+                             lowest.assign(budgets.size(), std::numeric_limits<double>::infinity());
+                             for (auto& d : deleted) d.clear();
+                             forEachCompetitor(m, x, label, s, profit, index, [&](double marginK) {
+                                 rankPositiveProfits(profit, most, ranked);
+                                 sortedPrefixes(ranked, budgets, chosen);
+                                 for (std::size_t l = 0; l < budgets.size(); ++l) {
+                                     const double after = marginK - valueOf(profit, chosen[l]);
+                                     if (after < lowest[l]) {
+                                         lowest[l] = after;
+                                         deleted[l].clear();
+                                         for (int c : chosen[l]) deleted[l].push_back(index[static_cast<std::size_t>(c)]);
+                                     }
+                                 }
+                             });
+                             for (auto& d : deleted) std::sort(d.begin(), d.end());   // as worstCase
+                         });
 }
 
 }  // namespace fdlab

@@ -29,15 +29,6 @@ void checkWeights(const std::vector<double>& profit, const std::vector<double>& 
 /// 0 admits nothing however small the weights are. The DP's integer capacity applies the same rule.
 bool fits(double used, double v, double capacity) { return used + v <= capacity * (1.0 + kBudgetTolerance); }
 
-/// Sum of the profits of `chosen` (increasing) in index order: every solver sums its set this way,
-/// so the same set has the same value whichever solver found it (the LP bound is never below the
-/// exact optimum by a rounding when both take the same items).
-double valueOf(const std::vector<double>& profit, const std::vector<int>& chosen) {
-    double s = 0.0;
-    for (int j : chosen) s += profit[static_cast<std::size_t>(j)];
-    return s;
-}
-
 /// Indices of the positive profits, ordered by ratio p_j / v_j descending (ties: lower index first).
 std::vector<int> byRatio(const std::vector<double>& profit, const std::vector<double>& weight) {
     std::vector<int> idx;
@@ -56,23 +47,38 @@ std::vector<int> byRatio(const std::vector<double>& profit, const std::vector<do
 
 }  // namespace
 
-KnapsackResult topKProfits(const std::vector<double>& profit, int K) {
-    if (K < 0) throw std::invalid_argument("topKProfits: K must be >= 0, got " + std::to_string(K));
-    KnapsackResult r;
-    if (K == 0) return r;
-    std::vector<int> idx;
+// Every solver sums its set this way (increasing index order), so the same set has the same value
+// whichever solver found it (the LP bound is never below the exact optimum by a rounding when both
+// take the same items).
+double valueOf(const std::vector<double>& profit, std::span<const int> chosen) {
+    double s = 0.0;
+    for (int j : chosen) s += profit[static_cast<std::size_t>(j)];
+    return s;
+}
+
+void rankPositiveProfits(const std::vector<double>& profit, std::size_t top, std::vector<int>& ranked) {
+    ranked.clear();
     for (std::size_t j = 0; j < profit.size(); ++j)
-        if (profit[j] > 0.0) idx.push_back(static_cast<int>(j));
+        if (profit[j] > 0.0) ranked.push_back(static_cast<int>(j));
     auto better = [&](int a, int b) {
         const double pa = profit[static_cast<std::size_t>(a)], pb = profit[static_cast<std::size_t>(b)];
         if (pa != pb) return pa > pb;
         return a < b;
     };
-    // A partial selection is enough: O(n) instead of O(n log n).
-    if (static_cast<int>(idx.size()) > K) {
-        std::nth_element(idx.begin(), idx.begin() + K, idx.end(), better);
-        idx.resize(static_cast<std::size_t>(K));
-    }
+    // A partial sort is enough when top < n: O(n log top) instead of O(n log n).
+    if (top < ranked.size())
+        std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(top), ranked.end(), better);
+    else
+        std::sort(ranked.begin(), ranked.end(), better);
+}
+
+KnapsackResult topKProfits(const std::vector<double>& profit, int K) {
+    if (K < 0) throw std::invalid_argument("topKProfits: K must be >= 0, got " + std::to_string(K));
+    KnapsackResult r;
+    if (K == 0) return r;
+    std::vector<int> idx;
+    rankPositiveProfits(profit, static_cast<std::size_t>(K), idx);
+    idx.resize(std::min(idx.size(), static_cast<std::size_t>(K)));
     std::sort(idx.begin(), idx.end());
     r.value = valueOf(profit, idx);
     r.chosen = std::move(idx);

@@ -15,6 +15,8 @@
 // N = 0.3 for the greedy rule, the LP relaxation and the DP alike. Every solver sums the profits
 // of its set in increasing index order, so one set has one value whichever solver chose it.
 
+#include <cstddef>
+#include <span>
 #include <vector>
 
 namespace fdlab {
@@ -31,6 +33,13 @@ struct KnapsackResult {
 
 /// K largest positive profits (ties: lower index first). K >= 0.
 KnapsackResult topKProfits(const std::vector<double>& profit, int K);
+/// topKProfits' ranking: ranked := the indices of the positive profits, larger first (ties: lower
+/// index first), the first `top` of them in order (the rest follow unordered). topKProfits(p, K)
+/// chooses exactly the first min(K, ranked.size()) entries.
+void rankPositiveProfits(const std::vector<double>& profit, std::size_t top, std::vector<int>& ranked);
+/// Sum of the profits of `chosen`, in its order from 0.0: the value every solver reports for its
+/// (increasing) set.
+double valueOf(const std::vector<double>& profit, std::span<const int> chosen);
 
 /// Greedy by ratio p_j / v_j over positive profits, skipping items that do not fit.
 KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity);

@@ -573,6 +573,39 @@ private slots:
         QVERIFY2(nearZero > 100, qPrintable(QString::number(nearZero)));   // the rows do test the rounding
     }
 
+    void fastCurvesTakeLevelsInAnyOrder() {
+        // The fast curves derive all levels of a row from one ranking (worst case: per competitor)
+        // or one draw (random): levels out of order, repeated, past the row's non-zeros (25
+        // features, about 15 non-zero) and many tied profits (weights in tenths, x in {0, 1}) still
+        // give, level by level, the scores of re-scoring runAttack's rows, bit for bit.
+        const std::vector<int> Ks{7, 0, 20, 3, 3, 1, 25, 12, 2};
+        int compared = 0;
+        for (int outputs : {1, 4})
+            for (bool sparse : {false, true}) {
+                auto [dense, model] = decimalProblem(60, 25, outputs, 7 + static_cast<std::uint64_t>(outputs));
+                const Dataset d = sparse ? dense.toSparse() : dense;
+                for (const std::string threat : {"worst-case-count", "random-deletion"}) {
+                    AttackSpec a;
+                    a.threat = threat;
+                    a.seed = 5;
+                    std::vector<std::vector<std::vector<double>>> fast(Ks.size(), std::vector<std::vector<double>>(static_cast<std::size_t>(d.rows())));
+                    threatInfo(threat).linearLevels(*model.linear, d, a, Ks, [&](int i, std::size_t l, std::span<const double> sc) {
+                        fast[l][static_cast<std::size_t>(i)].assign(sc.begin(), sc.end());
+                    });
+                    std::vector<double> sc(static_cast<std::size_t>(outputs));
+                    for (std::size_t l = 0; l < Ks.size(); ++l) {
+                        const Dataset attackedSet = runAttack(d, *model.scorer, attackAtLevel(a, Ks[l])).attacked;
+                        for (int i = 0; i < d.rows(); ++i, ++compared) {
+                            model.scorer->scoresRow(attackedSet.row(i), sc);
+                            QVERIFY2(sameBits(fast[l][static_cast<std::size_t>(i)], sc),
+                                     qPrintable(QString("%1 outputs %2 sparse %3 K %4 row %5").arg(threat.c_str()).arg(outputs).arg(sparse).arg(Ks[l]).arg(i)));
+                        }
+                    }
+                }
+            }
+        QCOMPARE(compared, 2 * 2 * 2 * 9 * 60);
+    }
+
     void valueBudgetWithDecimalImportances() {
         // Issue #25 item 6 through the attack: importance 0.1 per feature, N = 0.3. The greedy
         // adversary deletes 3 features (it deleted 2), the exact one too, and the LP bound is not
