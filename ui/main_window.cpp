@@ -541,14 +541,6 @@ struct HeatmapJob {
     double level = 0.0;
 };
 
-// The parameters a learner used at repetition 0 (at the middle level when tuned per level).
-nlohmann::json paramsAtRepetition0(const ExperimentResult& r, const LearnerSpec& l) {
-    std::vector<const CurvePoint*> pts;
-    for (const CurvePoint& p : r.points)
-        if (p.learner == l.id && p.repetition == 0) pts.push_back(&p);
-    if (!pts.empty()) return pts[pts.size() / 2]->params;
-    return gridCandidates(l).front();
-}
 }  // namespace
 
 void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
@@ -586,7 +578,7 @@ void MainWindow::prepareHeatmaps(const ExperimentResult& r) {
             if (std::find(chosen.begin(), chosen.end(), &l) == chosen.end()) chosen.push_back(&l);
     if (chosen.empty()) return;
     std::vector<std::pair<LearnerSpec, nlohmann::json>> todo;
-    for (const LearnerSpec* l : chosen) todo.emplace_back(*l, paramsAtRepetition0(r, *l));
+    for (const LearnerSpec* l : chosen) todo.emplace_back(*l, paramsAtRepetition0(&r, *l));
     const ExperimentSpec spec = r.spec;
     const double level = spec.levels.empty() ? 0.0 : spec.levels[spec.levels.size() / 2];
     statusBar()->showMessage(tr("Training models for the heatmaps..."));
@@ -738,34 +730,19 @@ bool MainWindow::exportCurves(const QString& path) {
 
 void MainWindow::exportModel(const QString& path, const QString& learnerId) {
     ExperimentSpec spec;
+    LearnerSpec l;
     try {
         spec = m_runSpec ? *m_runSpec : buildSpec();
+        l = learnerById(spec, learnerId.toStdString());
     } catch (const std::exception& e) {
         showError(tr("Could not export the model"), QString::fromStdString(e.what()));
         return;
     }
-    const LearnerSpec* chosen = nullptr;
-    for (const LearnerSpec& l : spec.learners)
-        if (QString::fromStdString(l.id) == learnerId) {
-            chosen = &l;   // ids are unique (ExperimentSpec::validate)
-            break;
-        }
-    if (!chosen) {
-        showError(tr("Could not export the model"), tr("no learner \"%1\" in the experiment").arg(learnerId));
-        return;
-    }
-    const LearnerSpec l = *chosen;
-    const nlohmann::json params = m_result ? paramsAtRepetition0(*m_result, l) : gridCandidates(l).front();
+    const nlohmann::json params = paramsAtRepetition0(m_result ? &*m_result : nullptr, l);
     statusBar()->showMessage(tr("Training %1 for export...").arg(learnerId));
     m_exportJobs->run(
         [spec, l, params, path](const JobContext& c) {
-            const TaskData data = loadTaskData(spec);
-            PreparedSplit split = prepareRepetition(data, spec, 0);
-            TrainedModel m = trainLearner(l.learner, split.train, params, c.control());
-            if (!m.scorer || !m.fit.ok()) throw std::runtime_error(l.id + ": training failed: " + m.fit.message);
-            // Linear models, kernel SVMs and classifiers each in their own file format.
-            saveTrainedModel(path.toStdString(), m, split.train, l.learner, completeParams(l.learner, params),
-                             split.preprocessor, splitRecord(spec, spec.testDataset.has_value()));
+            exportLearnerModel(spec, l, params, path.toStdString(), c.control());
             return path;
         },
         [this](const QString& p) {

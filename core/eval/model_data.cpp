@@ -176,4 +176,29 @@ PreparedSplit prepareForModel(TaskData data, const ExperimentSpec& spec, const L
                                 "data, give that data as --test-data next to its training data");
 }
 
+const LearnerSpec& learnerById(const ExperimentSpec& spec, const std::string& id) {
+    for (const LearnerSpec& l : spec.learners)
+        if (l.id == id) return l;
+    throw std::invalid_argument("no learner \"" + id + "\" in the experiment");
+}
+
+nlohmann::json paramsAtRepetition0(const ExperimentResult* r, const LearnerSpec& l) {
+    std::vector<const CurvePoint*> pts;
+    if (r)
+        for (const CurvePoint& p : r->points)
+            if (p.learner == l.id && p.repetition == 0) pts.push_back(&p);
+    if (!pts.empty()) return pts[pts.size() / 2]->params;
+    return gridCandidates(l).front();
+}
+
+void exportLearnerModel(const ExperimentSpec& spec, const LearnerSpec& l, const nlohmann::json& params,
+                        const std::string& path, const RunControl& rc) {
+    const TaskData data = loadTaskData(spec);
+    PreparedSplit split = prepareRepetition(data, spec, 0);
+    TrainedModel m = trainLearner(l.learner, split.train, params, rc);
+    if (!m.scorer || !m.fit.ok()) throw std::runtime_error(l.id + ": training failed: " + m.fit.message);
+    saveTrainedModel(path, m, split.train, l.learner, completeParams(l.learner, params), split.preprocessor,
+                     splitRecord(spec, spec.testDataset.has_value()));
+}
+
 }  // namespace fdlab

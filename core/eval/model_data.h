@@ -40,6 +40,17 @@ namespace fdlab {
 /// when `testFile`).
 nlohmann::json splitRecord(const ExperimentSpec& spec, bool testFile);
 
+/// The learner of `spec` whose id is `id` (ids are unique); std::invalid_argument naming it if none.
+const LearnerSpec& learnerById(const ExperimentSpec& spec, const std::string& id);
+/// The parameters learner `l` used at repetition 0 of `r` (at the middle level when tuned per
+/// level), else (no result, or no point of it) its first grid candidate.
+nlohmann::json paramsAtRepetition0(const ExperimentResult* r, const LearnerSpec& l);
+/// Export model: trains `l` with `params` on repetition 0's training part of `spec` and writes
+/// its model file (linear, kernel SVM or classifier format, with preprocessing and split record)
+/// to `path`. Throws std::runtime_error when training fails.
+void exportLearnerModel(const ExperimentSpec& spec, const LearnerSpec& l, const nlohmann::json& params,
+                        const std::string& path, const RunControl& rc = {});
+
 /// What the user gave explicitly (unset: not given) for the settings a model file records.
 struct ModelDataOptions {
     std::optional<Scaling> scaling;

@@ -33,16 +33,16 @@ foreach(line IN LISTS lines)
 endforeach()
 file(WRITE "${OUT}/fdlab-cli.h2m" "${include_text}")
 
-execute_process(COMMAND help2man --no-info --no-discard-stderr
-  --name "the Feature Deletion Lab, headless" --section 1 --include "${OUT}/fdlab-cli.h2m"
-  --output "${OUT}/fdlab-cli.1" "${CLI}" RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "man_pages: help2man ${CLI} failed (${rc})")
-endif()
+function(man_page program name include)
+  execute_process(COMMAND help2man --no-info --name "${name}" --section 1
+    --include "${include}" --output "${OUT}/${program}.1" "${${program}_PATH}" RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "man_pages: help2man ${program} failed (${rc})")
+  endif()
+endfunction()
+
+set(fdlab-cli_PATH "${CLI}")
+set(fdlab_PATH "${GUI}")
+man_page(fdlab-cli "the Feature Deletion Lab, headless" "${OUT}/fdlab-cli.h2m")
 set(ENV{QT_QPA_PLATFORM} offscreen)
-execute_process(COMMAND help2man --no-info --no-discard-stderr
-  --name "the Feature Deletion Lab, a desktop application" --section 1 --include "${FILES}"
-  --output "${OUT}/fdlab.1" "${GUI}" RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "man_pages: help2man ${GUI} failed (${rc})")
-endif()
+man_page(fdlab "the Feature Deletion Lab, a desktop application" "${FILES}")

@@ -202,6 +202,49 @@ private slots:
         QVERIFY2(contains(e, "[k1, k0]") && contains(e, "[k0, k2]"), e.c_str());
     }
 
+    void exportLearnerModelIsRepetition0sModel() {
+        // The GUI's Export model (core since the review): the learner chosen by id, with the
+        // parameters of repetition 0's middle level, trained on repetition 0's training part.
+        QTemporaryDir dir;
+        const std::string csv = dir.filePath("data.csv").toStdString();
+        saveCsv(biggioGaussianDataset(120, 3, 4), csv);
+        ExperimentSpec spec;
+        spec.dataset.file = csv;
+        spec.split.testFraction = 0.3;
+        spec.split.validationFraction = 0.0;
+        LearnerSpec a, b;
+        a.id = "SVM-A", a.learner = "svm", a.params = {{"C", 0.1}};
+        b.id = "SVM-B", b.learner = "svm", b.params = {{"C", 10.0}};
+        spec.learners = {a, b};
+        QCOMPARE(learnerById(spec, "SVM-B").params["C"].get<double>(), 10.0);
+        bool named = false;
+        try {
+            learnerById(spec, "SVM-C");
+        } catch (const std::invalid_argument& e) {
+            named = std::string(e.what()).find("\"SVM-C\"") != std::string::npos;
+        }
+        QVERIFY(named);
+        ExperimentResult r;
+        for (int level = 0; level < 3; ++level) {   // levels 0, 1, 2 at repetition 0: the middle one's params
+            CurvePoint pt;
+            pt.learner = "SVM-B", pt.levelIndex = level, pt.params = {{"C", 1.0 + level}};
+            r.points.push_back(pt);
+        }
+        QCOMPARE(paramsAtRepetition0(&r, spec.learners[1])["C"].get<double>(), 2.0);
+        QCOMPARE(paramsAtRepetition0(nullptr, spec.learners[0])["C"].get<double>(), 0.1);
+
+        const std::string path = dir.filePath("b.json").toStdString();
+        exportLearnerModel(spec, spec.learners[1], {{"C", 2.0}}, path);
+        const PreparedSplit ps = prepareRepetition(loadTaskData(spec), spec, 0);
+        const TrainedModel ref = trainLearner("svm", ps.train, completeParams("svm", {{"C", 2.0}}));
+        const LoadedModel saved = loadModelFile(path);
+        QVERIFY(saved.trained.linear && ref.linear);
+        QCOMPARE(saved.trained.linear->W.rows(), ref.linear->W.rows());
+        QVERIFY((saved.trained.linear->W - ref.linear->W).cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY(std::abs(saved.trained.linear->b(0) - ref.linear->b(0)) < 1e-12);
+        QCOMPARE(saved.params["C"].get<double>(), 2.0);
+    }
+
     void evaluationUsesTheModelsSplitAndScaling() {
         // Issue 25 item 2: eval and attack rebuilt the split and the scaling from their own
         // options. The model file now records both (and the training part's fingerprint) and

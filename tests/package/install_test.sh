@@ -114,7 +114,7 @@ fi
 [ -f /usr/share/icons/hicolor/scalable/apps/org.fdlab.FDLab.svg ] || fail "icon missing"
 appstreamcli validate --no-net /usr/share/metainfo/org.fdlab.FDLab.metainfo.xml || fail "appstreamcli validate"
 for page in fdlab fdlab-cli; do
-  zcat "/usr/share/man/man1/$page.1.gz" | grep -q '^\.TH' || fail "man page $page.1.gz"
+  zcat "/usr/share/man/man1/$page.1.gz" | grep -qi "^\.TH $page \"1\"" || fail "man page $page.1.gz: its .TH line does not name the program"
 done
 zcat /usr/share/man/man1/fdlab-cli.1.gz | grep -q '^\.SS report' || fail "fdlab-cli.1 lacks the report subcommand"
 
