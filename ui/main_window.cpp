@@ -706,20 +706,9 @@ bool MainWindow::exportPlot(const QString& path, int width, int height) {
 
 bool MainWindow::exportCurves(const QString& path) {
     try {
-        ExperimentResult r;
-        if (m_result) {
-            r = *m_result;
-        } else {
-            // A run in progress: what has been drawn so far.
-            r.spec = m_runSpec ? *m_runSpec : m_spec;
-            r.points = m_curves->points();
-            r.summary = summarizePoints(r.points);
-            r.status = Status::Cancelled;
-        }
-        if (path.endsWith(".json", Qt::CaseInsensitive))
-            saveResultsJson(r, path.toStdString());
-        else
-            saveCurvesCsv(r, path.toStdString());
+        // A run in progress: what has been drawn so far.
+        saveResultsOrCurves(m_result ? *m_result : partialResult(m_runSpec ? *m_runSpec : m_spec, m_curves->points()),
+                            path.toStdString());
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
         return true;
     } catch (const std::exception& e) {

@@ -226,6 +226,15 @@ std::vector<json> gridCandidates(const LearnerSpec& l) {
     return out;
 }
 
+ExperimentResult partialResult(const ExperimentSpec& spec, std::vector<CurvePoint> points) {
+    ExperimentResult r;
+    r.spec = spec;
+    r.points = std::move(points);
+    r.summary = summarizePoints(r.points);
+    r.status = Status::Cancelled;
+    return r;
+}
+
 std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points) {
     std::vector<CurveSummary> out;
     std::vector<CurvePoint> sorted = points;

@@ -137,5 +137,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc 
 
 /// Groups points by (learner, level) into means and standard errors.
 std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points);
+/// The result of a run stopped part-way: `spec`, the points so far and their summary, Cancelled.
+ExperimentResult partialResult(const ExperimentSpec& spec, std::vector<CurvePoint> points);
 
 }  // namespace fdlab

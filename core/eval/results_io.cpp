@@ -4,6 +4,8 @@
 #include "core/io/json_file.h"
 #include "core/util/errors.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -151,6 +153,14 @@ ExperimentResult loadResultsJson(const std::string& path) {
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(path + ": " + e.what());
     }
+}
+
+void saveResultsOrCurves(const ExperimentResult& r, const std::string& path) {
+    const bool json = path.size() >= 5 && std::equal(path.end() - 5, path.end(), ".json", [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == b;
+    });
+    if (json) saveResultsJson(r, path);
+    else saveCurvesCsv(r, path);
 }
 
 }  // namespace fdlab

@@ -22,6 +22,8 @@ std::string pointsCsv(const ExperimentResult& r);
 /// Atomic writes.
 void saveResultsJson(const ExperimentResult& r, const std::string& path);
 void saveCurvesCsv(const ExperimentResult& r, const std::string& path);
+/// saveResultsJson for a path ending in .json (any case), else saveCurvesCsv.
+void saveResultsOrCurves(const ExperimentResult& r, const std::string& path);
 /// DataError naming the file when it is not valid JSON.
 ExperimentResult loadResultsJson(const std::string& path);
 
