@@ -7,7 +7,11 @@
 #include "core/io/json_file.h"
 #include "core/util/errors.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <type_traits>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -27,10 +31,62 @@ using json = nlohmann::json;
 template <class T>
 T getOr(const json& j, const char* key, const std::string& where, T fallback) {
     if (!j.contains(key)) return fallback;
+    const json& v = j.at(key);
+    const std::string field = where.empty() ? key : where + "." + key;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        // JSON numbers convert silently (1.9 -> 1, -1 -> 2^64 - 1): a count or seed must be an
+        // integer in its type's range.
+        const bool fits = v.is_number_unsigned()
+                              ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                              : v.is_number_integer() && v.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
+                                    (v.get<std::int64_t>() < 0 || static_cast<std::uint64_t>(v.get<std::int64_t>()) <=
+                                                                       static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+        if (!fits)
+            fieldError(field, "expected an integer from " + std::to_string(std::numeric_limits<T>::min()) + " to " +
+                                  std::to_string(std::numeric_limits<T>::max()) + ", got " + v.dump());
+    }
     try {
-        return j.at(key).get<T>();
+        return v.get<T>();
     } catch (const json::exception&) {
-        fieldError(where.empty() ? key : where + "." + key, "has the wrong type (" + j.at(key).dump() + ")");
+        fieldError(field, "has the wrong type (" + v.dump() + ")");
+    }
+}
+
+/// Edit distance, for "did you mean" on a misspelt key.
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t k = 0; k <= b.size(); ++k) row[k] = k;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t k = 1; k <= b.size(); ++k) {
+            const std::size_t up = row[k];
+            row[k] = std::min({row[k] + 1, row[k - 1] + 1, diagonal + (a[i - 1] == b[k - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// An experiment file's keys are checked, not skipped: a misspelt "seeed" must not silently run
+/// with the default seed. `where` names the object ("" for the top level).
+void rejectUnknownKeys(const json& j, std::initializer_list<const char*> known, const std::string& where) {
+    if (!j.is_object()) return;
+    for (const auto& item : j.items()) {
+        const std::string& key = item.key();
+        bool ok = false;
+        std::string list, closest;
+        std::size_t best = 3;   // suggest only a near miss
+        for (const char* k : known) {
+            if (key == k) ok = true;
+            list += (list.empty() ? "" : ", ") + std::string(k);
+            const std::size_t d = editDistance(key, k);
+            if (d < best) best = d, closest = k;
+        }
+        if (ok) continue;
+        fieldError(where.empty() ? key : where + "." + key,
+                   "unknown key" + (closest.empty() ? std::string() : " (did you mean '" + closest + "'?)") +
+                       "; known keys here: " + list);
     }
 }
 
@@ -141,6 +197,8 @@ void ExperimentSpec::validate() const {
 
 namespace {
 DatasetRef datasetRefFromJson(const json& d, const std::string& field, const std::string& baseDir) {
+    rejectUnknownKeys(d, {"bundled", "file", "label", "class", "labels", "missing", "text_column", "subject", "weighting", "min_df"},
+                      field);
     DatasetRef r;
     r.bundled = getOr<std::string>(d, "bundled", field, "");
     r.file = resolve(getOr<std::string>(d, "file", field, ""), baseDir);
@@ -181,6 +239,10 @@ json datasetRefToJson(const DatasetRef& r) {
 
 ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
     if (!j.is_object()) throw std::invalid_argument("experiment: expected a JSON object");
+    rejectUnknownKeys(j,
+                      {"schema", "name", "description", "dataset", "test", "task", "preprocessing", "split", "importance",
+                       "learners", "attack", "levels", "repetitions", "seed", "threads", "tune_per_level", "paper"},
+                      "");
     const int schema = getOr<int>(j, "schema", "", 1);
     if (schema != 1) fieldError("schema", "version " + std::to_string(schema) + " is not supported (expected 1)");
     ExperimentSpec s;
@@ -196,19 +258,23 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
 
     if (j.contains("task")) {
         const json& t = j.at("task");
+        if (!t.is_object()) fieldError("task", "expected an object {\"kind\": ...}");
         const std::string kind = getOr<std::string>(t, "kind", "task", "multiclass");
         if (kind == "binary") {
             s.task.kind = TaskSpec::Kind::Binary;
+            rejectUnknownKeys(t, {"kind", "positive", "negative"}, "task");
             if (!t.contains("positive") || !t.contains("negative")) fieldError("task", "binary needs positive and negative");
             s.task.positive = stringOrList(t.at("positive"), "task.positive");
             s.task.negative = stringOrList(t.at("negative"), "task.negative");
         } else if (kind == "one-vs-rest") {
             s.task.kind = TaskSpec::Kind::OneVsRest;
+            rejectUnknownKeys(t, {"kind", "positive"}, "task");
             if (!t.contains("positive")) fieldError("task.positive", "one-vs-rest needs the positive class");
             s.task.positive = stringOrList(t.at("positive"), "task.positive");
             if (s.task.positive.size() != 1) fieldError("task.positive", "one-vs-rest takes exactly one class");
         } else if (kind == "multiclass") {
             s.task.kind = TaskSpec::Kind::MultiClass;
+            rejectUnknownKeys(t, {"kind"}, "task");
         } else {
             fieldError("task.kind", "expected binary, one-vs-rest or multiclass, got '" + kind + "'");
         }
@@ -217,11 +283,15 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
 
     if (j.contains("split")) {
         const json& sp = j.at("split");
+        if (!sp.is_object()) fieldError("split", "expected an object {\"kind\": ...}");
         const std::string kind = getOr<std::string>(sp, "kind", "split", "fraction");
         if (kind == "fraction") s.split.kind = SplitSpec::Kind::Fraction;
         else if (kind == "counts") s.split.kind = SplitSpec::Kind::Counts;
         else if (kind == "kfold") s.split.kind = SplitSpec::Kind::KFold;
         else fieldError("split.kind", "expected fraction, counts or kfold, got '" + kind + "'");
+        if (kind == "fraction") rejectUnknownKeys(sp, {"kind", "test", "validation"}, "split");
+        else if (kind == "counts") rejectUnknownKeys(sp, {"kind", "train", "validation", "test"}, "split");
+        else rejectUnknownKeys(sp, {"kind", "folds", "validation"}, "split");
         s.split.testFraction = getOr<double>(sp, "test", "split", s.split.testFraction);
         s.split.validationFraction = getOr<double>(sp, "validation", "split", s.split.validationFraction);
         s.split.folds = getOr<int>(sp, "folds", "split", s.split.folds);
@@ -235,7 +305,12 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
 
     if (j.contains("importance")) {
         const json& im = j.at("importance");
+        if (!im.is_object()) fieldError("importance", "expected an object {\"kind\": ...}");
         const std::string kind = getOr<std::string>(im, "kind", "importance", "dataset");
+        if (kind == "mutual-information") rejectUnknownKeys(im, {"kind", "bins", "floor", "total"}, "importance");
+        else if (kind == "csv") rejectUnknownKeys(im, {"kind", "path"}, "importance");
+        else if (kind == "values") rejectUnknownKeys(im, {"kind", "values"}, "importance");
+        else rejectUnknownKeys(im, {"kind"}, "importance");
         if (kind == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
         else if (kind == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
         else if (kind == "mutual-information") {
@@ -255,7 +330,11 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
     }
 
     if (!j.contains("learners") || !j.at("learners").is_array()) fieldError("learners", "missing or not a list");
-    for (const json& l : j.at("learners")) {
+    for (std::size_t index = 0; index < j.at("learners").size(); ++index) {
+        const json& l = j.at("learners")[index];
+        const std::string where = "learners[" + std::to_string(index) + "]";
+        if (!l.is_object()) fieldError(where, "expected an object {\"learner\": ..., \"params\": {...}}, got " + l.dump());
+        rejectUnknownKeys(l, {"id", "learner", "params", "grid", "select", "cv_folds"}, where);
         LearnerSpec ls;
         ls.learner = getOr<std::string>(l, "learner", "learners", "");
         ls.id = getOr<std::string>(l, "id", "learners", ls.learner);
@@ -287,7 +366,22 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
     s.seed = getOr<std::uint64_t>(j, "seed", "", 1);
     s.threads = getOr<int>(j, "threads", "", 0);
     s.tunePerLevel = getOr<bool>(j, "tune_per_level", "", false);
-    if (j.contains("paper")) s.paper = j.at("paper");
+    if (j.contains("paper")) {
+        // What the reproduction report reads (core/eval/reproduction_report): checked here too, so
+        // a misspelt claim key is an error and not a claim that silently checks nothing.
+        const json& p = j.at("paper");
+        if (!p.is_object()) fieldError("paper", "expected an object {\"source\", \"summary\", \"claims\", \"curves\"}");
+        rejectUnknownKeys(p, {"source", "summary", "claims", "curves"}, "paper");
+        if (p.contains("claims") && p.at("claims").is_array())
+            for (const json& c : p.at("claims")) {
+                rejectUnknownKeys(c, {"text", "check"}, "paper.claims");
+                if (c.is_object() && c.contains("check"))
+                    rejectUnknownKeys(c.at("check"),
+                                      {"kind", "learner", "other", "levels", "by", "margin", "at_least", "metric", "tolerance"},
+                                      "paper.claims.check");
+            }
+        s.paper = p;
+    }
     s.validate();
     return s;
 }

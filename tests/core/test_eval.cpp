@@ -269,6 +269,56 @@ private slots:
         j = ok;
         j["split"]["test"] = "half";
         expectError(j, "split.test");
+        // unknown keys anywhere are named, with the near miss (issue 31: they were silently ignored)
+        j = ok;
+        j["seeed"] = 7;
+        expectError(j, "experiment field 'seeed': unknown key (did you mean 'seed'?)");
+        j = ok;
+        j["repetitoins"] = 3;
+        expectError(j, "'repetitoins': unknown key (did you mean 'repetitions'?)");
+        j = ok;
+        j["learners"][1]["parms"] = j["learners"][1]["params"];
+        expectError(j, "'learners[1].parms': unknown key (did you mean 'params'?)");
+        j = ok;
+        j["dataset"]["bundeld"] = "mnist";
+        expectError(j, "'dataset.bundeld': unknown key (did you mean 'bundled'?)");
+        j = ok;
+        j["split"]["folds"] = 5;   // a fraction split has no folds
+        expectError(j, "'split.folds': unknown key");
+        j = ok;
+        j["task"] = {{"kind", "multiclass"}, {"positive", "1"}};
+        expectError(j, "'task.positive': unknown key");
+        j = ok;
+        j["importance"] = {{"kind", "uniform"}, {"bins", 4}};
+        expectError(j, "'importance.bins': unknown key");
+        j = ok;
+        j["paper"] = {{"claims", json::array({{{"text", "t"}, {"check", {{"kind", "below"}, {"lerner", "svm"}}}}})}};
+        expectError(j, "'paper.claims.check.lerner': unknown key (did you mean 'learner'?)");
+        j = ok;
+        j["totally_different"] = 1;
+        try {
+            experimentFromJson(j);
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("did you mean") == std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("known keys here: schema, name") != std::string::npos, e.what());
+        }
+        // integers are integers: 1.9 was read as 1, -1 as 2^64 - 1
+        j = ok;
+        j["seed"] = 1.9;
+        expectError(j, "experiment field 'seed': expected an integer from 0 to 18446744073709551615, got 1.9");
+        j = ok;
+        j["seed"] = -1;
+        expectError(j, "experiment field 'seed': expected an integer");
+        j = ok;
+        j["repetitions"] = 2.7;
+        expectError(j, "experiment field 'repetitions': expected an integer from -2147483648 to 2147483647, got 2.7");
+        j = ok;
+        j["threads"] = 4294967297LL;
+        expectError(j, "experiment field 'threads': expected an integer");
+        j = ok;
+        j["seed"] = 18446744073709551615ULL;
+        QCOMPARE(experimentFromJson(j).seed, std::uint64_t(18446744073709551615ULL));
         // a budget beyond the data is refused before training
         ExperimentSpec s = smallSpec();
         s.levels = {0, 14};   // heart_scale has 13 features
