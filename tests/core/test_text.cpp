@@ -6,6 +6,7 @@
 // (tests/data/text/), the message bundle format, and the bundled SpamAssassin corpus.
 
 #include "core/data/bundled.h"
+#include "core/data/text_dataset.h"
 #include "core/text/charset.h"
 #include "core/text/html_text.h"
 #include "core/text/message_bundle.h"
