@@ -3,8 +3,8 @@
 #include "core/data/csv_format.h"
 #include "core/data/idx_format.h"
 #include "core/data/loaders.h"
-#include "core/text/text_loaders.h"
 #include "core/util/errors.h"
+#include "core/util/file_bytes.h"
 
 #include <charconv>
 #include <cmath>

@@ -7,7 +7,7 @@
 
 #include "core/data/generators.h"
 #include "core/data/loaders.h"
-#include "core/text/spamassassin.h"
+#include "core/data/text_dataset.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -3,7 +3,6 @@
 #include "core/data/idx_format.h"
 #include "core/data/loaders.h"
 #include "core/util/atomic_file.h"
-#include "core/text/text_loaders.h"
 #include "core/util/errors.h"
 
 #include <algorithm>
@@ -28,61 +27,6 @@ bool LineReader::next(std::string_view& line) {
     return true;
 }
 
-std::string_view trim(std::string_view s) {
-    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; };
-    while (!s.empty() && space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-std::string toLower(std::string_view s) {
-    std::string r(s);
-    for (char& c : r)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return r;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && toLower(a) == toLower(b);
-}
-
-std::string inQuotes(std::string_view s) {
-    std::string r = "'";
-    if (s.size() > 40) {
-        r.append(s.substr(0, 37));
-        r += "...";
-    } else {
-        r.append(s);
-    }
-    r += "'";
-    return r;
-}
-
-NumberStatus parseNumber(std::string_view s, float& out) {
-    // from_chars rejects a leading '+', which data files commonly use ("+1").
-    if (s.size() > 1 && s[0] == '+' && s[1] != '-' && s[1] != '+') s.remove_prefix(1);
-    if (s.empty()) return NumberStatus::NotANumber;
-    const char* end = s.data() + s.size();
-    auto [p, ec] = std::from_chars(s.data(), end, out);
-    if (p != end) return NumberStatus::NotANumber;
-    if (ec == std::errc::invalid_argument) return NumberStatus::NotANumber;
-    if (ec == std::errc::result_out_of_range) {
-        // Underflow (e.g. 1e-50) is a legitimate tiny number; overflow is not.
-        double v = 0;
-        auto [q, ec2] = std::from_chars(s.data(), end, v);
-        if (q != end || ec2 == std::errc::invalid_argument) return NumberStatus::NotANumber;
-        if (ec2 == std::errc::result_out_of_range) {
-            if (std::abs(v) < 1.0) v = 0.0;  // double underflow: value is ~0
-            else return NumberStatus::OutOfRange;
-        }
-        if (std::abs(v) > std::numeric_limits<float>::max()) return NumberStatus::OutOfRange;
-        out = static_cast<float>(v);
-        return NumberStatus::Ok;
-    }
-    if (!std::isfinite(out)) return NumberStatus::NonFinite;
-    return NumberStatus::Ok;
-}
-
 float requireNumber(const std::string& path, long line, std::string_view s, const std::string& what) {
     float v = 0;
     switch (parseNumber(s, v)) {
@@ -95,50 +39,6 @@ float requireNumber(const std::string& path, long line, std::string_view s, cons
         throw DataError(path, line, what + ": expected a number within float range, found " + inQuotes(s));
     }
     return v;
-}
-
-int LabelCollector::add(std::string_view name) {
-    // Heterogeneous lookup needs C++20 transparent hashing; a temporary string is cheap enough.
-    std::string key(name);
-    auto it = m_ids.find(key);
-    if (it != m_ids.end()) return it->second;
-    const int id = static_cast<int>(m_names.size());
-    m_ids.emplace(key, id);
-    m_names.push_back(std::move(key));
-    return id;
-}
-
-void LabelCollector::finish(std::vector<int>& labels, std::vector<std::string>& classNames) const {
-    const std::size_t k = m_names.size();
-    std::vector<double> value(k, 0.0);
-    bool numeric = true;
-    for (std::size_t c = 0; c < k && numeric; ++c) {
-        float v = 0;
-        // Parse as double for ordering, but through the same grammar as feature values.
-        if (parseNumber(m_names[c], v) != NumberStatus::Ok) {
-            numeric = false;
-            break;
-        }
-        std::string_view s = m_names[c];
-        if (s.size() > 1 && s[0] == '+') s.remove_prefix(1);
-        double dv = v;
-        std::from_chars(s.data(), s.data() + s.size(), dv);
-        value[c] = dv;
-    }
-    std::vector<int> order(k);
-    for (std::size_t c = 0; c < k; ++c) order[c] = static_cast<int>(c);
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-        const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-        if (numeric && value[ua] != value[ub]) return value[ua] < value[ub];
-        return m_names[ua] < m_names[ub];
-    });
-    std::vector<int> rank(k);
-    classNames.clear();
-    for (std::size_t r = 0; r < k; ++r) {
-        rank[static_cast<std::size_t>(order[r])] = static_cast<int>(r);
-        classNames.push_back(m_names[static_cast<std::size_t>(order[r])]);
-    }
-    for (int& l : labels) l = rank[static_cast<std::size_t>(l)];
 }
 
 void checkDenseSize(const std::string& path, long line, std::uint64_t m, std::uint64_t n) {

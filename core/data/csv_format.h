@@ -14,6 +14,8 @@
 // Internal helpers; the public API is core/data/loaders.h.
 
 #include "core/data/dataset.h"
+#include "core/util/label_collector.h"
+#include "core/util/strings.h"
 
 #include <cstdint>
 #include <string>
@@ -42,33 +44,8 @@ private:
     long m_line = 0;
 };
 
-std::string_view trim(std::string_view s);
-bool iequals(std::string_view a, std::string_view b);
-std::string toLower(std::string_view s);
-
-/// `s` in single quotes for messages, shortened to 40 characters.
-std::string inQuotes(std::string_view s);
-
-enum class NumberStatus { Ok, NotANumber, NonFinite, OutOfRange };
-/// Parses all of `s` (no surrounding whitespace allowed) as a float.
-NumberStatus parseNumber(std::string_view s, float& out);
 /// parseNumber, throwing DataError(path, line, "<what>: expected a number, found '<s>'") etc.
 float requireNumber(const std::string& path, long line, std::string_view s, const std::string& what);
-
-/// Collects class names as they appear, then orders them: numerically if every name is a finite
-/// number, else lexicographically (byte order); ties between numerically equal spellings ("1",
-/// "1.0") are broken lexicographically.
-class LabelCollector {
-public:
-    /// Returns a provisional id for `name`.
-    int add(std::string_view name);
-    /// Replaces the provisional ids in `labels` by indices into the sorted `classNames`.
-    void finish(std::vector<int>& labels, std::vector<std::string>& classNames) const;
-
-private:
-    std::unordered_map<std::string, int> m_ids;
-    std::vector<std::string> m_names;
-};
 
 /// Throws DataError if an m x n dense float matrix is unreasonably large (or empty features).
 void checkDenseSize(const std::string& path, long line, std::uint64_t m, std::uint64_t n);

@@ -1,6 +1,6 @@
 #pragma once
-// IDX files (the MNIST format of LeCun et al., http://yann.lecun.com/exdb/mnist/) and the
-// in-memory gzip helpers every loader shares.
+// IDX files (the MNIST format of LeCun et al., http://yann.lecun.com/exdb/mnist/). The gzip and
+// file-reading helpers every loader shares are in core/util/file_bytes.h.
 //
 // An IDX file is a 4-byte magic number 0x00 0x00 TYPE NDIM (TYPE 0x08 = unsigned byte), then NDIM
 // big-endian uint32 dimension sizes, then prod(dims) values in C order. MNIST images are
@@ -11,29 +11,14 @@
 //
 // Internal helpers; the public API is core/data/loaders.h.
 
+#include "core/util/file_bytes.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace fdlab::detail {
-
-/// True if the bytes start with the gzip magic 0x1f 0x8b.
-bool isGzip(std::string_view bytes);
-
-/// Inflates a gzip stream (concatenated members allowed). Throws DataError::atByte(path, offset
-/// in the compressed data, ...) for corrupt, truncated or trailing data.
-std::string gunzip(std::string_view compressed, const std::string& path);
-
-/// Compresses to the gzip format (RFC 1952) at the given zlib level (0..9).
-std::string gzipCompress(std::string_view raw, int level = 9);
-
-/// The whole file as bytes. Throws DataError(path, 0, ...) if it cannot be read.
-std::string readFileBytes(const std::string& path);
-
-/// readFileBytes, then gunzip when the content starts with the gzip magic. `wasGzip`, if given,
-/// tells which.
-std::string readMaybeGzipped(const std::string& path, bool* wasGzip = nullptr);
 
 /// A parsed IDX array: its dimensions and a view of its unsigned-byte payload (into the buffer
 /// passed to parseIdx, which must outlive it).

@@ -3,10 +3,9 @@
 
 #include "core/data/loaders.h"
 
-#include "core/text/text_loaders.h"
-
 #include "core/data/csv_format.h"
 #include "core/data/idx_format.h"
+#include "core/data/text_dataset.h"
 #include "core/util/errors.h"
 
 #include <filesystem>

@@ -39,7 +39,7 @@ constexpr std::array<char16_t, 32> kCp1252High = {
     0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
     0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178};
 
-enum class Charset { Utf8, Latin1, Windows1252, Latin9, Unknown, Undecodable };
+enum class Charset { Utf8, Latin1, Windows1252, Latin9, Utf16, Utf16LE, Utf16BE, Unknown, Undecodable };
 
 std::string normalizedLabel(std::string_view label) {
     std::string out;
@@ -66,6 +66,9 @@ Charset charsetOf(std::string_view label) {
     // us-ascii and no label: 8-bit bytes there are mostly latin-1 (see the header).
     if (l.empty() || is({"us-ascii", "ascii", "us", "ansi_x3.4-1968", "iso646-us", "default", "unknown-8bit", "x-unknown"}))
         return Charset::Unknown;
+    if (is({"utf-16", "utf16", "ucs-2"})) return Charset::Utf16;
+    if (is({"utf-16le", "utf16le", "ucs-2le"})) return Charset::Utf16LE;
+    if (is({"utf-16be", "utf16be", "ucs-2be"})) return Charset::Utf16BE;
     return Charset::Undecodable;  // gb2312, big5, koi8-r, iso-2022-jp, ...: not decoded here
 }
 
@@ -81,6 +84,30 @@ char32_t latin9(unsigned char b) {
     case 0xBE: return 0x0178;
     default: return b;
     }
+}
+
+/// UTF-16 bytes -> UTF-8: pairs of bytes in the given order, surrogate pairs joined; an unpaired
+/// surrogate or an odd last byte -> U+FFFD.
+std::string utf16ToUtf8(std::string_view s, bool bigEndian) {
+    std::string out;
+    out.reserve(s.size());
+    auto unit = [&](std::size_t i) {
+        const auto a = static_cast<unsigned char>(s[i]), b = static_cast<unsigned char>(s[i + 1]);
+        return static_cast<char32_t>(bigEndian ? (a << 8) | b : (b << 8) | a);
+    };
+    std::size_t i = 0;
+    for (; i + 1 < s.size(); i += 2) {
+        char32_t cp = unit(i);
+        if (cp >= 0xD800 && cp <= 0xDBFF && i + 3 < s.size() && unit(i + 2) >= 0xDC00 && unit(i + 2) <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (unit(i + 2) - 0xDC00);
+            i += 2;
+        } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+            cp = kReplacement;
+        }
+        appendUtf8(out, cp);
+    }
+    if (i < s.size()) appendUtf8(out, kReplacement);
+    return out;
 }
 
 }  // namespace
@@ -115,6 +142,13 @@ void appendUtf8(std::string& out, char32_t cp) {
 
 std::string toUtf8(std::string_view s, std::string_view charset) {
     Charset cs = charsetOf(charset);
+    if (cs == Charset::Utf16) {
+        // A byte-order mark says the order and is dropped; without one, big-endian (RFC 2781).
+        const bool le = s.substr(0, 2) == "\xFF\xFE";
+        if (le || s.substr(0, 2) == "\xFE\xFF") s.remove_prefix(2);
+        return utf16ToUtf8(s, !le);
+    }
+    if (cs == Charset::Utf16LE || cs == Charset::Utf16BE) return utf16ToUtf8(s, cs == Charset::Utf16BE);
     if (cs == Charset::Unknown) cs = isValidUtf8(s) ? Charset::Utf8 : Charset::Latin1;
     if (cs == Charset::Undecodable && isValidUtf8(s)) cs = Charset::Utf8;
     std::string out;
@@ -142,7 +176,10 @@ std::string toUtf8(std::string_view s, std::string_view charset) {
         case Charset::Latin9: cp = latin9(b); break;
         case Charset::Undecodable: cp = kReplacement; break;   // no invented latin-1 words
         case Charset::Latin1:
-        case Charset::Unknown: break;
+        case Charset::Unknown:
+        case Charset::Utf16:
+        case Charset::Utf16LE:
+        case Charset::Utf16BE: break;
         }
         appendUtf8(out, cp);
         i += n;

@@ -95,7 +95,15 @@ constexpr std::size_t kMaxEntityBytes = 13;
 
 /// Decodes the entity at html[i] == '&' into out; returns the bytes consumed (0: not an entity).
 std::size_t decodeEntity(std::string_view html, std::size_t i, std::string& out) {
-    const std::size_t semi = html.substr(0, i + kMaxEntityBytes).find(';', i + 1);
+    // Leading zeros of a numeric entity do not count against the limit ("&#0000000000105;" is
+    // 'i' in a browser); they belong to this '&' alone, so the scan stays linear.
+    std::size_t zeros = 0;
+    if (html.substr(i + 1, 1) == "#") {
+        std::size_t k = i + 2;
+        if (k < html.size() && (html[k] == 'x' || html[k] == 'X')) ++k;
+        while (k + zeros < html.size() && html[k + zeros] == '0') ++zeros;
+    }
+    const std::size_t semi = html.substr(0, i + kMaxEntityBytes + zeros).find(';', i + 1);
     if (semi == std::string_view::npos || semi == i + 1) return 0;
     const std::string_view body = html.substr(i + 1, semi - i - 1);
     char32_t cp = 0;
@@ -160,8 +168,8 @@ std::string htmlToText(std::string_view html) {
         }
         if (html.compare(i, 4, "<!--") == 0) {
             const std::size_t e = html.find("-->", i + 4);
+            // A comment vanishes as in a browser: "A<!-- x -->ccept" reads "Accept".
             i = e == std::string_view::npos ? html.size() : e + 3;
-            raw += ' ';
             continue;
         }
         const std::size_t end = tagEnd(html, i);

@@ -2,7 +2,8 @@
 // HTML -> the plain text a reader sees, for HTML-only e-mail bodies.
 //
 // Rules, applied in one left-to-right pass over UTF-8 input:
-// - `<!-- ... -->` comments, and the contents of <script>, <style> and <title> (up to the
+// - `<!-- ... -->` comments vanish without a trace (`A<!-- x -->ccept` reads "Accept", as in a
+//   browser), and the contents of <script>, <style> and <title> (up to the
 //   matching close tag, or the end of the input) are dropped;
 // - a tag is `<` + a letter, `/`, `!` or `?`, up to the next `>` outside quotes. Inline tags
 //   (a, abbr, b, big, code, em, font, i, s, small, span, strike, strong, sub, sup, tt, u) vanish
@@ -14,7 +15,7 @@
 //   apos nbsp (-> a plain space) copy reg trade hellip mdash ndash laquo raquo lsquo rsquo ldquo
 //   rdquo bull middot euro pound yen cent sect deg plusmn times divide iexcl iquest, and the
 //   Latin-1 letters (eacute, Eacute, szlig, ...); a `;` is required within 11 bytes of the
-//   `&` (so text full of `&` is read in linear time), anything else stays as is;
+//   `&`, not counting a numeric entity's leading zeros (`&#0000000000105;` is "i") (so text full of `&` is read in linear time), anything else stays as is;
 // - whitespace in the source is a space; then each run of whitespace becomes one space, or one
 //   line break if it holds one break, or a blank line if it holds two or more; the result is
 //   trimmed.

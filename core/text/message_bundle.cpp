@@ -2,9 +2,10 @@
 
 #include "core/text/message_bundle.h"
 
-#include "core/data/csv_format.h"
-#include "core/data/idx_format.h"
 #include "core/util/errors.h"
+#include "core/util/file_bytes.h"
+#include "core/util/label_collector.h"
+#include "core/util/strings.h"
 #include "core/util/parallel.h"
 
 #include <charconv>

@@ -41,14 +41,17 @@ bool equalsNoCase(std::string_view a, std::string_view b) {
     return true;
 }
 
-/// The line starting at `pos`, without its "\n" or "\r\n"; `next` is set past the line end.
+/// The line starting at `pos`, without its "\n", "\r\n" or lone "\r" (a line end too, as in
+/// Python's email package: else a message with CR line ends would have no headers); `next` is
+/// set past the line end.
 std::string_view lineAt(std::string_view s, std::size_t pos, std::size_t& next) {
-    const std::size_t nl = s.find('\n', pos);
-    const std::size_t end = nl == std::string_view::npos ? s.size() : nl;
-    next = nl == std::string_view::npos ? s.size() : nl + 1;
-    std::string_view line = s.substr(pos, end - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    return line;
+    const std::size_t brk = s.find_first_of("\r\n", pos);
+    if (brk == std::string_view::npos) {
+        next = s.size();
+        return s.substr(pos);
+    }
+    next = brk + (s[brk] == '\r' && brk + 1 < s.size() && s[brk + 1] == '\n' ? 2 : 1);
+    return s.substr(pos, brk - pos);
 }
 
 /// "\r\n" and lone "\r" -> "\n".
@@ -101,6 +104,13 @@ BoundaryLine boundaryLineKind(std::string_view line, std::string_view boundary) 
     return close ? BoundaryLine::Close : BoundaryLine::Delimiter;
 }
 
+/// True if some line of body is a delimiter or close delimiter of `boundary`.
+bool hasDelimiterLine(std::string_view body, std::string_view boundary) {
+    for (std::size_t pos = 0, next = 0; pos < body.size(); pos = next)
+        if (boundaryLineKind(lineAt(body, pos, next), boundary) != BoundaryLine::Content) return true;
+    return false;
+}
+
 /// The parts of a multipart body: the text between delimiter lines, up to the close delimiter
 /// (or the end). The preamble and epilogue are dropped.
 std::vector<std::string_view> multipartParts(std::string_view body, std::string_view boundary) {
@@ -147,12 +157,16 @@ std::optional<std::string> multipartText(const MimeEntity& e, const ContentType&
     ContentType partDefault;
     if (ct.subtype == "digest") partDefault = parseContentType("message/rfc822");
     const auto parts = multipartParts(e.body, boundary);
+    // A boundary that never occurs hides nothing either: the body is read as plain text, as
+    // for a missing boundary (a mail reader shows it; `email` keeps it as one text payload).
+    if (parts.empty() && !hasDelimiterLine(e.body, boundary)) return decodedBody(e, ContentType{});
     if (ct.subtype == "alternative") {
         for (const char* preferred : {"plain", "html"})
             for (const std::string_view part : parts) {
                 const ContentType pct = parseContentType(splitEntity(part).headers.get("content-type"));
+                // A part without text (e.g. a whitespace-only text/plain) must not hide the next.
                 if (pct.type == "text" && pct.subtype == preferred)
-                    if (auto t = entityText(part, partDefault, depth + 1)) return t;
+                    if (auto t = entityText(part, partDefault, depth + 1); t && !t->empty()) return t;
             }
         for (const std::string_view part : parts)
             if (auto t = entityText(part, partDefault, depth + 1); t && !t->empty()) return t;

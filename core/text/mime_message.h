@@ -3,8 +3,8 @@
 // the plain-text body a reader would see.
 //
 // - Headers end at the first empty line, or (as in Python's email package) at the first line
-//   that is not a header line, which then starts the body; "\r\n" and "\n" line ends are both
-//   accepted. A header line is "name:" with a name of printable ASCII without spaces, a
+//   that is not a header line, which then starts the body; "\r\n", "\n" and a lone "\r" are all
+//   line ends (as in Python's email package). A header line is "name:" with a name of printable ASCII without spaces, a
 //   continuation (starting with a space or tab: unfolded, the line break removed and the
 //   whitespace kept), or an mbox "From " line (skipped). Names are case-insensitive.
 // - The Subject: RFC 2047 encoded-words =?charset?Q?...?= / =?charset?B?...?= (no whitespace
@@ -18,8 +18,10 @@
 //   (html_text.h). Multipart bodies are split as RFC 2046 section 5.1.1 says: a delimiter line
 //   is "--boundary" followed only by spaces/tabs, the close delimiter "--boundary--" followed
 //   only by spaces/tabs; any other line (e.g. "--boundary--x") is part content.
-//   multipart/alternative takes its first text/plain part, else its first
-//   text/html part, else the first part that yields text; other multiparts join the text of all
+//   A multipart without a boundary parameter, or whose boundary never occurs on a
+//   delimiter line, is read as plain text. multipart/alternative takes its first text/plain part with text (a part
+//   of only whitespace does not count, so it cannot hide the HTML), else its first text/html
+//   part with text, else the first part that yields text; other multiparts join the text of all
 //   their parts (recursively) with a blank line. message/rfc822 parts contribute their body.
 //   Multiparts and messages nested more than 16 deep are read as plain text (their raw lines).
 //   Other types, other text subtypes and parts with "Content-Disposition: attachment"

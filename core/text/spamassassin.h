@@ -4,9 +4,8 @@
 // spam-2), with a fixed 70/30 train/test split (per group, by sha256 of the message id)
 // written by datasets/fetch.sh. Parsing and tokenising happen here, at load time.
 //
-// Both parts have classes {"ham", "spam"} (spam = class 1, the positive class). The test part
-// is vectorised with the training vocabulary, so words unseen in training are dropped and
-// counted in its VectorizeReport.
+// Both parts have classes {"ham", "spam"} (spam = class 1, the positive class). Vectorised as
+// Datasets by core/data/text_dataset.h.
 
 #include "core/text/text_corpus.h"
 
@@ -20,12 +19,5 @@ std::string spamAssassinFile(const std::string& datasetsDir, bool test);
 /// One part's documents. Throws DataError for a missing or broken file, or classes other than
 /// {"ham", "spam"}.
 TextCorpus loadSpamAssassinCorpus(const std::string& datasetsDir, bool test, const TextCorpusOptions& options = {});
-
-/// Both parts, vectorised with the vocabulary of the training part: datasets "spamassassin"
-/// (train) and "spamassassin-test" (test), reports, and the vocabulary. Parses each file once.
-TextSplit loadSpamAssassin(const std::string& datasetsDir, const TextCorpusOptions& options = {});
-
-/// The training part alone (fit + vectorise on it; the same Dataset as loadSpamAssassin().train).
-TextDataset loadSpamAssassinTrain(const std::string& datasetsDir, const TextCorpusOptions& options = {});
 
 }  // namespace fdlab

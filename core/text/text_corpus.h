@@ -1,6 +1,7 @@
 #pragma once
-// Bag-of-words features for a text corpus: a vocabulary fitted on training documents, and
-// documents turned into a sparse (CSR) Dataset with that vocabulary.
+// Bag-of-words features for a text corpus: a vocabulary fitted on training documents; the
+// documents turned into a sparse (CSR) Dataset with that vocabulary are in
+// core/data/text_dataset.h (text sits below data: it knows no Dataset).
 //
 // Vocabulary: the words (tokenizer.h, case-folded) occurring in at least minDocumentFrequency
 // training documents; with maxFeatures > 0 only that many, highest document frequency first
@@ -14,10 +15,9 @@
 //                  df(w) of them containing w: scikit-learn's smoothed idf), then the row is
 //                  scaled to unit L2 norm. Only TfIdf normalises rows.
 // Words not in the vocabulary (unseen in training, or cut by the frequency limits) are dropped
-// and counted in VectorizeReport. Documents without any vocabulary word -- empty messages,
+// and counted in VectorizeReport (core/data/text_dataset.h). Documents without any vocabulary word -- empty messages,
 // messages whose words are all unseen -- are kept as all-zero rows and counted there too.
 
-#include "core/data/dataset.h"
 #include "core/text/text_documents.h"
 
 #include <cstdint>
@@ -64,6 +64,9 @@ struct TextCorpus {
 /// Documents idx of a corpus, in that order (same classes and source).
 TextCorpus subsetCorpus(const TextCorpus& corpus, std::span<const int> idx);
 
+/// The case-folded word (tokenizer.h) of each token of doc, in text order.
+std::vector<std::string> tokenWords(const TextDocument& doc);
+
 /// A document of display text, tokenised (vocabIndex -1).
 TextDocument makeDocument(std::string text, std::uint32_t bodyOffset = 0);
 /// A raw e-mail message parsed (mime_message.h) and tokenised.
@@ -90,44 +93,5 @@ private:
 /// there are no documents or no word reaches minDocumentFrequency; std::invalid_argument for
 /// invalid options.
 Vocabulary fitVocabulary(const TextDocuments& train, const TextCorpusOptions& options, const std::string& where);
-
-/// What vectorize() dropped or could not represent.
-struct VectorizeReport {
-    int documents = 0;
-    int documentsWithoutTokens = 0;       ///< empty text or no kept token: all-zero rows
-    int documentsWithoutKnownWords = 0;   ///< all-zero rows in all (includes the above)
-    std::int64_t tokens = 0;              ///< token occurrences
-    std::int64_t unseenTokens = 0;        ///< occurrences of words not in the vocabulary (dropped)
-    int unseenWords = 0;                  ///< distinct such words
-
-    /// One line, e.g. "1814 documents, 3 without tokens, 5 all-zero; 41200 of 512345 token
-    /// occurrences (9876 distinct words) not in the vocabulary, dropped".
-    std::string summary() const;
-};
-
-/// A vectorised corpus.
-struct TextDataset {
-    Dataset data;
-    VectorizeReport report;
-};
-
-/// The corpus as a CSR Dataset over `vocabulary` (features = vocabulary words, values as
-/// options.weighting). The documents move into data.documents, each token's vocabIndex set;
-/// ids into data.sourceIds. Throws DataError naming corpus.source for an empty corpus.
-TextDataset vectorize(TextCorpus corpus, const Vocabulary& vocabulary, const TextCorpusOptions& options,
-                      const std::string& name);
-
-/// A training corpus and a test corpus vectorised with the training vocabulary.
-struct TextSplit {
-    TextDataset train;
-    TextDataset test;
-    Vocabulary vocabulary;
-};
-
-/// fitVocabulary(train) + vectorize both. Names the datasets name and name + "-test".
-TextSplit vectorizeSplit(TextCorpus train, TextCorpus test, const TextCorpusOptions& options, const std::string& name);
-
-/// fitVocabulary + vectorize on one corpus (every document is training data).
-TextDataset vectorizeAll(TextCorpus corpus, const TextCorpusOptions& options, const std::string& name);
 
 }  // namespace fdlab

@@ -2,12 +2,13 @@
 
 #include "core/text/text_loaders.h"
 
-#include "core/data/csv_format.h"
-#include "core/data/idx_format.h"
 #include "core/text/charset.h"
 #include "core/util/errors.h"
+#include "core/util/file_bytes.h"
+#include "core/util/label_collector.h"
 #include "core/util/parallel.h"
 #include "core/util/param_check.h"
+#include "core/util/strings.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -118,13 +119,6 @@ void requireTwoClasses(const TextCorpus& corpus, const std::string& path) {
 
 }  // namespace
 
-void requireTextBytes(std::string_view bytes, const std::string& path) {
-    if (bytes.substr(0, 2) == "\xFF\xFE" || bytes.substr(0, 2) == "\xFE\xFF")
-        throw DataError(path, 0, "UTF-16 text (byte-order mark): save it as UTF-8");
-    if (const std::size_t nul = bytes.find('\0'); nul != std::string_view::npos)
-        throw DataError::atByte(path, nul, "NUL byte: a binary or UTF-16 file, not text");
-}
-
 void TextCsvOptions::validate() const {
     if (textColumn.empty()) invalidParam("TextCsvOptions", "textColumn", "must not be empty");
     if (labelColumn.empty()) invalidParam("TextCsvOptions", "labelColumn", "must not be empty");
@@ -213,14 +207,6 @@ TextCorpus loadTextCsv(const std::string& path, const TextCsvOptions& csv, const
     assignLabels(rawLabels, corpus);
     requireTwoClasses(corpus, path);
     return corpus;
-}
-
-TextDataset loadTextDataset(const std::string& path, const TextCsvOptions& csv, const TextCorpusOptions& options) {
-    std::error_code ec;
-    TextCorpus corpus = fs::is_directory(path, ec) ? loadTextFolder(path, options) : loadTextCsv(path, csv, options);
-    fs::path p = fs::path(path).lexically_normal();
-    if (p.filename().empty()) p = p.parent_path();  // "corpus/" -> "corpus"
-    return vectorizeAll(std::move(corpus), options, detail::fileStem(p.string()));
 }
 
 }  // namespace fdlab

@@ -45,13 +45,4 @@ TextCorpus loadTextFolder(const std::string& folder, const TextCorpusOptions& op
 /// (b): the documents of a CSV corpus.
 TextCorpus loadTextCsv(const std::string& path, const TextCsvOptions& csv = {}, const TextCorpusOptions& options = {});
 
-/// A folder or a CSV file (by what `path` is), every document used to fit the vocabulary, then
-/// vectorised: the one-call form for a corpus without a separate test part.
-TextDataset loadTextDataset(const std::string& path, const TextCsvOptions& csv = {},
-                            const TextCorpusOptions& options = {});
-
-/// Throws DataError(path) when bytes look binary or UTF-16 (NUL bytes or a UTF-16 byte-order
-/// mark); shared by the loaders.
-void requireTextBytes(std::string_view bytes, const std::string& path);
-
 }  // namespace fdlab

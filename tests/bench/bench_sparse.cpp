@@ -20,6 +20,7 @@
 
 #include "core/attacks/attack.h"
 #include "core/data/bundled.h"
+#include "core/data/text_dataset.h"
 #include "core/data/loaders.h"
 #include "core/eval/level_evaluation.h"
 #include "core/learners/fdrop.h"

@@ -9,6 +9,7 @@
 // +1 = spam; 1-based word indices) for a comparison with liblinear's train/predict.
 
 #include "core/data/bundled.h"
+#include "core/data/text_dataset.h"
 #include "core/data/loaders.h"
 #include "core/text/message_bundle.h"
 #include "core/text/spamassassin.h"

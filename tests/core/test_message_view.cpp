@@ -7,6 +7,7 @@
 #include "core/data/bundled.h"
 #include "core/eval/level_evaluation.h"
 #include "core/eval/message_view.h"
+#include "core/data/text_dataset.h"
 #include "core/text/text_corpus.h"
 #include "core/text/text_documents.h"
 #include "core/text/tokenizer.h"

@@ -8,6 +8,7 @@
 #include "core/attacks/worst_case_linear.h"
 #include "core/eval/message_view.h"
 #include "core/learners/registry.h"
+#include "core/data/text_dataset.h"
 #include "core/text/text_corpus.h"
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/message_view.h"

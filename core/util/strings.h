@@ -1,0 +1,22 @@
+#pragma once
+// Small string helpers every reader shares (tabular loaders, text loaders, message parsing):
+// ASCII trimming and case folding, quoting for error messages, and the one number grammar of
+// the data files. Byte-level only: nothing here knows a file format.
+
+#include <string>
+#include <string_view>
+
+namespace fdlab::detail {
+
+std::string_view trim(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+std::string toLower(std::string_view s);
+
+/// `s` in single quotes for messages, shortened to 40 characters.
+std::string inQuotes(std::string_view s);
+
+enum class NumberStatus { Ok, NotANumber, NonFinite, OutOfRange };
+/// Parses all of `s` (no surrounding whitespace allowed) as a float.
+NumberStatus parseNumber(std::string_view s, float& out);
+
+}  // namespace fdlab::detail

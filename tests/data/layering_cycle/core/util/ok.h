@@ -1,0 +1,2 @@
+#pragma once
+// Fixture for core_layering_detects_cycle: a file that obeys the layering.
