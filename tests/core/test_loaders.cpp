@@ -2,6 +2,7 @@
 // (tests/data/), save -> load round trips, the malformed corpus (tests/data/malformed/: every
 // file must fail with a DataError naming the file and the right line or byte), and load speed.
 
+#include "core/data/idx_format.h"
 #include "core/data/loaders.h"
 #include "core/util/errors.h"
 #include "core/util/rng.h"
@@ -287,6 +288,29 @@ private slots:
         QCOMPARE(d.rows(), 2);
         QCOMPARE(d.X(1, 0), 3.0f);
         QCOMPARE(d.X(1, 1), 4.0f);
+    }
+
+    // Issue 29: a gzip bomb (1.3 MB inflating to 1.25 GiB) used to grow the output buffer until
+    // memory ran out. gunzip stops at its limit (kMaxDecompressedBytes by default) with a
+    // DataError, and its buffer never exceeds the limit + 1 byte; output of exactly the limit is kept.
+    void gunzipStopsAtItsLimit() {
+        const std::size_t limit = 1 << 20;
+        const std::string exact = detail::gzipCompress(std::string(limit, 'a'));
+        QCOMPARE(detail::gunzip(exact, "exact.gz", limit).size(), limit);
+        const std::string over = detail::gzipCompress(std::string(limit + 1, 'a'));
+        const std::string bomb = detail::gzipCompress(std::string(64 * limit, '\0'));
+        for (const std::string* in : {&over, &bomb}) {
+            try {
+                detail::gunzip(*in, "bomb.gz", limit);
+                QFAIL("output past the limit accepted");
+            } catch (const DataError& e) {
+                const std::string msg = e.what();
+                QVERIFY2(msg.starts_with("bomb.gz: byte ") &&
+                             msg.ends_with(": gzip data decompresses to more than 1048576 bytes (FDLab's limit)"),
+                         msg.c_str());
+            }
+        }
+        QCOMPARE(kMaxDecompressedBytes, std::uint64_t{1} << 30);
     }
 
     void idxPlainAndGzip() {
