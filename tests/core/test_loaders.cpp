@@ -313,6 +313,35 @@ private slots:
         QCOMPARE(kMaxDecompressedBytes, std::uint64_t{1} << 30);
     }
 
+    // Issue 29: dense storage of a mostly-zero LIBSVM file: 8 lines of 14 bytes asked 2^27 floats
+    // (512 MB; 128 lines reach 8 GiB). Past 2^26 values with under 10% non-zeros it is refused
+    // with a message saying to load it as sparse; sparse storage reads it.
+    void denseStorageOfSparseFileIsBounded() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("wide.libsvm").toStdString();
+        {
+            std::ofstream out(file);
+            for (int i = 0; i < 8; ++i) out << (i % 2 ? "-1 1:1\n" : "1 16777216:1\n");
+        }
+        LoadOptions dense;
+        dense.storage = Storage::Dense;
+        try {
+            loadLibsvm(file, dense);
+            QFAIL("2^27 dense values from 8 non-zeros accepted");
+        } catch (const DataError& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.starts_with(file + ":") &&
+                         msg.ends_with(": expected a dataset that fits dense storage, found 8 x 16777216 values of which "
+                                       "only 8 are non-zero (more than 2^26 values when under 10% are non-zero): load it "
+                                       "as sparse"),
+                     msg.c_str());
+        }
+        const Dataset d = loadLibsvm(file);
+        QVERIFY(d.isSparse());
+        QCOMPARE(d.features(), 16777216);
+        QCOMPARE(d.storedValues(), std::int64_t(8));
+    }
+
     void idxPlainAndGzip() {
         const Dataset d = loadIdx(data("tiny-images-idx3-ubyte"), data("tiny-labels-idx1-ubyte"));
         QCOMPARE(d.rows(), 3);
