@@ -468,7 +468,7 @@ nlohmann::json threatParamsFromText(const std::string& threat, const std::map<st
     };
     json params = json::object();
     for (const auto& [name, text] : values) {
-        const auto p = std::find_if(info.params.begin(), info.params.end(), [&](const ParamInfo& x) { return x.name == name; });
+        const auto p = std::find_if(info.params.begin(), info.params.end(), [&name = name](const ParamInfo& x) { return x.name == name; });
         if (p == info.params.end()) {
             std::string own;
             for (const ParamInfo& x : info.params) own += (own.empty() ? "" : ", ") + option(x.name);

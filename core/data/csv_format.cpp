@@ -62,6 +62,14 @@ void storeRows(Dataset& d, SparseRows&& rows, int storage, const std::string& pa
         return;
     }
     checkDenseSize(path, line, m, n);
+    // Dense storage of a mostly-zero file multiplies its memory (a 14-byte LIBSVM line
+    // "1 16777216:1" is 64 MB dense): past the densify limit it must be asked for as sparse.
+    const auto values = m * n, nonZeros = static_cast<std::uint64_t>(rows.nonZeros());
+    if (values > static_cast<std::uint64_t>(Dataset::kMaxDensifyValues) && nonZeros < values / 10)
+        throw DataError(path, line,
+                        "expected a dataset that fits dense storage, found " + std::to_string(m) + " x " +
+                            std::to_string(n) + " values of which only " + std::to_string(nonZeros) +
+                            " are non-zero (more than 2^26 values when under 10% are non-zero): load it as sparse");
     d.X = Dataset::Matrix::Zero(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(n));
     for (int i = 0; i < rows.rows(); ++i)
         for (auto k = rows.rowStart[static_cast<std::size_t>(i)]; k < rows.rowStart[static_cast<std::size_t>(i) + 1]; ++k)

@@ -5,19 +5,53 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 namespace fdlab {
+
+namespace {
+
+/// Throws when brackets outside strings nest deeper than kMaxJsonDepth (a linear pre-scan; the
+/// parser reports every other defect of the text).
+void checkJsonDepth(std::string_view text, const std::string& source) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\') ++i;
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                throw DataError::atByte(source, i, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+}
+
+}  // namespace
+
+nlohmann::json parseJsonText(const std::string& text, const std::string& source, const std::string& notValid) {
+    checkJsonDepth(text, source);
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw DataError::atByte(source, e.byte, notValid + ": " + e.what());
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number too large for a double ("1e400") is no parse_error to nlohmann.
+        throw DataError(source, 0, notValid + ": " + e.what());
+    }
+}
 
 nlohmann::json readJsonFile(const std::string& path, const std::string& what) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw DataError(path, 0, "cannot open " + what);
     std::stringstream buf;
     buf << in.rdbuf();
-    try {
-        return nlohmann::json::parse(buf.str());
-    } catch (const nlohmann::json::parse_error& e) {
-        throw DataError::atByte(path, e.byte, std::string("not valid JSON: ") + e.what());
-    }
+    return parseJsonText(buf.str(), path);
 }
 
 using json = nlohmann::json;

@@ -30,7 +30,16 @@ private:
     std::string m_source;
 };
 
-/// Throws DataError "PATH: cannot open <what>" or "PATH: byte N: not valid JSON: ...".
+/// The deepest nesting of arrays and objects a JSON input may have. FDLab's own files nest under
+/// ten levels; refusing deeper input keeps recursive walks (dump, comparisons) off the stack limit.
+inline constexpr int kMaxJsonDepth = 64;
+
+/// Parses JSON text. Throws DataError "SOURCE: byte N: <notValid>: ..." for a syntax error and
+/// "SOURCE: byte N: JSON nested deeper than 64 levels" (N = the opening bracket too deep).
+nlohmann::json parseJsonText(const std::string& text, const std::string& source,
+                             const std::string& notValid = "not valid JSON");
+
+/// Throws DataError "PATH: cannot open <what>" or parseJsonText's errors.
 nlohmann::json readJsonFile(const std::string& path, const std::string& what);
 
 }  // namespace fdlab

@@ -57,12 +57,7 @@ SavedKernelSvm fromParsed(const json& j, const std::string& source) {
 }  // namespace
 
 SavedKernelSvm kernelSvmFromJson(const std::string& text, const std::string& source) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw DataError::atByte(source, e.byte, std::string("not a valid JSON model file: ") + e.what());
-    }
+    const json j = parseJsonText(text, source, "not a valid JSON model file");
     return fromParsed(j, source);
 }
 

@@ -1,7 +1,7 @@
 #include "core/io/model_json.h"
 
-#include "core/util/atomic_file.h"
 #include "core/io/json_file.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 #include <cmath>
@@ -131,12 +131,7 @@ std::string modelToJson(const LinearModel& model, const ModelMetadata& meta) {
 }
 
 SavedModel modelFromJson(const std::string& text, const std::string& source) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw DataError::atByte(source, e.byte, std::string("not a valid JSON model file: ") + e.what());
-    }
+    const json j = parseJsonText(text, source, "not a valid JSON model file");
     const Reader r(source);
     if (!j.is_object()) r.fail("(top level)", "expected a JSON object");
     if (r.string(r.field(j, "", "format"), "format") != kFormat)

@@ -8,6 +8,7 @@
 #include "core/util/strings.h"
 #include "core/util/parallel.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace fdlab {
@@ -56,7 +57,9 @@ MessageBundle readMessageBundle(const std::string& path) {
     std::size_t count = 0;
     if (!parseCount(b.headerValue("messages"), count))
         throw DataError(path, 0, "the header has no valid 'messages: N' line");
-    b.messages.reserve(count);
+    // The count is the file's claim: reserve no more records than the bytes left can hold (a
+    // record takes at least 9: "a b c 0\n" and its "\n"), or a forged count exhausts memory.
+    b.messages.reserve(std::min(count, (s.size() - pos) / 9));
     while (pos < s.size()) {
         const std::size_t at = pos;
         const std::string_view line = takeLine(s, pos, path, "a record line 'ID GROUP LABEL BYTES'");

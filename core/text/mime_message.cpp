@@ -4,6 +4,7 @@
 
 #include "core/text/charset.h"
 #include "core/text/html_text.h"
+#include "core/util/input_limits.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -112,11 +113,12 @@ bool hasDelimiterLine(std::string_view body, std::string_view boundary) {
 }
 
 /// The parts of a multipart body: the text between delimiter lines, up to the close delimiter
-/// (or the end). The preamble and epilogue are dropped.
+/// (or the end). The preamble and epilogue are dropped, and so are the parts after the first
+/// kMaxMimeParts.
 std::vector<std::string_view> multipartParts(std::string_view body, std::string_view boundary) {
     std::vector<std::string_view> parts;
     std::optional<std::size_t> partStart;
-    for (std::size_t pos = 0, next = 0; pos < body.size(); pos = next) {
+    for (std::size_t pos = 0, next = 0; pos < body.size() && parts.size() < kMaxMimeParts; pos = next) {
         const BoundaryLine kind = boundaryLineKind(lineAt(body, pos, next), boundary);
         if (kind == BoundaryLine::Content) continue;
         if (partStart) {
@@ -129,7 +131,7 @@ std::vector<std::string_view> multipartParts(std::string_view body, std::string_
         if (kind == BoundaryLine::Close) return parts;
         partStart = next;
     }
-    if (partStart && *partStart < body.size()) parts.push_back(body.substr(*partStart));
+    if (partStart && *partStart < body.size() && parts.size() < kMaxMimeParts) parts.push_back(body.substr(*partStart));
     return parts;
 }
 

@@ -24,6 +24,7 @@
 //   part with text, else the first part that yields text; other multiparts join the text of all
 //   their parts (recursively) with a blank line. message/rfc822 parts contribute their body.
 //   Multiparts and messages nested more than 16 deep are read as plain text (their raw lines).
+//   Of a multipart body only the first 1000 parts are read (core/util/input_limits.h).
 //   Other types, other text subtypes and parts with "Content-Disposition: attachment"
 //   contribute nothing. Line ends become "\n"; trailing whitespace of each text part is dropped.
 // - A message with no body, or none of the above, has an empty body (not an error here).

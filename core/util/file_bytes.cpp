@@ -24,7 +24,7 @@ bool isGzip(std::string_view bytes) {
            static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-std::string gunzip(std::string_view in, const std::string& path) {
+std::string gunzip(std::string_view in, const std::string& path, std::uint64_t maxBytes) {
     if (in.size() > UINT_MAX)
         throw DataError::atByte(path, 0, "compressed file larger than 4 GiB is not supported");
     z_stream s{};
@@ -34,16 +34,21 @@ std::string gunzip(std::string_view in, const std::string& path) {
 
     s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
     s.avail_in = static_cast<uInt>(in.size());
-    std::string out(std::max<std::size_t>(in.size() * 4, 1 << 16), '\0');
+    // The buffer never grows past maxBytes + 1: a gzip bomb is refused within bounded memory.
+    const std::size_t cap = static_cast<std::size_t>(maxBytes) + 1;
+    std::string out(std::min(std::max<std::size_t>(in.size() * 4, 1 << 16), cap), '\0');
     std::size_t produced = 0;
     auto consumed = [&] { return static_cast<std::uint64_t>(in.size() - s.avail_in); };
     for (;;) {
-        if (produced == out.size()) out.resize(out.size() * 2);
+        if (produced == out.size()) out.resize(std::min(out.size() * 2, cap));
         const std::size_t room = std::min<std::size_t>(out.size() - produced, UINT_MAX);
         s.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
         s.avail_out = static_cast<uInt>(room);
         const int rc = inflate(&s, Z_NO_FLUSH);
         produced += room - s.avail_out;
+        if (produced > maxBytes)
+            throw DataError::atByte(path, consumed(),
+                                    "gzip data decompresses to more than " + std::to_string(maxBytes) + " bytes (FDLab's limit)");
         if (rc == Z_STREAM_END) {
             if (s.avail_in == 0) break;
             // A file may hold several gzip members one after the other (as `cat a.gz b.gz`).

@@ -5,6 +5,9 @@
 // gzip errors give the byte offset in the compressed file. Used by the tabular loaders
 // (core/data) and the text loaders (core/text) alike; knows no file format above bytes.
 
+#include "core/util/input_limits.h"
+
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,8 +19,10 @@ namespace detail {
 bool isGzip(std::string_view bytes);
 
 /// Inflates a gzip stream (concatenated members allowed). Throws DataError::atByte(path, offset
-/// in the compressed data, ...) for corrupt, truncated or trailing data.
-std::string gunzip(std::string_view compressed, const std::string& path);
+/// in the compressed data, ...) for corrupt, truncated or trailing data, or more than maxBytes of
+/// output (memory stays within maxBytes + 1).
+std::string gunzip(std::string_view compressed, const std::string& path,
+                   std::uint64_t maxBytes = kMaxDecompressedBytes);
 
 /// Compresses to the gzip format (RFC 1952) at the given zlib level (0..9).
 std::string gzipCompress(std::string_view raw, int level = 9);

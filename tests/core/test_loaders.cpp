@@ -2,6 +2,7 @@
 // (tests/data/), save -> load round trips, the malformed corpus (tests/data/malformed/: every
 // file must fail with a DataError naming the file and the right line or byte), and load speed.
 
+#include "core/data/idx_format.h"
 #include "core/data/loaders.h"
 #include "core/util/errors.h"
 #include "core/util/rng.h"
@@ -287,6 +288,58 @@ private slots:
         QCOMPARE(d.rows(), 2);
         QCOMPARE(d.X(1, 0), 3.0f);
         QCOMPARE(d.X(1, 1), 4.0f);
+    }
+
+    // Issue 29: a gzip bomb (1.3 MB inflating to 1.25 GiB) used to grow the output buffer until
+    // memory ran out. gunzip stops at its limit (kMaxDecompressedBytes by default) with a
+    // DataError, and its buffer never exceeds the limit + 1 byte; output of exactly the limit is kept.
+    void gunzipStopsAtItsLimit() {
+        const std::size_t limit = 1 << 20;
+        const std::string exact = detail::gzipCompress(std::string(limit, 'a'));
+        QCOMPARE(detail::gunzip(exact, "exact.gz", limit).size(), limit);
+        const std::string over = detail::gzipCompress(std::string(limit + 1, 'a'));
+        const std::string bomb = detail::gzipCompress(std::string(64 * limit, '\0'));
+        for (const std::string* in : {&over, &bomb}) {
+            try {
+                detail::gunzip(*in, "bomb.gz", limit);
+                QFAIL("output past the limit accepted");
+            } catch (const DataError& e) {
+                const std::string msg = e.what();
+                QVERIFY2(msg.starts_with("bomb.gz: byte ") &&
+                             msg.ends_with(": gzip data decompresses to more than 1048576 bytes (FDLab's limit)"),
+                         msg.c_str());
+            }
+        }
+        QCOMPARE(kMaxDecompressedBytes, std::uint64_t{1} << 30);
+    }
+
+    // Issue 29: dense storage of a mostly-zero LIBSVM file: 8 lines of 14 bytes asked 2^27 floats
+    // (512 MB; 128 lines reach 8 GiB). Past 2^26 values with under 10% non-zeros it is refused
+    // with a message saying to load it as sparse; sparse storage reads it.
+    void denseStorageOfSparseFileIsBounded() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("wide.libsvm").toStdString();
+        {
+            std::ofstream out(file);
+            for (int i = 0; i < 8; ++i) out << (i % 2 ? "-1 1:1\n" : "1 16777216:1\n");
+        }
+        LoadOptions dense;
+        dense.storage = Storage::Dense;
+        try {
+            loadLibsvm(file, dense);
+            QFAIL("2^27 dense values from 8 non-zeros accepted");
+        } catch (const DataError& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.starts_with(file + ":") &&
+                         msg.ends_with(": expected a dataset that fits dense storage, found 8 x 16777216 values of which "
+                                       "only 8 are non-zero (more than 2^26 values when under 10% are non-zero): load it "
+                                       "as sparse"),
+                     msg.c_str());
+        }
+        const Dataset d = loadLibsvm(file);
+        QVERIFY(d.isSparse());
+        QCOMPARE(d.features(), 16777216);
+        QCOMPARE(d.storedValues(), std::int64_t(8));
     }
 
     void idxPlainAndGzip() {

@@ -1,6 +1,8 @@
 // Model files (core/io/model_json.h): exact round trip (scores compared with ==), and every
 // corrupted variant rejected with a DataError naming the file.
 
+#include "core/io/json_file.h"
+#include "core/io/model_file.h"
 #include "core/io/model_json.h"
 #include "core/learners/mcf.h"
 #include "core/util/errors.h"
@@ -61,6 +63,23 @@ class TestModelJson : public QObject {
         const FitResult r = fitMcf(d, p);
         const ModelMetadata meta = describeTraining(d, "mcf", json{{"loss", "logistic"}, {"q", 0.5}});
         return json::parse(modelToJson(r.model, meta));
+    }
+
+    /// The DataError message of each reader of a JSON model file (loadModel, readJsonFile,
+    /// loadModelFile); "accepted" for a reader that did not throw.
+    static std::vector<std::string> readerErrors(const std::string& file) {
+        std::vector<std::string> out;
+        for (const auto& load : std::vector<std::function<void()>>{[&] { loadModel(file); },
+                                                                  [&] { readJsonFile(file, "a file"); },
+                                                                  [&] { loadModelFile(file); }}) {
+            try {
+                load();
+                out.push_back("accepted");
+            } catch (const DataError& e) {
+                out.push_back(e.what());
+            }
+        }
+        return out;
     }
 
     void expectRejected(const char* name, const std::function<void(json&)>& corrupt, const char* expected) {
@@ -177,6 +196,38 @@ private slots:
             QVERIFY2(msg.find("not a valid JSON") != std::string::npos, msg.c_str());
         }
         QVERIFY_THROWS_EXCEPTION(DataError, loadModel(path("does-not-exist.json")));
+    }
+
+    // Issue 29: JSON nested 200000 deep crashed `fdlab-cli plan` (stack overflow in a recursive
+    // walk of the parsed document). Every reader now refuses more than kMaxJsonDepth levels,
+    // naming the byte of the first bracket too deep; 64 levels are still read.
+    // Issue 29, found by tests/fuzz (model, experiment, shard, results): a number beyond a double
+    // ("1e400") made nlohmann throw out_of_range, which no reader caught (a crash of the GUI's
+    // loader, exit 1 with an internal message in the CLI). Now a DataError naming the file.
+    void rejectsNumberOverflow() {
+        const std::string file = path("overflow.json");
+        json j = goodJson();
+        j["model"]["bias"][0] = 12345.5;
+        std::string text = j.dump(1);
+        text.replace(text.find("12345.5"), 7, "-1e400");
+        writeText(file, text);
+        for (const std::string& msg : readerErrors(file)) {
+            QVERIFY2(msg.starts_with(file + ": not"), msg.c_str());
+            QVERIFY2(msg.ends_with("number overflow parsing '-1e400'"), msg.c_str());
+        }
+    }
+
+    void rejectsDeepNesting() {
+        const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+        const std::string file = path("deep.json");
+        writeText(file, "{\"format\": " + deep + "}");
+        for (const std::string& msg : readerErrors(file))
+            QCOMPARE(msg, file + ": byte 74: JSON nested deeper than 64 levels");
+        writeText(file, std::string(64, '[') + std::string(64, ']'));
+        QCOMPARE(readJsonFile(file, "a file").dump().size(), std::size_t(128));
+        // Brackets inside strings (escaped quotes included) are not nesting.
+        writeText(file, "[\"" + std::string(100, '[') + "\\\"" + std::string(100, '{') + "\"]");
+        QCOMPARE(readJsonFile(file, "a file")[0].get<std::string>().size(), std::size_t(201));
     }
 
     void rejectsCorruptedFiles() {

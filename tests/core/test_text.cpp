@@ -16,6 +16,7 @@
 #include "core/data/loaders.h"
 #include "core/text/text_loaders.h"
 #include "core/text/tokenizer.h"
+#include "core/util/input_limits.h"
 #include "core/util/errors.h"
 
 #include <QtTest/QtTest>
@@ -117,6 +118,7 @@ private slots:
     void multipartAlternativePrefersPlain();
     void multipartMixedJoinsAndSkipsAttachments();
     void multipartDelimitersExact();
+    void multipartPartsLimit();
     void parameterWithoutEquals();
     void rfc2231Continuations();
     void partWithoutBlankLine();
@@ -306,6 +308,18 @@ void TestText::multipartDelimitersExact() {
     QCOMPARE(messageText("Content-Type: multipart/mixed; boundary=abc\n\n--abc\n\none\n--abc--more\n--abc\n\ntwo\n",
                          false).text,
              std::string("one\n--abc--more\n\ntwo"));
+}
+
+// Issue 29: of a multipart body only the first kMaxMimeParts parts are read (a message of
+// 200000 one-word parts kept a view of each); later parts are skipped, earlier ones all read.
+void TestText::multipartPartsLimit() {
+    std::string raw = "Content-Type: multipart/mixed; boundary=b\n\n";
+    for (std::size_t i = 0; i < kMaxMimeParts + 5; ++i) raw += "--b\n\nw" + std::to_string(i) + "\n";
+    raw += "--b--\n";
+    const std::string text = messageText(raw, false).text;
+    QVERIFY(text.starts_with("w0\n\nw1\n"));
+    QVERIFY(text.ends_with("\nw" + std::to_string(kMaxMimeParts - 1)));
+    QVERIFY(text.find("w" + std::to_string(kMaxMimeParts)) == std::string::npos);
 }
 
 // Issue 25 item 7: a parameter without '=' is skipped instead of swallowing the next one.
@@ -779,6 +793,10 @@ void TestText::messageBundleErrors_data() {
     QTest::newRow("count") << "bad_bundle_count.txt" << "bad_bundle_count.txt: the header says 3 messages, the file holds 2";
     QTest::newRow("truncated") << "bad_bundle_truncated.txt" << "bad_bundle_truncated.txt: byte 93: record g2/001: 26 bytes";
     QTest::newRow("record") << "bad_bundle_record.txt" << "bad_bundle_record.txt: byte 93: expected a record line";
+    // Issue 29, found by tests/fuzz/fuzz_bundle: a forged "messages: 55555555555551" reserved room
+    // for that many records (std::length_error / out of memory) instead of reaching this error.
+    QTest::newRow("huge count") << "bad_bundle_huge_count.txt"
+                                << "bad_bundle_huge_count.txt: the header says 55555555555551 messages, the file holds 2";
 }
 
 void TestText::messageBundleErrors() {

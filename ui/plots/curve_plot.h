@@ -35,7 +35,8 @@ public:
     const std::vector<fdlab::CurvePoint>& points() const { return m_points; }
 
     void setMetric(Metric m);
-    Metric metric() const { return m_metric; }
+    /// Not "metric": that name would hide QWidget::metric(PaintDeviceMetric) (clang -Woverloaded-virtual).
+    Metric shownMetric() const { return m_metric; }
     void setLogScale(bool on);
     bool logScale() const { return m_log; }
 

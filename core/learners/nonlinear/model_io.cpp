@@ -4,8 +4,8 @@
 #include "core/learners/nonlinear/decision_tree.h"
 #include "core/learners/nonlinear/knn.h"
 #include "core/learners/nonlinear/neural_net.h"
-#include "core/util/atomic_file.h"
 #include "core/io/json_file.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 #include <cmath>
@@ -143,12 +143,7 @@ std::shared_ptr<const Classifier> classifierFromModelJson(const json& model, con
 }
 
 std::shared_ptr<const Classifier> classifierFromJson(const std::string& text, const std::string& source) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw DataError::atByte(source, e.byte, std::string("not a valid JSON model file: ") + e.what());
-    }
+    const json j = parseJsonText(text, source, "not a valid JSON model file");
     const Reader rd(source);
     if (!j.is_object()) rd.fail("(top level)", "expected a JSON object");
     if (rd.string(rd.field(j, "(top level)", "format"), "format") != kFormat)

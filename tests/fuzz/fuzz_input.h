@@ -1,0 +1,51 @@
+#pragma once
+// Shared by the libFuzzer harnesses (tests/fuzz/fuzz_*.cpp): the loaders that take a path read
+// the fuzzer's bytes from a scratch file (one directory per process, rewritten each input), and
+// every input must end in a result or in one of the errors core documents for bad input.
+#include "core/util/errors.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unistd.h>
+
+namespace fdlab::fuzz {
+
+/// A file named `name` in this process's scratch directory, holding `bytes`.
+inline std::string writeInput(std::string_view bytes, const std::string& name) {
+    static const std::string dir = [] {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/fdlab-fuzz-XXXXXX";
+        if (!mkdtemp(tmpl.data())) std::abort();
+        return tmpl;
+    }();
+    const std::string path = dir + "/" + name;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) std::abort();
+    return path;
+}
+
+/// Runs `f`; the errors core throws for bad input (DataError, std::invalid_argument, other
+/// std::runtime_error) are the expected outcome. Anything else — std::bad_alloc, a
+/// std::logic_error such as out_of_range or length_error, a library's own exception type — is a
+/// defect: it escapes, and libFuzzer reports the uncaught exception as a crash.
+template <class F>
+void expectCleanErrors(F&& f) {
+    try {
+        f();
+    } catch (const std::invalid_argument&) {
+    } catch (const std::runtime_error&) {
+    }
+}
+
+inline std::string_view view(const std::uint8_t* data, std::size_t size) {
+    return {reinterpret_cast<const char*>(data), size};
+}
+
+}  // namespace fdlab::fuzz
