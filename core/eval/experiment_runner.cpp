@@ -447,9 +447,14 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
             const std::vector<json>& cands = *chosenByCv;
             std::vector<TrainedModel> models;
             std::vector<double> seconds;
+            // The grid's candidates follow one another (neighbouring (K, C)), so each fit starts
+            // from the previous one's solver state (regularisation-path warm start; learners
+            // without one ignore it, core/learners/registry.h).
+            WarmStart warm, next;
             for (const json& c : cands) {
                 Stopwatch t;
-                models.push_back(trainLearner(ls.learner, ps.train, c, learnerRc));
+                models.push_back(trainLearner(ls.learner, ps.train, c, learnerRc, &warm, &next));
+                std::swap(warm, next);
                 seconds.push_back(t.seconds());
                 const FitResult& f = models.back().fit;
                 if (f.status == Status::Cancelled || rc.cancelled()) return;

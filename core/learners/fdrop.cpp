@@ -42,7 +42,7 @@ void FdropParams::validate() const {
     if (maxIterations < 1) throw std::invalid_argument("FdropParams.maxIterations must be >= 1");
 }
 
-FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl& rc) {
+FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl& rc, FdropDualStart* end) {
     p.validate();
     if (!train.isBinary())
         throw std::invalid_argument("fitFdrop: dataset '" + train.name + "' has " + std::to_string(train.numClasses()) +
@@ -89,9 +89,12 @@ FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl&
         dp.relativeEpsilon = p.relativeEpsilon;
         dp.maxEpochs = p.maxIterations;
         dp.seed = p.seed;
-        const FdropDualResult dr = solveFdropDual(*oracle, dp, rc);
+        dp.start = p.start;
+        FdropDualResult dr = solveFdropDual(*oracle, dp, rc);
+        if (end) *end = std::move(dr.end);
         return finish(dr.w, dr.objective, dr.gap, dr.epochs, dr.status, dr.message);
     }
+    if (end) *end = FdropDualStart{};
     BundleParams bp;
     bp.C = p.C;
     bp.epsilon = p.epsilon;

@@ -25,6 +25,7 @@
 // tests/bench/bench_fdrop.cpp). FitResult::objective is the objective above at the returned model.
 
 #include "core/data/dataset.h"
+#include "core/learners/fdrop_dual.h"
 #include "core/learners/fit_result.h"
 #include "core/util/run_control.h"
 
@@ -66,6 +67,10 @@ struct FdropParams {
     std::uint64_t seed = 1;
     /// Fit a bias b (constant, undeletable, regularised feature). Default true.
     bool bias = true;
+    /// Warm start of the dual solver (not owned; may be null): the final dual point of a fit of
+    /// a neighbouring (K, N, C) on the same training set with the same bias (fitFdrop's `end`).
+    /// Ignored by the bundle method. See core/learners/fdrop_dual.h.
+    const FdropDualStart* start = nullptr;
 
     /// Throws std::invalid_argument naming the offending field.
     void validate() const;
@@ -73,6 +78,7 @@ struct FdropParams {
 
 /// Trains FDROP on a binary dataset (throws std::invalid_argument otherwise, or on bad params).
 /// Status: Converged (gap below tolerance), MaxIterations, Cancelled (best model so far).
-FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl& rc = {});
+/// With the dual solver, `end` (when not null) receives its final dual point (else it is cleared).
+FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl& rc = {}, FdropDualStart* end = nullptr);
 
 }  // namespace fdlab

@@ -8,6 +8,7 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace fdlab {
@@ -46,6 +47,35 @@ public:
             m_largest = std::max(m_largest, std::abs(x));
         }
     }
+
+    /// Starts from a neighbouring problem's dual point, made feasible for this C and budget
+    /// (header comment), and recomputes w. Throws std::invalid_argument on a size mismatch.
+    void warmStart(const FdropDualStart& s) {
+        if (s.alpha.size() != m_alpha.size() || s.beta.size() != m_beta.size() || !(s.C > 0.0))
+            throw std::invalid_argument("FDROP warm start: a dual point of other data (" + std::to_string(s.alpha.size()) +
+                                        " rows, " + std::to_string(s.beta.size()) + " entries; this problem has " +
+                                        std::to_string(m_alpha.size()) + " rows, " + std::to_string(m_beta.size()) + " entries)");
+        const double scale = m_C / s.C, B = m_o.capacity();
+        for (int i = 0; i < m_o.rows(); ++i) {
+            const auto r = static_cast<std::size_t>(i);
+            const double a = s.alpha[r];
+            m_alpha[r] = std::isfinite(a) ? std::clamp(a * scale, 0.0, m_C) : 0.0;
+            const long k0 = m_o.rowBegin(i), k1 = m_o.rowEnd(i);
+            double used = 0.0;
+            for (long k = k0; k < k1; ++k) {
+                const double b = s.beta[static_cast<std::size_t>(k)];
+                m_beta[static_cast<std::size_t>(k)] = std::isfinite(b) ? std::clamp(b, 0.0, 1.0) : 0.0;
+                used += m_cost[static_cast<std::size_t>(k)] * m_beta[static_cast<std::size_t>(k)];
+            }
+            if (used > B) {
+                const double f = used > 0.0 ? B / used : 0.0;
+                for (long k = k0; k < k1; ++k) m_beta[static_cast<std::size_t>(k)] *= f;
+            }
+        }
+        refresh();
+    }
+
+    const std::vector<double>& beta() const { return m_beta; }
 
     /// max |x_ij| over the stored values.
     double largestValue() const { return m_largest; }
@@ -364,6 +394,13 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
     if (oracle.rows() == 0) throw std::invalid_argument("solveFdropDual: no rows");
 
     DualState state(oracle, p.C);
+    if (p.start && !p.start->empty()) state.warmStart(*p.start);
+    // Every return hands back the final dual point as a start for a neighbouring problem.
+    auto keepEnd = [&] {
+        res.end.C = p.C;
+        res.end.alpha = state.alpha();
+        res.end.beta = state.beta();
+    };
     std::vector<int> order(static_cast<std::size_t>(oracle.rows()));
     std::iota(order.begin(), order.end(), 0);
     Rng rng(p.seed);
@@ -468,11 +505,13 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
         if (res.gap < tol) {
             res.status = Status::Converged;
             res.message = fmt("gap %.3g < tol %.3g after %.0f epochs", res.gap, tol, static_cast<double>(epoch));
+            keepEnd();
             return res;
         }
         if (rc.cancelled()) {
             res.status = Status::Cancelled;
             res.message = fmt("cancelled at epoch %.0f, gap %.3g (J %.6g)", static_cast<double>(epoch), res.gap, res.objective);
+            keepEnd();
             return res;
         }
         res.status = Status::MaxIterations;
@@ -481,6 +520,7 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
             res.message += fmt("; features reach |x| = %.4g: scaling them (e.g. to [-1, 1]) usually makes this "
                                "converge", state.largestValue(), 0.0, 0.0);
     }
+    keepEnd();
     return res;
 }
 

@@ -45,6 +45,13 @@
 // constant answer is worse than a few more epochs.) Each epoch costs O(nnz log(row nnz)). Rows that
 // stay inactive (alpha_i = 0, worst-case margin above 1) are skipped for a few epochs, like
 // liblinear's shrinking; the gap is still computed over all rows, so the certificate holds.
+//
+// Warm start (regularisation-path style, for a grid of (K, N, C) on one training set): any
+// feasible dual point may start the ascent, and a neighbouring problem's final (alpha, beta) is
+// made feasible for this one by alpha_i <- clip(alpha_i C / C_start, 0, C) (the rows at the box
+// stay at the box) and, per row, beta_i <- beta_i B / sum_j c_j beta_ij when its budget use
+// exceeds this capacity B (beta_i in P again). The certificate is the same (weak duality holds
+// for every feasible point); only the number of epochs changes.
 
 #include "core/learners/worst_case_hinge.h"
 #include "core/util/run_control.h"
@@ -53,8 +60,18 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fdlab {
+
+/// A dual point of the same data (the same oracle rows and stored entries): a warm start.
+struct FdropDualStart {
+    double C = 1.0;              ///< the C it was computed for
+    std::vector<double> alpha;   ///< one per row, in [0, C]
+    std::vector<double> beta;    ///< one per stored entry (CSR order), each row's in its P
+
+    bool empty() const { return alpha.empty(); }
+};
 
 struct FdropDualParams {
     /// Weight of the summed worst-case hinge (the box of alpha). Default 1; finite, > 0.
@@ -68,6 +85,10 @@ struct FdropDualParams {
     /// Seed of the row order. Default 1.
     std::uint64_t seed = 1;
 
+    /// Optional start (not owned; may be null): a dual point of a neighbouring problem on the
+    /// same data, made feasible as in the header comment. Null or empty: alpha = 0.
+    const FdropDualStart* start = nullptr;
+
     /// Throws std::invalid_argument naming the offending field.
     void validate() const;
 };
@@ -78,6 +99,7 @@ struct FdropDualResult {
     double dualObjective = 0.0; ///< best D(alpha, beta): a certified lower bound on min J
     double gap = 0.0;           ///< objective - dualObjective
     long epochs = 0;
+    FdropDualStart end;         ///< the final dual point (feasible): a start for a neighbouring problem
     Status status = Status::Failed;
     std::string message;
 };

@@ -84,6 +84,24 @@ TrainedModel linearFit(const Dataset& train, const RunControl& rc, const BinaryF
     return wrapLinear(train.numClasses() > 2 ? fitOneVsRest(train, fit, rc) : fit(train, rc));
 }
 
+// FDROP from the registry's params. The warm start (binary data only: one-vs-rest fits several
+// problems) carries the dual solver's point from fit to fit.
+TrainedModel trainFdrop(const Dataset& d, const json& p, const RunControl& rc, const WarmStart* start, WarmStart* end) {
+    FdropParams fp;
+    fp.solver = fdropSolverFromString(p.at("solver"));
+    fp.C = p.at("C");
+    fp.K = p.at("K");
+    fp.useImportance = p.at("useImportance");
+    fp.N = p.at("N");
+    fp.epsilon = p.at("epsilon");
+    fp.maxIterations = p.at("maxIterations");
+    if (end) *end = WarmStart{};
+    if (d.numClasses() > 2 || (!start && !end))
+        return linearFit(d, rc, [fp](const Dataset& t, const RunControl& r) { return fitFdrop(t, fp, r); });
+    fp.start = start ? &start->fdropDual : nullptr;
+    return wrapLinear(fitFdrop(d, fp, rc, end ? &end->fdropDual : nullptr));
+}
+
 // A non-linear fit (tree, kNN, net, ensembles) as a TrainedModel: no linear view.
 // fixedRounds: ensembles report MaxIterations after their T rounds; T is the model's size, not
 // a solver limit that was hit, so that is a normal completion here.
@@ -161,17 +179,8 @@ std::vector<LearnerInfo> buildCatalogue() {
                          "dual coordinate ascent, or the bundle method (BMRM)"),
                   integerParam("maxIterations", FdropParams{}.maxIterations, 1, 10000000,
                           "iteration limit: epochs of dual coordinate ascent, or bundle iterations")},
-                 [](const Dataset& d, const json& p, const RunControl& rc) {
-                     FdropParams fp;
-                     fp.solver = fdropSolverFromString(p.at("solver"));
-                     fp.C = p.at("C");
-                     fp.K = p.at("K");
-                     fp.useImportance = p.at("useImportance");
-                     fp.N = p.at("N");
-                     fp.epsilon = p.at("epsilon");
-                     fp.maxIterations = p.at("maxIterations");
-                     return linearFit(d, rc, [fp](const Dataset& t, const RunControl& r) { return fitFdrop(t, fp, r); });
-                 }});
+                 [](const Dataset& d, const json& p, const RunControl& rc) { return trainFdrop(d, p, rc, nullptr, nullptr); },
+                 trainFdrop});
 
     c.push_back({"ds-lp", "Dekel-Shamir LP",
                  "Dekel & Shamir, Learning to classify with missing and corrupted features, ICML 2008",
@@ -408,6 +417,16 @@ TrainedModel trainLearner(const std::string& learner, const Dataset& train, cons
     // ensembles) see a dense copy of a sparse set, refused above Dataset::kMaxDensifyValues.
     if (train.isSparse() && !info.linear) return info.train(train.toDense(info.title), complete, rc);
     return info.train(train, complete, rc);
+}
+
+TrainedModel trainLearner(const std::string& learner, const Dataset& train, const json& params, const RunControl& rc,
+                          const WarmStart* start, WarmStart* end) {
+    const LearnerInfo& info = learnerInfo(learner);
+    if (!info.trainWarm) {
+        if (end) *end = WarmStart{};
+        return trainLearner(learner, train, params, rc);
+    }
+    return info.trainWarm(train, completeParams(learner, params), rc, start, end);
 }
 
 }  // namespace fdlab

@@ -5,6 +5,7 @@
 // are run one-vs-rest on multi-class data.
 
 #include "core/data/dataset.h"
+#include "core/learners/fdrop_dual.h"
 #include "core/learners/fit_result.h"
 #include "core/learners/scorer.h"
 #include "core/util/param_info.h"
@@ -42,6 +43,15 @@ struct TrainedModel {
     FeatureRounds rounds;                        ///< FeatureBoost only
 };
 
+/// A fit's final solver state, handed to the next fit of a neighbouring parameter setting on the
+/// same training set (regularisation-path warm start, e.g. along a tuning grid). Only FDROP's
+/// dual solver has one (its dual point, core/learners/fdrop_dual.h); the liblinear baselines have
+/// none (liblinear 2.3 starts only its primal solvers -s 0, 2, 11 from a given w, not the dual
+/// -s 3), and MCF's fits are cheap next to FDROP's. Empty for every other learner.
+struct WarmStart {
+    FdropDualStart fdropDual;
+};
+
 struct LearnerInfo {
     std::string name;      ///< key, e.g. "fdrop"
     std::string title;     ///< e.g. "FDROP (Globerson & Roweis)"
@@ -52,6 +62,10 @@ struct LearnerInfo {
     std::vector<ParamInfo> params;
     /// Trains on `train` with complete, validated params (see completeParams).
     std::function<TrainedModel(const Dataset&, const nlohmann::json&, const RunControl&)> train;
+    /// As train, from `start` (may be null) and filling `end` (may be null); empty for learners
+    /// without a warm start.
+    std::function<TrainedModel(const Dataset&, const nlohmann::json&, const RunControl&, const WarmStart*, WarmStart*)>
+        trainWarm;
 };
 
 /// A linear fit as a TrainedModel (the scorer shares ownership of the model). Models are set
@@ -71,5 +85,10 @@ nlohmann::json completeParams(const std::string& learner, const nlohmann::json& 
 /// completeParams, then trains (one-vs-rest for binary-only learners on > 2 classes).
 TrainedModel trainLearner(const std::string& learner, const Dataset& train, const nlohmann::json& params,
                           const RunControl& rc = {});
+/// trainLearner with a warm start: `start` (may be null or empty) is the `end` of a fit of the same
+/// learner on the same training set; `end` (may be null) receives this fit's. Learners without a
+/// warm start train as trainLearner does and leave `end` empty.
+TrainedModel trainLearner(const std::string& learner, const Dataset& train, const nlohmann::json& params,
+                          const RunControl& rc, const WarmStart* start, WarmStart* end);
 
 }  // namespace fdlab

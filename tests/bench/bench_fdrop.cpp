@@ -8,6 +8,13 @@
 // 50 at the relative gap that liblinear's eps-0.1 answer has at K = 0 (equal accuracy). Times
 // are the best of 3 runs. Targets (issue 3): FDROP K=0 <= 2x liblinear, K=50 <= 5x liblinear
 // (eps 0.1).
+//
+// bench_fdrop path: the warm start along a tuning grid (issue 30, item 2). FDROP's dual solver
+// on MNIST 3 vs 5 (the 70% training part) over the grid of the globerson-mnist-pairs preset
+// (C in {0.001, 0.01, 0.1, 1} x K in {5, 10, 25, 50}, at its default relative gap 1e-4), in the
+// runner's order, each fit cold and each fit started from the previous fit's dual point; total
+// times and epochs, and the largest |J_warm - J_cold| / J_cold against the two runs' certified
+// relative gaps. Also liblinear -s 3 (K = 0) at the same C's for scale.
 
 #include "core/data/bundled.h"
 #include "core/data/preprocess.h"
@@ -16,6 +23,7 @@
 #include "core/learners/fdrop.h"
 #include "core/learners/liblinear_baseline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -115,7 +123,48 @@ void bench(const std::string& title, const Dataset& train, const Dataset& test, 
 
 }  // namespace
 
+int path() {
+    const Dataset mnist = loadBundled("mnist");
+    const Dataset d = binaryView(mnist, {"3"}, {"5"});
+    const TrainTest s = stratifiedSplit(d, 0.3, 1);
+    const Dataset train = d.subset(s.train);
+    std::printf("MNIST 3 vs 5 training part: %d x %d\n", train.rows(), train.features());
+    double tCold = 0, tWarm = 0, tLib = 0, worst = 0, worstTol = 0;
+    long eCold = 0, eWarm = 0;
+    FdropDualStart prev;
+    for (const double C : {0.001, 0.01, 0.1, 1.0}) {
+        LiblinearParams lp;
+        lp.C = C;
+        tLib += fitLiblinear(train, lp).elapsed;
+        for (const int K : {5, 10, 25, 50}) {
+            FdropParams p;
+            p.C = C;
+            p.K = K;
+            const FitResult cold = fitFdrop(train, p);
+            p.start = &prev;
+            FdropDualStart next;
+            const FitResult warm = fitFdrop(train, p, {}, &next);
+            prev = std::move(next);
+            tCold += cold.elapsed;
+            tWarm += warm.elapsed;
+            eCold += cold.iterations;
+            eWarm += warm.iterations;
+            const double diff = std::abs(warm.objective - cold.objective) / cold.objective;
+            worst = std::max(worst, diff);
+            worstTol = std::max(worstTol, (warm.gap + cold.gap) / cold.objective);
+            std::printf("  C %-6g K %-3d cold %7.3f s %5ld epochs  warm %7.3f s %5ld epochs  J %.10g / %.10g  %s %s\n", C, K,
+                        cold.elapsed, cold.iterations, warm.elapsed, warm.iterations, cold.objective, warm.objective,
+                        toString(cold.status), toString(warm.status));
+        }
+    }
+    std::printf("grid of 16: cold %.3f s (%ld epochs), warm %.3f s (%ld epochs): %.2fx; liblinear -s 3 at the 4 C's %.3f s\n",
+                tCold, eCold, tWarm, eWarm, tCold / tWarm, tLib);
+    std::printf("largest |J_warm - J_cold| / J_cold %.2g (the two certified relative gaps together: up to %.2g)\n", worst, worstTol);
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "path") return path();
     const double C = argc > 1 ? std::atof(argv[1]) : 1.0;
     try {
         if (argc > 3) {   // trace: bench_fdrop C K solver  (MNIST 3 vs 5, progress per iteration)

@@ -430,6 +430,84 @@ private slots:
         QVERIFY(dual.objective > 0.5 * (dual.model.w().squaredNorm() + dual.model.b(0) * dual.model.b(0)) + 1e-3);
     }
 
+    void warmStartReachesTheColdOptimum_data() {
+        QTest::addColumn<bool>("valueBudget");
+        QTest::addColumn<bool>("sparse");
+        QTest::newRow("count, dense") << false << false;
+        QTest::newRow("count, sparse") << false << true;
+        QTest::newRow("values, dense") << true << false;
+    }
+    void warmStartReachesTheColdOptimum() {
+        // Along a (K or N, C) path on one training set, each fit started from the previous fit's
+        // dual point reaches the same optimum as a cold start (within the two certified gaps, and
+        // both within the bundle method's independent optimum), from the smaller and from the
+        // larger budget and C (the start is scaled into this problem's feasible set).
+        QFETCH(bool, valueBudget);
+        QFETCH(bool, sparse);
+        Dataset d = randomData(41, 160, 10, 0.3, 0.6);
+        Rng rng(42);
+        d.importance.resize(10);
+        for (double& v : d.importance) v = rng.uniform(0.3, 2.0);
+        if (sparse) d = d.toSparse();
+        struct Point {
+            double budget, C;
+        };
+        const std::vector<Point> path = {{1, 0.3}, {3, 1.0}, {2, 10.0}, {4, 0.1}, {1, 1.0}};
+        FdropDualStart prev;
+        long warmEpochs = 0, coldEpochs = 0;
+        for (const Point& pt : path) {
+            FdropParams fp;
+            fp.C = pt.C;
+            fp.K = static_cast<int>(pt.budget);
+            fp.useImportance = valueBudget;
+            fp.N = pt.budget + 0.5;
+            fp.epsilon = 1e-7;
+            fp.maxIterations = 100000;
+            fp.solver = FdropSolver::DualCoordinate;
+            const FitResult cold = fitFdrop(d, fp);
+            fp.start = &prev;
+            FdropDualStart next;
+            const FitResult warm = fitFdrop(d, fp, {}, &next);
+            fp.start = nullptr;
+            fp.solver = FdropSolver::Bundle;
+            fp.epsilon = 1e-9;
+            const FitResult bundle = fitFdrop(d, fp);
+            QCOMPARE(cold.status, Status::Converged);
+            QCOMPARE(warm.status, Status::Converged);
+            QCOMPARE(bundle.status, Status::Converged);
+            QVERIFY2(std::abs(warm.objective - cold.objective) <= warm.gap + cold.gap + 1e-12 * cold.objective,
+                     qPrintable(QString("K/N %1 C %2: warm %3 (gap %4) cold %5 (gap %6)")
+                                    .arg(pt.budget).arg(pt.C).arg(warm.objective, 0, 'g', 12).arg(warm.gap)
+                                    .arg(cold.objective, 0, 'g', 12).arg(cold.gap)));
+            QVERIFY(std::abs(warm.objective - bundle.objective) <= 2e-7 * bundle.objective);
+            QCOMPARE(next.alpha.size(), static_cast<std::size_t>(d.rows()));
+            QVERIFY(next.C == pt.C);
+            warmEpochs += warm.iterations;
+            coldEpochs += cold.iterations;
+            prev = std::move(next);
+        }
+        qInfo("path of %zu fits: %ld epochs warm, %ld cold", path.size(), warmEpochs, coldEpochs);
+
+        // Restarting the same problem from its own end point certifies at once (a start that were
+        // ignored would need the cold run's epochs again).
+        FdropParams fp;
+        fp.K = 1;
+        fp.C = 1.0;
+        fp.useImportance = valueBudget;
+        fp.N = 1.5;
+        fp.epsilon = 1e-7;
+        fp.maxIterations = 100000;
+        fp.solver = FdropSolver::DualCoordinate;
+        fp.start = &prev;
+        const FitResult again = fitFdrop(d, fp);
+        QCOMPARE(again.status, Status::Converged);
+        QVERIFY2(again.iterations <= 8, qPrintable(QString("%1 epochs from the optimum's own dual point").arg(again.iterations)));
+
+        // A start of other data is refused with a clear message.
+        const Dataset other = randomData(43, 50, 10);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitFdrop(other, fp));
+    }
+
     void autoSolverPicksByBudget() {
         // K = 0 is liblinear's problem: the bundle method with OCAS's line search is the faster
         // route there (tests/bench/bench_fdrop); K > 0 goes to the dual coordinate ascent.

@@ -137,6 +137,29 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, trainLearner("mcf", d, nlohmann::json{{"testBlankout", 1.0}}));
     }
 
+    void warmStartPassesThroughTheRegistry() {
+        // FDROP hands its dual point from fit to fit (the runner chains the grid's candidates);
+        // the warm fit reaches the cold fit's objective within the two certified gaps and needs
+        // fewer epochs when restarted at its own end. Learners without a warm start train as
+        // before and leave `end` empty.
+        const Dataset d = globersonToyDataset(200, 7);
+        WarmStart first, second;
+        const TrainedModel a = trainLearner("fdrop", d, {{"K", 2}, {"C", 0.5}}, {}, nullptr, &first);
+        QCOMPARE(first.fdropDual.alpha.size(), static_cast<std::size_t>(d.rows()));
+        const TrainedModel cold = trainLearner("fdrop", d, {{"K", 3}, {"C", 1.0}});
+        const TrainedModel warm = trainLearner("fdrop", d, {{"K", 3}, {"C", 1.0}}, {}, &first, &second);
+        QCOMPARE(warm.fit.status, Status::Converged);
+        QVERIFY(std::abs(warm.fit.objective - cold.fit.objective) <= warm.fit.gap + cold.fit.gap);
+        const TrainedModel again = trainLearner("fdrop", d, {{"K", 3}, {"C", 1.0}}, {}, &second, nullptr);
+        QVERIFY2(again.fit.iterations < cold.fit.iterations,
+                 qPrintable(QString("restart %1 epochs, cold %2").arg(again.fit.iterations).arg(cold.fit.iterations)));
+        WarmStart none = second;
+        const TrainedModel svm = trainLearner("svm", d, {{"C", 1.0}}, {}, &second, &none);
+        QVERIFY(svm.fit.ok());
+        QVERIFY(none.fdropDual.empty());
+        (void)a;
+    }
+
     void unknownNamesAndBadValuesAreRefused() {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, learnerInfo("nosuch"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, completeParams("tree", {{"depth", 0}}));
