@@ -3,17 +3,16 @@
 // learners' scores follow (hand-computed), the budget refuses a fourth deletion at K = 3, and
 // Reveal shows the worst-case attack (core's worstCaseCountDeletion) and the deletions needed to
 // flip (3 for A, 10 for B, by hand); the scoreboard counts the round once. On a tiny spam message,
-// words are links: clicking "pills" flips A (by hand: 3 - 3 = 0) and strikes the word. Drawing:
+// words are links (tiny_fixtures.h): clicking "pills" flips A (by hand: 3 - 3 = 0) and strikes the word. Drawing:
 // a mouse stroke along the top row of the 4x4 pad inks it, A reads it as "pos" (4 - 1.5), and the
 // drawing becomes a test instance the attack and the game work on.
 
 #include "core/attacks/worst_case_linear.h"
-#include "core/text/text_corpus.h"
 #include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/draw_canvas.h"
 #include "ui/plots/heatmap_view.h"
-#include "../core/tiny_images.h"
+#include "tiny_fixtures.h"
 
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -26,47 +25,10 @@
 using namespace fdlab;
 using namespace fdlab::ui;
 
-namespace {
-
-AttackSpec worstCaseCount() {
-    AttackSpec s;
-    s.threat = "worst-case-count";
-    return s;
-}
-
-std::vector<std::pair<QString, TrainedModel>> tinyPair() {
-    auto [a, b] = testing::tinyModels();
-    return {{"A", std::move(a)}, {"B", std::move(b)}};
-}
-
-// Vocabulary at, cheap, meeting, now, pills = 0..4 (as tests/ui/test_message_view_ui.cpp).
-std::shared_ptr<Dataset> tinyText() {
-    TextCorpusOptions o;
-    o.minDocumentFrequency = 1;
-    auto corpus = [](std::vector<std::string> texts, std::vector<int> labels) {
-        TextCorpus c;
-        c.classNames = {"ham", "spam"};
-        c.source = "memory";
-        for (std::size_t k = 0; k < texts.size(); ++k) {
-            c.documents.docs.push_back(makeDocument(texts[k]));
-            c.labels.push_back(labels[k]);
-            c.ids.push_back("msg" + std::to_string(k));
-        }
-        return c;
-    };
-    TextSplit s = vectorizeSplit(corpus({"cheap pills now", "cheap meeting at", "pills meeting"}, {1, 0, 1}),
-                                 corpus({"Cheap PILLS, cheap! Meeting at noon."}, {1}), o, "tiny");
-    return std::make_shared<Dataset>(std::move(s.test.data));
-}
-
-TrainedModel textModel(std::initializer_list<double> w, double b) {
-    FitResult f;
-    f.model = LinearModel::binary(Eigen::Map<const Eigen::VectorXd>(std::data(w), 5), b, {"ham", "spam"});
-    f.status = Status::Converged;
-    return wrapLinear(std::move(f));
-}
-
-}  // namespace
+using testing::imageModels;
+using testing::textModels;
+using testing::tinyText;
+using testing::worstCaseCount;
 
 class TestAdversaryPlay : public QObject {
     Q_OBJECT
@@ -75,7 +37,7 @@ private slots:
         HeatmapView v;
         v.resize(1280, 720);
         v.show();
-        v.setContext(testing::tinyImages(), tinyPair(), worstCaseCount(), 3);
+        v.setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 3);
         v.setInstance(2);
         v.setAdversaryMode(true);
         QVERIFY(v.adversaryMode());
@@ -107,7 +69,7 @@ private slots:
         const int matched = AdversaryPlay::scoreboard().matched;
         p->reveal();
         const RowView x = testing::tinyImages()->row(2);
-        QCOMPARE(p->optimum(0)->deleted, worstCaseCountDeletion(*tinyPair()[0].second.linear, x, 1, 3).deleted);
+        QCOMPARE(p->optimum(0)->deleted, worstCaseCountDeletion(*imageModels()[0].second.linear, x, 1, 3).deleted);
         QVERIFY(p->optimum(0)->exact);
         QCOMPARE(p->optimum(0)->after.scores[0], -0.5);
         QCOMPARE(p->need(0)->need, 3.0);    // 2.5 / 1 per pixel
@@ -133,9 +95,7 @@ private slots:
         HeatmapView v;
         v.resize(1280, 720);
         v.show();
-        std::vector<std::pair<QString, TrainedModel>> models{{"A", textModel({0, 2, -1, 0.5, 3}, -1)},
-                                                             {"B", textModel({0, 1, 0, 1, 1}, 0.5)}};
-        v.setContext(tinyText(), models, worstCaseCount(), 2);
+        v.setContext(tinyText(), textModels(), worstCaseCount(), 2);
         v.setAdversaryMode(true);
         AdversaryPlay* p = v.adversaryPlay();
         QVERIFY(p->messageBrowser()->isVisible());
@@ -158,7 +118,7 @@ private slots:
         HeatmapView v;
         v.resize(1280, 720);
         v.show();
-        v.setContext(testing::tinyImages(), tinyPair(), worstCaseCount(), 3);
+        v.setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 3);
         v.setDrawMode(true);
         QVERIFY(v.drawMode());
         DrawCanvas* d = v.drawCanvas();

@@ -5,7 +5,7 @@
 
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/robustness_view.h"
-#include "../core/tiny_images.h"
+#include "tiny_fixtures.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -19,20 +19,8 @@
 using namespace fdlab;
 using namespace fdlab::ui;
 
-namespace {
-
-AttackSpec worstCaseCount() {
-    AttackSpec s;
-    s.threat = "worst-case-count";
-    return s;
-}
-
-std::vector<std::pair<QString, TrainedModel>> tinyPair() {
-    auto [a, b] = testing::tinyModels();
-    return {{"A", std::move(a)}, {"B", std::move(b)}};
-}
-
-}  // namespace
+using testing::imageModels;
+using testing::worstCaseCount;
 
 class TestRobustnessView : public QObject {
     Q_OBJECT
@@ -45,7 +33,7 @@ private slots:
         QCOMPARE(r->objectName(), QString("robustness"));
         tabs.resize(1280, 720);
         tabs.show();
-        heatmaps->setContext(testing::tinyImages(), tinyPair(), worstCaseCount(), 3);
+        heatmaps->setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 3);
         tabs.setCurrentWidget(r);
         QSignalSpy ready(r, &RobustnessView::mapReady);
         r->compute();
