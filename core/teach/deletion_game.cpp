@@ -89,9 +89,27 @@ const LinearModel* linearOf(const TrainedModel& model) {
     return model.linear.get();
 }
 
+// The exact value adversary is a knapsack DP over whole units of 1/scale: say in the user's terms
+// what it cannot do (the solver's own message names the solver).
+void requireKnapsackUnits(const PlayBudget& b, const RowView& x, double limit) {
+    if (!b.byValue) return;
+    if (limit * b.knapsackScale > 1e7)
+        throw std::invalid_argument("the exact adversary's table would be too large: N * knapsack_scale = " +
+                                    std::to_string(limit * b.knapsackScale) + " is above 10^7");
+    x.forEachNonZero([&](int j, float) {
+        const double s = b.prices[static_cast<std::size_t>(j)] * b.knapsackScale;
+        if (std::abs(s - std::round(s)) > 1e-9)
+            throw std::invalid_argument("the exact adversary needs every price v_j times knapsack_scale to be a whole "
+                                        "number: feature " + std::to_string(j + 1) + " has v_j = " +
+                                        std::to_string(b.prices[static_cast<std::size_t>(j)]) + " at knapsack_scale " +
+                                        std::to_string(b.knapsackScale));
+    });
+}
+
 // The linear worst case at budget `limit` (count K or value N).
 std::vector<int> worstCaseAt(const LinearModel& m, const RowView& x, int label, const PlayBudget& b, double limit) {
     if (!b.byValue) return worstCaseCountDeletion(m, x, label, static_cast<int>(std::lround(limit))).deleted;
+    requireKnapsackUnits(b, x, limit);
     return worstCaseValueDeletion(m, x, label, b.prices, limit, ValueBudgetMethod::Exact, b.knapsackScale).deleted;
 }
 

@@ -232,6 +232,30 @@ private slots:
         }
     }
 
+    void valueOptimumNeedsWholeUnits() {
+        const Dataset d = randomSet(2, 6, 17);
+        const TrainedModel t = randomLinear(6, 5);
+        const std::vector<double> prices{0.5, 1.25, 1, 1, 1, 1};
+        try {
+            (void)optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices));
+            QFAIL("fractional prices at knapsack_scale 1 were accepted");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(QString(e.what()), QString("the exact adversary needs every price v_j times knapsack_scale to be a whole "
+                                                "number: feature 1 has v_j = 0.500000 at knapsack_scale 1.000000"));
+        }
+        // At scale 4 every price is whole: the optimum is the threat's.
+        AttackSpec spec;
+        spec.threat = "worst-case-value-exact";
+        spec.level = 2.0;
+        spec.params = {{"knapsack_scale", 4.0}};
+        Dataset priced = d;
+        priced.importance = prices;
+        const AttackResult a = runAttackOnRows(priced, {0}, *t.scorer, spec);
+        QCOMPARE(optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices, 4.0)).deleted, a.deleted[0]);
+        const int right = scoreWithDeletions(t, d.row(0), 0, {}).predicted;   // classified right: the search runs
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, deletionsToFlip(t, d.row(0), right, PlayBudget::value(0, prices, 1e8)));
+    }
+
     void greedyForNonLinearIsLabelled() {
         const Dataset d = randomSet(40, 6, 13);
         const TrainedModel knn = trainLearner("knn", d, {{"k", 3}});
