@@ -25,6 +25,7 @@
 #include "ui/workers/job_runner.h"
 #if __has_include("ui/plots/heatmap_view.h")
 #include "ui/plots/heatmap_view.h"
+#include "ui/plots/robustness_view.h"
 #define FDLAB_HAVE_HEATMAP_VIEW 1
 #endif
 
@@ -139,6 +140,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         scroll->setFrameShape(QFrame::NoFrame);
         m_tabs->addTab(scroll, tr("Label noise"));
     }
+#ifdef FDLAB_HAVE_HEATMAP_VIEW
+    addRobustnessTab(m_tabs, static_cast<HeatmapView*>(m_heatmapWidget));
+#endif
     // The loaded data's two-class task is offered there; the task may have changed since.
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         if (m_tabs->widget(index)->isAncestorOf(m_labelNoise)) updateLabelNoiseData();

@@ -13,6 +13,7 @@
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/message_view.h"
 #include "ui/plots/top_words_chart.h"
+#include "tiny_fixtures.h"
 #include "wait_for_view.h"
 
 #include <QDir>
@@ -36,49 +37,11 @@ using namespace fdlab::ui;
 
 namespace {
 
-// Vocabulary (train, minimum document frequency 1): at, cheap, meeting, now, pills = 0..4.
-// Test 0 (spam): "Cheap PILLS, cheap! Meeting at noon."
-// Test 1 (spam): "pills <now> & meeting"
-// A: w = (0, 2, -1, 0.5, 3), b = -1 -> test 0: 3, at K = 1 (pills): 0 -> lost; K = 2: -2.
-// B: w = (0, 1, 0, 1, 1), b = 0.5  -> test 0: 2.5, at K = 2 (cheap, pills): 0.5 -> kept.
-std::shared_ptr<Dataset> tinyText() {
-    TextCorpusOptions o;
-    o.minDocumentFrequency = 1;
-    auto corpus = [](std::vector<std::string> texts, std::vector<int> labels) {
-        TextCorpus c;
-        c.classNames = {"ham", "spam"};
-        c.source = "memory";
-        for (std::size_t k = 0; k < texts.size(); ++k) {
-            c.documents.docs.push_back(makeDocument(texts[k]));
-            c.labels.push_back(labels[k]);
-            c.ids.push_back("msg" + std::to_string(k));
-        }
-        return c;
-    };
-    TextSplit s = vectorizeSplit(corpus({"cheap pills now", "cheap meeting at", "pills meeting"}, {1, 0, 1}),
-                                 corpus({"Cheap PILLS, cheap! Meeting at noon.", "pills <now> & meeting"}, {1, 1}), o, "tiny");
-    return std::make_shared<Dataset>(std::move(s.test.data));
-}
+using testing::tinyText;
+using testing::worstCaseCount;
 
-TrainedModel linearModel(const Eigen::VectorXd& w, double b) {
-    FitResult f;
-    f.model = LinearModel::binary(w, b, {"ham", "spam"});
-    f.status = Status::Converged;
-    return wrapLinear(std::move(f));
-}
-
-std::vector<std::pair<QString, TrainedModel>> twoModels() {
-    Eigen::VectorXd wa(5), wb(5);
-    wa << 0.0, 2.0, -1.0, 0.5, 3.0;
-    wb << 0.0, 1.0, 0.0, 1.0, 1.0;
-    return {{"A", linearModel(wa, -1.0)}, {"B", linearModel(wb, 0.5)}};
-}
-
-AttackSpec worstCaseCount() {
-    AttackSpec s;
-    s.threat = "worst-case-count";
-    return s;
-}
+TrainedModel linearModel(const Eigen::VectorXd& w, double b) { return testing::textModel(w, b); }
+std::vector<std::pair<QString, TrainedModel>> twoModels() { return testing::textModels(); }
 
 /// The fragments of the browser's document struck through, and their text.
 QStringList struckWords(QTextBrowser* b) {
@@ -345,6 +308,30 @@ private slots:
         QCOMPARE(mv.highlighted(0), (std::vector<std::pair<int, int>>{{6, 11}, {12, 17}}));
         QCOMPARE(mv.browser(0)->extraSelections().at(0).cursor.selectedText(), QString("cheap"));
         QVERIFY2(mv.wordLabel()->text().contains("<b>kernel</b>: no weights, x = 2, 2 times"), qPrintable(mv.wordLabel()->text()));
+    }
+
+    /// A 5,000-character word in "Find a word" is cut in the label: the widget stays as narrow
+    /// as before (it pushed half the tab off-screen: the label asked for the whole word's width).
+    void longFindWordKeepsTheWidth() {
+        auto view = std::make_shared<MessageView>();
+        view->instance = 0;
+        view->label = 1;
+        view->text = "cheap pills";
+        view->spans = {{0, 5, "cheap", 0, 0.0, false}};
+        MessageViewWidget mv;
+        mv.setVocabulary(std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"cheap"}));
+        MessageHtmlOptions o;
+        o.learner = "SVM";
+        mv.setMessage(0, view, o);
+        mv.resize(900, 600);
+        mv.show();
+        const int before = mv.minimumSizeHint().width();
+        mv.findWord(QString(5000, QChar('q')));
+        QVERIFY(mv.wordLabel()->isVisibleTo(&mv));
+        QVERIFY2(mv.wordLabel()->text().contains("(5000 characters)"), qPrintable(mv.wordLabel()->text().left(200)));
+        QVERIFY2(mv.wordLabel()->sizeHint().width() <= 900, qPrintable(QString::number(mv.wordLabel()->sizeHint().width())));
+        QVERIFY2(mv.minimumSizeHint().width() <= std::max(before, 900), qPrintable(QString::number(mv.minimumSizeHint().width())));
+        QVERIFY(mv.width() <= 900);
     }
 
     /// Dense data without documents keeps the bar charts.

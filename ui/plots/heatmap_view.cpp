@@ -2,7 +2,9 @@
 
 #include "core/attacks/threat_registry.h"
 
+#include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
+#include "ui/plots/draw_canvas.h"
 #include "ui/plots/feature_rounds_view.h"
 #include "ui/plots/message_view.h"
 
@@ -152,6 +154,16 @@ void HeatmapView::buildUi() {
     m_gridToggle->setCheckable(true);
     m_gridToggle->setToolTip(tr("Many instances with their deletions, originals next to attacked images"));
     nav->addWidget(m_gridToggle);
+    m_adversaryToggle = new QPushButton(tr("You are the adversary"), this);
+    m_adversaryToggle->setObjectName("adversaryToggle");
+    m_adversaryToggle->setCheckable(true);
+    m_adversaryToggle->setToolTip(tr("Delete features of this instance yourself, within the budget, and compare with the optimal adversary"));
+    nav->addWidget(m_adversaryToggle);
+    m_drawToggle = new QPushButton(tr("Draw your own"), this);
+    m_drawToggle->setObjectName("drawToggle");
+    m_drawToggle->setCheckable(true);
+    m_drawToggle->setToolTip(tr("Draw an image yourself; both learners classify it as you draw, then attack it"));
+    nav->addWidget(m_drawToggle);
     outer->addLayout(nav);
 
     auto* learners = new QHBoxLayout;
@@ -279,6 +291,10 @@ void HeatmapView::buildUi() {
     gl->setColumnStretch(2, 1);
     scroll->setWidget(gridPage);
     m_stack->addWidget(scroll);
+    m_adversary = new AdversaryPlay(m_stack);
+    m_stack->addWidget(m_adversary);
+    m_draw = new DrawCanvas(m_stack);
+    m_stack->addWidget(m_draw);
 
     m_playTimer = new QTimer(this);
     m_playTimer->setInterval(150);
@@ -292,11 +308,15 @@ void HeatmapView::buildUi() {
         if (m_settingUp) return;
         requestView();
         if (gridMode()) requestGrid();
+        updateAdversaryGame();
     });
     connect(m_learnerA, &QComboBox::currentIndexChanged, this, &HeatmapView::onLearnersChanged);
     connect(m_learnerB, &QComboBox::currentIndexChanged, this, &HeatmapView::onLearnersChanged);
     connect(m_jump, &QPushButton::clicked, this, [this] { jumpToLostByFirstKeptBySecond(); });
     connect(m_gridToggle, &QPushButton::toggled, this, &HeatmapView::setGridMode);
+    connect(m_adversaryToggle, &QPushButton::toggled, this, &HeatmapView::setAdversaryMode);
+    connect(m_drawToggle, &QPushButton::toggled, this, &HeatmapView::setDrawMode);
+    connect(m_draw, &DrawCanvas::useDrawing, this, &HeatmapView::addOwnInstance);
     connect(m_slider, &QSlider::valueChanged, this, &HeatmapView::onSliderMoved);
     connect(m_play, &QPushButton::toggled, this, &HeatmapView::setPlaying);
     connect(m_playTimer, &QTimer::timeout, this, &HeatmapView::stepPlay);
@@ -317,11 +337,13 @@ void HeatmapView::clear() {
     m_slider->setRange(0, 0);
     m_settingUp = false;
     for (QWidget* w : std::initializer_list<QWidget*>{m_prev, m_next, m_instance, m_learnerA, m_learnerB, m_jump,
-                                                       m_gridToggle, m_slider, m_play})
+                                                       m_gridToggle, m_slider, m_play, m_adversaryToggle, m_drawToggle})
         w->setEnabled(false);
+    m_adversary->clear();
     m_status->setText(tr("No trained models yet: run an experiment to see what the adversary deletes."));
     m_progress->setVisible(false);
     m_detail->setVisible(false);
+    emit contextChanged();
 }
 
 void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<std::pair<QString, TrainedModel>> models,
@@ -354,14 +376,16 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
     const bool image = m_ctx->test->imageShape.has_value();
     buildDetailMaps(image);
     updateRoundViews();
-    for (QWidget* w : std::initializer_list<QWidget*>{m_prev, m_next, m_instance, m_learnerA, m_learnerB, m_jump})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_prev, m_next, m_instance, m_learnerA, m_learnerB, m_jump, m_adversaryToggle})
         w->setEnabled(true);
     m_gridToggle->setEnabled(image);
+    m_drawToggle->setEnabled(image && !m_ctx->test->isSparse());
     if (!image) setGridMode(false);
     m_detail->setVisible(true);
     onSliderMoved();
     m_analysisDebounce->stop();
     requestAnalysis();
+    emit contextChanged();
 }
 
 void HeatmapView::buildDetailMaps(bool image) {
@@ -501,6 +525,7 @@ void HeatmapView::onLearnersChanged() {
     updateRoundViews();
     requestView();
     if (gridMode()) requestGrid();
+    updateAdversaryGame();
     m_analysisDebounce->stop();
     requestAnalysis();
 }
@@ -530,6 +555,7 @@ void HeatmapView::onSliderMoved() {
     m_levelLabel->setText(levelText(budget()));
     requestView();
     if (gridMode()) requestGrid();
+    updateAdversaryGame();
     updateStatus();
     m_analysisDebounce->start();   // the whole-test-set analysis once the slider rests
 }
@@ -622,11 +648,78 @@ bool HeatmapView::doJump() {
 void HeatmapView::setGridMode(bool grid) {
     if (grid && (!m_ctx || !m_ctx->test->imageShape)) grid = false;
     if (m_gridToggle->isChecked() != grid) m_gridToggle->setChecked(grid);   // re-enters once
-    m_stack->setCurrentIndex(grid ? 1 : 0);
+    if (grid && adversaryMode()) m_adversaryToggle->setChecked(false);
+    if (grid && drawMode()) m_drawToggle->setChecked(false);
+    if (grid || gridMode()) m_stack->setCurrentIndex(grid ? 1 : 0);
     if (grid) requestGrid();
 }
 
 bool HeatmapView::gridMode() const { return m_stack->currentIndex() == 1; }
+
+void HeatmapView::setAdversaryMode(bool on) {
+    if (on && !m_ctx) on = false;
+    if (m_adversaryToggle->isChecked() != on) m_adversaryToggle->setChecked(on);   // re-enters once
+    if (on) {
+        if (m_gridToggle->isChecked()) m_gridToggle->setChecked(false);
+        if (m_drawToggle->isChecked()) m_drawToggle->setChecked(false);
+        setPlaying(false);
+        m_stack->setCurrentIndex(2);
+        updateAdversaryGame();
+    } else if (adversaryMode()) {
+        m_stack->setCurrentIndex(0);
+    }
+}
+
+void HeatmapView::setDrawMode(bool on) {
+    if (on && (!m_ctx || !m_ctx->test->imageShape || m_ctx->test->isSparse())) on = false;
+    if (m_drawToggle->isChecked() != on) m_drawToggle->setChecked(on);   // re-enters once
+    if (on) {
+        if (m_gridToggle->isChecked()) m_gridToggle->setChecked(false);
+        if (m_adversaryToggle->isChecked()) m_adversaryToggle->setChecked(false);
+        setPlaying(false);
+        m_draw->setContext(m_ctx, learnerA(), learnerB());
+        m_stack->setCurrentIndex(3);
+    } else if (drawMode()) {
+        m_stack->setCurrentIndex(0);
+    }
+}
+
+int HeatmapView::imageSide() const {
+    const ColorMapWidget* map = m_maps[0][0];
+    const QRect r = map->plot()->axisRect()->rect();
+    const int rows = std::max(1, map->imageRows()), cols = std::max(1, map->imageCols());
+    return std::min(r.width() / cols, r.height() / rows) * cols;
+}
+
+bool HeatmapView::drawMode() const { return m_stack->currentIndex() == 3; }
+
+void HeatmapView::addOwnInstance(const std::vector<float>& x, int label) {
+    if (!m_ctx || m_ctx->test->isSparse() || static_cast<int>(x.size()) != m_ctx->test->features() || label < 0 ||
+        label >= m_ctx->test->numClasses())
+        return;
+    auto d = std::make_shared<Dataset>(*m_ctx->test);
+    const auto row = static_cast<Eigen::Index>(d->rows());
+    d->X.conservativeResize(row + 1, Eigen::NoChange);
+    for (std::size_t j = 0; j < x.size(); ++j) d->X(row, static_cast<Eigen::Index>(j)) = x[j];
+    d->labels.push_back(label);
+    if (!d->sourceRows.empty()) d->sourceRows.push_back(*std::max_element(d->sourceRows.begin(), d->sourceRows.end()) + 1);
+    std::vector<std::pair<QString, TrainedModel>> models;
+    for (const auto& [name, model] : m_ctx->models) models.emplace_back(QString::fromStdString(name), model);
+    const int a = learnerA(), b = learnerB();
+    setContext(d, std::move(models), m_ctx->attack, budget(), m_ctx->donors);
+    setLearners(a, b);
+    setDrawMode(false);
+    setInstance(static_cast<int>(row));
+    m_status->setText(tr("Your drawing is test instance #%1 (true class %2).").arg(row).arg(className(*d, label)));
+}
+
+bool HeatmapView::adversaryMode() const { return m_stack->currentIndex() == 2; }
+
+// The game follows the instance, the learners and the budget shown (a new round each time).
+void HeatmapView::updateAdversaryGame() {
+    if (!adversaryMode() || !m_ctx) return;
+    m_adversary->setGame(m_ctx, learnerA(), learnerB(), instance(), budget());
+}
 
 void HeatmapView::setPlaying(bool playing) {
     if (playing && (!m_ctx || m_slider->maximum() == 0)) playing = false;

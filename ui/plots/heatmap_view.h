@@ -40,7 +40,9 @@ class QToolButton;
 
 namespace fdlab::ui {
 
+class AdversaryPlay;
 class ColorMapWidget;
+class DrawCanvas;
 class FeatureBars;
 class FeatureRoundsView;
 class MessageViewWidget;
@@ -61,6 +63,8 @@ public:
     /// Shows nothing and stops any work.
     void clear();
     bool hasContext() const { return static_cast<bool>(m_ctx); }
+    /// The test set, models and attack shown (null without one).
+    HeatmapContextPtr context() const { return m_ctx; }
     /// The threat of the current context (None without one).
     std::string threat() const { return m_ctx ? m_ctx->attack.threat : std::string("none"); }
 
@@ -93,6 +97,18 @@ public:
 
     void setGridMode(bool grid);
     bool gridMode() const;
+    /// "You are the adversary": the student deletes features of the current instance by hand
+    /// (ui/plots/adversary_play.h), against learners A and B at the current budget.
+    void setAdversaryMode(bool on);
+    bool adversaryMode() const;
+    AdversaryPlay* adversaryPlay() const { return m_adversary; }
+    /// "Draw your own" (image data): the drawing page (ui/plots/draw_canvas.h).
+    void setDrawMode(bool on);
+    bool drawMode() const;
+    DrawCanvas* drawCanvas() const { return m_draw; }
+    /// Appends x (dense, one value per feature) with true class `label` to the test set shown,
+    /// keeping the models, attack and budget, and opens it (the last instance).
+    void addOwnInstance(const std::vector<float>& x, int label);
     /// Starts/stops the budget animation (one step per 150 ms, stops at the largest budget).
     void setPlaying(bool playing);
     bool playing() const;
@@ -109,10 +125,16 @@ public:
     /// True when the test set is text and the detail page shows messages.
     bool textLayout() const { return m_textLayout; }
 
+    /// Width in pixels of the images drawn on the detail page (learner A's attacked image; 0
+    /// before one is laid out), for layout tests.
+    int imageSide() const;
+
     QSlider* budgetSlider() const { return m_slider; }
     QSpinBox* instanceSpin() const { return m_instance; }
 
 signals:
+    /// setContext or clear changed the context (context()).
+    void contextChanged();
     /// A new instance view has been drawn.
     void viewUpdated();
     /// The grid images have been drawn.
@@ -136,6 +158,7 @@ private:
     void onFailed(int kind, const QString& message);
     void onLearnersChanged();
     void stepPlay();
+    void updateAdversaryGame();
     bool doJump();
     void drawImageView();
     void drawBarView();
@@ -167,6 +190,10 @@ private:
     QComboBox* m_learnerB = nullptr;
     QPushButton* m_jump = nullptr;
     QPushButton* m_gridToggle = nullptr;
+    QPushButton* m_adversaryToggle = nullptr;
+    AdversaryPlay* m_adversary = nullptr;
+    QPushButton* m_drawToggle = nullptr;
+    DrawCanvas* m_draw = nullptr;
     QSlider* m_slider = nullptr;
     QLabel* m_levelLabel = nullptr;
     QPushButton* m_play = nullptr;

@@ -24,6 +24,17 @@
 
 namespace fdlab::ui {
 
+namespace {
+
+// A looked-up word as the label shows it: long words (a pasted line, a 5,000-character token)
+// are cut, since a word does not wrap and would widen the whole tab.
+QString shownWord(const QString& word) {
+    constexpr int kMost = 40;
+    return word.size() <= kMost ? word : word.left(kMost) + QChar(0x2026) + QObject::tr(" (%1 characters)").arg(word.size());
+}
+
+}  // namespace
+
 MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -182,9 +193,9 @@ void MessageViewWidget::findWord(const QString& word) {
     if (query.empty() || (!m_views[0] && !m_views[1]))
         m_word->clear();
     else if (!known)
-        m_word->setText(tr("<i>%1</i> is not in the vocabulary").arg(word.trimmed().toHtmlEscaped()));
+        m_word->setText(tr("<i>%1</i> is not in the vocabulary").arg(shownWord(word.trimmed()).toHtmlEscaped()));
     else
-        m_word->setText(QStringLiteral("<span style='background:#fff176'>&nbsp;%1&nbsp;</span> %2").arg(name.toHtmlEscaped(), parts.join(QStringLiteral("; "))));
+        m_word->setText(QStringLiteral("<span style='background:#fff176'>&nbsp;%1&nbsp;</span> %2").arg(shownWord(name).toHtmlEscaped(), parts.join(QStringLiteral("; "))));
     m_word->setVisible(!m_word->text().isEmpty());
 }
 

@@ -1,0 +1,61 @@
+#include "core/teach/robustness_map.h"
+
+#include "core/attacks/threat_registry.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace fdlab {
+
+PlayBudget budgetOfThreat(const AttackSpec& attack, const Dataset& test) {
+    PlayBudget b;
+    if (attack.threat.rfind("worst-case-value", 0) != 0) return b;   // count K
+    b.byValue = true;
+    b.prices = test.importance;
+    const nlohmann::json p = attack.completeParams();
+    b.knapsackScale = p.value("knapsack_scale", 1.0);
+    return b;
+}
+
+double RobustnessMap::fractionFlipped(int which, double budget) const {
+    const std::vector<double>& need = which == 0 ? needA : needB;
+    if (need.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const auto n = std::count_if(need.begin(), need.end(), [&](double v) { return v <= budget; });
+    return static_cast<double>(n) / static_cast<double>(need.size());
+}
+
+RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const TrainedModel& b,
+                            const AttackSpec& attack, const RunControl& rc) {
+    const PlayBudget budget = budgetOfThreat(attack, test);
+    RobustnessMap r;
+    r.byValue = budget.byValue;
+    const auto m = static_cast<std::size_t>(test.rows());
+    r.needA.assign(m, std::numeric_limits<double>::infinity());
+    r.needB = r.needA;
+    const int step = std::max(1, test.rows() / 50);
+    const auto need = [&](const TrainedModel& model, int i, bool& exact) {
+        const int label = test.labels[static_cast<std::size_t>(i)];
+        if (!attack.attacks(label)) {   // spared by a one-sided threat: scored clean
+            const bool wrong = scoreWithDeletions(model, test.row(i), label, {}).margin <= 0.0;
+            return wrong ? 0.0 : std::numeric_limits<double>::infinity();
+        }
+        const FlipNeed f = deletionsToFlip(model, test.row(i), label, budget);
+        exact = exact && f.exact;
+        return f.need;
+    };
+    for (int i = 0; i < test.rows(); ++i) {
+        if (rc.cancelled()) {
+            r.status = Status::Cancelled;
+            return r;
+        }
+        r.needA[static_cast<std::size_t>(i)] = need(a, i, r.exactA);
+        r.needB[static_cast<std::size_t>(i)] = need(b, i, r.exactB);
+        r.done = i + 1;
+        if (r.done % step == 0 || r.done == test.rows())
+            rc.report(static_cast<double>(r.done) / test.rows(), r.done,
+                      std::to_string(r.done) + " of " + std::to_string(test.rows()) + " instances");
+    }
+    return r;
+}
+
+}  // namespace fdlab

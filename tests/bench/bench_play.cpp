@@ -1,0 +1,99 @@
+// "You are the adversary", by hand:  ./bench_play [clicks]
+//
+// What one click costs in core (DeletionGame::toggle, then both learners' scores of the instance
+// with the student's deletions, scoreWithDeletions), against the peers measured in the same run
+// on the same instance: one full worst-case attack at the same budget (optimalPlay, what "Reveal"
+// runs per learner) and the deletions needed to flip (deletionsToFlip, a bisection of attacks).
+// Two settings, as the Heatmaps tab plays them: MNIST 3 vs 5 (784 dense pixels; SVM and FDROP
+// trained on the preset's split, K = 50) and a SpamAssassin test spam message (sparse bag of
+// 24,677 words; SVM C = 1 and C = 0.1, K = 30). Target: < 50 ms per click (the GUI redraw comes
+// on top; it is not measured here).
+
+#include "core/eval/experiment_runner.h"
+#include "core/eval/presets.h"
+#include "core/teach/deletion_game.h"
+#include "core/util/run_control.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace fdlab;
+
+namespace {
+
+struct Setting {
+    std::string title;
+    Dataset test;
+    TrainedModel a, b;
+    int instance = 0;
+    double K = 0;
+};
+
+Setting load(const std::string& preset, const std::string& title, const nlohmann::json& pa, const std::string& lb,
+             const nlohmann::json& pb, double K) {
+    const ExperimentSpec spec = loadPresetOrFile(preset);
+    const TaskData data = loadTaskData(spec);
+    PreparedSplit split = prepareRepetition(data, spec, 0);
+    Setting s;
+    s.title = title;
+    s.a = trainLearner("svm", split.train, pa);
+    s.b = trainLearner(lb, split.train, pb);
+    s.test = std::move(split.test);
+    s.K = K;
+    // the first instance of class 1 (a 3; spam) with the most non-zeros among the first 50 of them
+    int best = -1;
+    for (int i = 0, seen = 0; i < s.test.rows() && seen < 50; ++i)
+        if (s.test.labels[static_cast<std::size_t>(i)] == 1) {
+            ++seen;
+            if (best < 0 || s.test.nonZeros(i) > s.test.nonZeros(best)) best = i;
+        }
+    s.instance = std::max(best, 0);
+    return s;
+}
+
+template <class F>
+double perCall(int reps, F&& f) {
+    Stopwatch w;
+    for (int r = 0; r < reps; ++r) f(r);
+    return w.seconds() / reps;
+}
+
+void run(const Setting& s, int clicks) {
+    const RowView x = s.test.row(s.instance);
+    const int label = s.test.labels[static_cast<std::size_t>(s.instance)];
+    const PlayBudget budget = PlayBudget::count(s.K);
+    std::vector<int> nonzero;
+    x.forEachNonZero([&](int j, float) { nonzero.push_back(j); });
+    DeletionGame game(x, label, budget);
+    double sink = 0.0;
+    // A click: toggle a non-zero feature (the game stays within K), score both learners.
+    const double click = perCall(clicks, [&](int r) {
+        game.toggle(nonzero[static_cast<std::size_t>(r * 7919) % nonzero.size()]);
+        sink += game.score(s.a).margin + game.score(s.b).margin;
+    });
+    const double reveal = perCall(std::max(1, clicks / 10), [&](int) {
+        sink += optimalPlay(s.a, x, label, budget).after.margin + optimalPlay(s.b, x, label, budget).after.margin;
+    });
+    const double need = perCall(std::max(1, clicks / 10), [&](int) {
+        sink += deletionsToFlip(s.a, x, label, budget).need + deletionsToFlip(s.b, x, label, budget).need;
+    });
+    std::printf("%s: instance %d (%d non-zeros of %d), K = %g\n", s.title.c_str(), s.instance,
+                static_cast<int>(nonzero.size()), s.test.features(), s.K);
+    std::printf("  click (toggle + both scores):        %10.4f ms  (target < 50 ms)\n", 1e3 * click);
+    std::printf("  reveal (worst case, both learners):  %10.4f ms  = %.1f clicks\n", 1e3 * reveal, reveal / click);
+    std::printf("  deletions to flip (both learners):   %10.4f ms  = %.1f clicks\n", 1e3 * need, need / click);
+    std::printf("  (checksum %g)\n", sink);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int clicks = argc > 1 ? std::max(10, std::atoi(argv[1])) : 2000;
+    run(load("mnist-digit-pairs", "MNIST 3 vs 5, SVM vs FDROP", {{"C", 1}}, "fdrop", {{"C", 1}, {"K", 10}}, 50), clicks);
+    run(load("spam-fdrop-worst-case", "SpamAssassin spam message, SVM C=1 vs C=0.1", {{"C", 1}}, "svm", {{"C", 0.1}}, 30),
+        clicks);
+    return 0;
+}

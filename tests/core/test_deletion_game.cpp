@@ -1,0 +1,340 @@
+// "You are the adversary" and the robustness map (core/teach): the student's scores equal an
+// independent b + sum of the kept w_j x_j (and a non-linear model's scores on a zeroed copy) to
+// 1e-12; the budget is enforced (count and value); the revealed optimum is the worst-case
+// attack's row (runAttackOnRows); the deletions needed to flip equal a brute force over every
+// subset of small instances (count and value); the robustness map's fraction with need <= K equals
+// the worst-case curve's error at every K on MNIST 3 vs 5 and on the SpamAssassin pair (one-sided,
+// as the preset), and at every N of a value budget; cancelling stops it.
+
+#include "core/attacks/attack.h"
+#include "core/eval/experiment_runner.h"
+#include "core/eval/level_evaluation.h"
+#include "core/eval/presets.h"
+#include "core/teach/deletion_game.h"
+#include "core/teach/robustness_map.h"
+#include "tiny_images.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+#include <stop_token>
+
+using namespace fdlab;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Lcg {
+    std::uint64_t s;
+    double next() {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(s >> 11) / static_cast<double>(1ULL << 53);
+    }
+};
+
+/// m random instances of n features (about a quarter zero), labels alternating.
+Dataset randomSet(int m, int n, std::uint64_t seed) {
+    Dataset d;
+    d.name = "random";
+    d.X = Dataset::Matrix::Zero(m, n);
+    Lcg g{seed};
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            const double u = g.next();
+            d.X(i, j) = u < 0.25 ? 0.0f : static_cast<float>(u);
+        }
+    for (int i = 0; i < m; ++i) d.labels.push_back(i % 2);
+    d.classNames = {"neg", "pos"};
+    d.fillDefaults();
+    return d;
+}
+
+TrainedModel randomLinear(int n, std::uint64_t seed) {
+    Lcg g{seed};
+    Eigen::VectorXd w(n);
+    for (int j = 0; j < n; ++j) w(j) = 2.0 * g.next() - 1.0;
+    return testing::linearModel(w, 0.3 * (g.next() - 0.5));
+}
+
+/// b + sum_{j not deleted} w_j x_j, summed independently of core's linearScores.
+double independentScore(const TrainedModel& t, const RowView& x, const std::vector<int>& deleted) {
+    std::vector<float> d(static_cast<std::size_t>(x.n));
+    x.toDense(d);
+    for (int j : deleted) d[static_cast<std::size_t>(j)] = 0.0f;
+    long double s = t.linear->b(0);
+    for (int j = 0; j < x.n; ++j) s += static_cast<long double>(t.linear->W(j, 0)) * d[static_cast<std::size_t>(j)];
+    return static_cast<double>(s);
+}
+
+/// Brute force: the smallest cost (count, or sum of prices) of a subset of x's features whose
+/// deletion leaves margin <= 0; +inf when none does.
+double bruteForceNeed(const TrainedModel& t, const RowView& x, int label, const std::vector<double>* prices) {
+    double best = kInf;
+    const double y = label == 1 ? 1.0 : -1.0;
+    for (unsigned mask = 0; mask < (1u << x.n); ++mask) {
+        std::vector<int> set;
+        double cost = 0.0;
+        for (int j = 0; j < x.n; ++j)
+            if (mask & (1u << j)) {
+                set.push_back(j);
+                cost += prices ? (*prices)[static_cast<std::size_t>(j)] : 1.0;
+            }
+        if (y * independentScore(t, x, set) <= 0.0) best = std::min(best, cost);
+    }
+    return best;
+}
+
+struct Pair {
+    std::shared_ptr<Dataset> test;
+    TrainedModel a, b;
+    AttackSpec attack;
+};
+
+/// A preset's repetition-0 split with two learners trained on its training part.
+Pair presetPair(const std::string& preset, const std::string& la, const nlohmann::json& pa, const std::string& lb,
+                const nlohmann::json& pb) {
+    const ExperimentSpec spec = loadPresetOrFile(preset);
+    const TaskData data = loadTaskData(spec);
+    PreparedSplit split = prepareRepetition(data, spec, 0);
+    Pair p;
+    p.a = trainLearner(la, split.train, pa);
+    p.b = trainLearner(lb, split.train, pb);
+    p.test = std::make_shared<Dataset>(std::move(split.test));
+    p.attack = resolvedAttack(spec, data.data);
+    p.attack.threat = "worst-case-count";
+    return p;
+}
+
+/// Every count level 0..(largest finite need + 2) and the row with most non-zeros: the map's
+/// fraction flipped equals the curve's error exactly.
+void checkAgainstCurve(const Pair& p) {
+    const RobustnessMap map = robustnessMap(*p.test, p.a, p.b, p.attack);
+    QCOMPARE(map.status, Status::Converged);
+    QCOMPARE(map.done, p.test->rows());
+    QVERIFY(map.exactA && map.exactB);
+    double most = 0.0;
+    int nnz = 0;
+    for (int i = 0; i < p.test->rows(); ++i) {
+        nnz = std::max(nnz, p.test->nonZeros(i));
+        for (double v : {map.needA[static_cast<std::size_t>(i)], map.needB[static_cast<std::size_t>(i)]})
+            if (std::isfinite(v)) most = std::max(most, v);
+    }
+    QVERIFY(most >= 3);   // something is flipped by a real attack, not only clean errors
+    std::vector<double> levels;
+    for (int K = 0; K <= static_cast<int>(most) + 2; ++K) levels.push_back(K);
+    levels.push_back(nnz);
+    int which = 0;
+    for (const TrainedModel* t : {&p.a, &p.b}) {
+        const std::vector<LevelScore> curve = evaluateAtLevels(*t, *p.test, p.attack, levels);
+        QCOMPARE(curve.size(), levels.size());
+        for (std::size_t l = 0; l < levels.size(); ++l) {
+            if (map.fractionFlipped(which, levels[l]) != curve[l].error)
+                QFAIL(qPrintable(QString("learner %1 at K = %2: map %3, curve %4").arg(which).arg(levels[l])
+                                     .arg(map.fractionFlipped(which, levels[l])).arg(curve[l].error)));
+        }
+        ++which;
+    }
+}
+
+}  // namespace
+
+class TestDeletionGame : public QObject {
+    Q_OBJECT
+private slots:
+    void scoresEqualAnIndependentSum() {
+        const Dataset d = randomSet(6, 12, 7);
+        const TrainedModel t = randomLinear(12, 3);
+        for (int i = 0; i < d.rows(); ++i) {
+            DeletionGame g(d.row(i), d.labels[static_cast<std::size_t>(i)], PlayBudget::count(5.0));
+            for (int j : {2, 7, 11, 4}) g.toggle(j);
+            const PlayScore s = g.score(t);
+            QVERIFY(std::abs(s.scores[0] - independentScore(t, d.row(i), g.deleted())) <= 1e-12);
+            QCOMPARE(s.margin, (d.labels[static_cast<std::size_t>(i)] == 1 ? 1.0 : -1.0) * s.scores[0]);
+            QCOMPARE(s.predicted, s.scores[0] > 0.0 ? 1 : 0);
+        }
+    }
+
+    void nonLinearScoresUseAZeroedCopy() {
+        const Dataset d = randomSet(30, 6, 11);
+        const TrainedModel knn = trainLearner("knn", d, {{"k", 3}});
+        QVERIFY(!knn.linear);
+        std::vector<float> x(6);
+        d.row(4).toDense(x);
+        x[1] = x[5] = 0.0f;
+        std::vector<double> expect(1);
+        knn.scorer->scores(x, expect);
+        const PlayScore s = scoreWithDeletions(knn, d.row(4), d.labels[4], std::vector<int>{1, 5});
+        QCOMPARE(s.scores[0], expect[0]);
+    }
+
+    void countBudgetIsEnforced() {
+        const Dataset d = randomSet(2, 8, 5);
+        DeletionGame g(d.row(0), 0, PlayBudget::count(2.0));
+        std::vector<int> nonzero;
+        d.row(0).forEachNonZero([&](int j, float) { nonzero.push_back(j); });
+        QVERIFY(nonzero.size() >= 3);
+        QCOMPARE(g.toggle(nonzero[2]), DeletionGame::Move::Deleted);
+        QCOMPARE(g.toggle(nonzero[0]), DeletionGame::Move::Deleted);
+        QCOMPARE(g.toggle(nonzero[1]), DeletionGame::Move::OverBudget);
+        QCOMPARE(g.deleted(), (std::vector<int>{nonzero[0], nonzero[2]}));
+        QCOMPARE(g.spent(), 2.0);
+        QCOMPARE(g.toggle(nonzero[0]), DeletionGame::Move::Restored);   // a click on a deleted one restores it
+        QCOMPARE(g.erase(nonzero[1]), DeletionGame::Move::Deleted);
+        QCOMPARE(g.erase(nonzero[1]), DeletionGame::Move::Deleted);       // brushing twice keeps it deleted
+        QCOMPARE(g.deleted(), (std::vector<int>{nonzero[1], nonzero[2]}));
+        for (int j = 0; j < 8; ++j)
+            if (d.X(0, j) == 0.0f) QCOMPARE(g.toggle(j), DeletionGame::Move::AlreadyZero);
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, g.toggle(8));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 0, PlayBudget::count(1.5)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 0, PlayBudget::count(-1.0)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 0, PlayBudget::count(std::nan(""))));
+    }
+
+    void valueBudgetIsEnforced() {
+        Dataset d = randomSet(1, 4, 9);
+        d.X.row(0) << 1.0f, 1.0f, 1.0f, 1.0f;
+        PlayBudget b = PlayBudget::value(0.3, {0.1, 0.1, 0.1, 0.25});
+        DeletionGame g(d.row(0), 1, b);
+        QCOMPARE(g.toggle(0), DeletionGame::Move::Deleted);
+        QCOMPARE(g.toggle(1), DeletionGame::Move::Deleted);
+        QCOMPARE(g.toggle(2), DeletionGame::Move::Deleted);      // 0.1 + 0.1 + 0.1 fits N = 0.3
+        QCOMPARE(g.toggle(3), DeletionGame::Move::OverBudget);
+        QCOMPARE(g.toggle(0), DeletionGame::Move::Restored);
+        QCOMPARE(g.toggle(3), DeletionGame::Move::OverBudget);   // 0.2 + 0.25 > 0.3
+        QVERIFY(std::abs(g.remaining() - 0.1) < 1e-15);
+        b.prices = {0.1, 0.0, 0.1, 0.1};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 1, b));
+        b.prices = {0.1, 0.1};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 1, b));
+    }
+
+    void revealedOptimumIsTheWorstCaseAttack() {
+        auto d = std::make_shared<Dataset>(randomSet(10, 16, 21));
+        d->importance.clear();
+        for (int j = 0; j < 16; ++j) d->importance.push_back(1.0 + j % 3);
+        const TrainedModel t = randomLinear(16, 8);
+        for (const bool byValue : {false, true}) {
+            AttackSpec spec;
+            spec.threat = byValue ? "worst-case-value-exact" : "worst-case-count";
+            spec.level = 5;
+            for (int i = 0; i < d->rows(); ++i) {
+                const AttackResult a = runAttackOnRows(*d, {i}, *t.scorer, spec);
+                const OptimalPlay o = optimalPlay(t, d->row(i), d->labels[static_cast<std::size_t>(i)],
+                                                  byValue ? PlayBudget::value(5.0, d->importance) : PlayBudget::count(5.0));
+                QCOMPARE(o.deleted, a.deleted[0]);
+                QVERIFY(o.exact);
+                std::vector<double> s(1);
+                t.scorer->scoresRow(a.attacked.row(0), s);
+                QCOMPARE(o.after.scores[0], s[0]);
+            }
+        }
+    }
+
+    void valueOptimumNeedsWholeUnits() {
+        const Dataset d = randomSet(2, 6, 17);
+        const TrainedModel t = randomLinear(6, 5);
+        const std::vector<double> prices{0.5, 1.25, 1, 1, 1, 1};
+        try {
+            (void)optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices));
+            QFAIL("fractional prices at knapsack_scale 1 were accepted");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(QString(e.what()), QString("the exact adversary needs every price v_j times knapsack_scale to be a whole "
+                                                "number: feature 1 has v_j = 0.500000 at knapsack_scale 1.000000"));
+        }
+        // At scale 4 every price is whole: the optimum is the threat's.
+        AttackSpec spec;
+        spec.threat = "worst-case-value-exact";
+        spec.level = 2.0;
+        spec.params = {{"knapsack_scale", 4.0}};
+        Dataset priced = d;
+        priced.importance = prices;
+        const AttackResult a = runAttackOnRows(priced, {0}, *t.scorer, spec);
+        QCOMPARE(optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices, 4.0)).deleted, a.deleted[0]);
+        const int right = scoreWithDeletions(t, d.row(0), 0, {}).predicted;   // classified right: the search runs
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, deletionsToFlip(t, d.row(0), right, PlayBudget::value(0, prices, 1e8)));
+    }
+
+    void greedyForNonLinearIsLabelled() {
+        const Dataset d = randomSet(40, 6, 13);
+        const TrainedModel knn = trainLearner("knn", d, {{"k", 3}});
+        const OptimalPlay o = optimalPlay(knn, d.row(3), d.labels[3], PlayBudget::count(2.0));
+        QVERIFY(!o.exact);
+        QCOMPARE(o.method, std::string("greedy (heuristic)"));
+        QVERIFY(o.deleted.size() <= 2);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 optimalPlay(knn, d.row(3), d.labels[3], PlayBudget::value(2.0, d.importance)));
+    }
+
+    void deletionsToFlipMatchBruteForce() {
+        int flipped = 0, never = 0;
+        for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+            const Dataset d = randomSet(8, 9, seed);
+            const TrainedModel t = randomLinear(9, seed + 100);
+            std::vector<double> prices;
+            for (int j = 0; j < 9; ++j) prices.push_back(1.0 + (j * 7 + static_cast<int>(seed)) % 4);
+            for (int i = 0; i < d.rows(); ++i) {
+                const int label = d.labels[static_cast<std::size_t>(i)];
+                const FlipNeed c = deletionsToFlip(t, d.row(i), label, PlayBudget::count(0.0));
+                QCOMPARE(c.need, bruteForceNeed(t, d.row(i), label, nullptr));
+                const FlipNeed v = deletionsToFlip(t, d.row(i), label, PlayBudget::value(0.0, prices));
+                QCOMPARE(v.need, bruteForceNeed(t, d.row(i), label, &prices));
+                flipped += c.flips() && c.need > 0;
+                never += !c.flips();
+            }
+        }
+        QVERIFY(flipped >= 10);   // the cases cover real flips...
+        QVERIFY(never >= 1);      // ...and instances no deletion flips
+    }
+
+    void mapEqualsTheCurveOnMnist() {
+        checkAgainstCurve(presetPair("mnist-digit-pairs", "svm", {{"C", 1}}, "fdrop", {{"C", 1}, {"K", 10}}));
+    }
+
+    void mapEqualsTheCurveOnSpam() {
+        const Pair p = presetPair("spam-fdrop-worst-case", "svm", {{"C", 1}}, "svm", {{"C", 0.1}});
+        QCOMPARE(p.attack.attackedClasses.size(), std::size_t(1));   // one-sided, as the preset
+        checkAgainstCurve(p);
+    }
+
+    void mapEqualsTheValueCurve() {
+        Pair p;
+        p.test = std::make_shared<Dataset>(randomSet(40, 10, 31));
+        p.test->importance.clear();
+        for (int j = 0; j < 10; ++j) p.test->importance.push_back(1.0 + j % 3);
+        p.a = randomLinear(10, 1);
+        p.b = randomLinear(10, 2);
+        p.attack.threat = "worst-case-value-exact";
+        const RobustnessMap map = robustnessMap(*p.test, p.a, p.b, p.attack);
+        QVERIFY(map.byValue);
+        std::vector<double> levels;
+        for (int N = 0; N < 19; ++N) levels.push_back(N);   // V = 19
+        int which = 0;
+        for (const TrainedModel* t : {&p.a, &p.b}) {
+            const std::vector<LevelScore> curve = evaluateAtLevels(*t, *p.test, p.attack, levels);
+            for (std::size_t l = 0; l < levels.size(); ++l) QCOMPARE(map.fractionFlipped(which, levels[l]), curve[l].error);
+            ++which;
+        }
+    }
+
+    void cancelStops() {
+        const Dataset d = randomSet(20, 8, 3);
+        const TrainedModel t = randomLinear(8, 4);
+        AttackSpec spec;
+        spec.threat = "worst-case-count";
+        std::stop_source stop;
+        int reports = 0;
+        RunControl rc{[&](const Progress&) {
+                          if (++reports == 2) stop.request_stop();
+                      },
+                      stop.get_token()};
+        const RobustnessMap map = robustnessMap(d, t, t, spec, rc);
+        QCOMPARE(map.status, Status::Cancelled);
+        QVERIFY(map.done > 0 && map.done < 20);
+        QCOMPARE(map.needA.size(), std::size_t(20));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeletionGame)
+#include "test_deletion_game.moc"

@@ -1,0 +1,164 @@
+// "You are the adversary" in the Heatmaps tab (ui/plots/adversary_play.h), offscreen: on the
+// hand-made 4x4 images (tiny_images.h) a real mouse click on the canvas deletes that pixel, the
+// learners' scores follow (hand-computed), the budget refuses a fourth deletion at K = 3, and
+// Reveal shows the worst-case attack (core's worstCaseCountDeletion) and the deletions needed to
+// flip (3 for A, 10 for B, by hand); the scoreboard counts the round once. On a tiny spam message,
+// words are links (tiny_fixtures.h): clicking "pills" flips A (by hand: 3 - 3 = 0) and strikes the word. Drawing:
+// a mouse stroke along the top row of the 4x4 pad inks it, A reads it as "pos" (4 - 1.5), and the
+// drawing becomes a test instance the attack and the game work on.
+
+#include "core/attacks/worst_case_linear.h"
+#include "ui/plots/adversary_play.h"
+#include "ui/plots/color_map_widget.h"
+#include "ui/plots/draw_canvas.h"
+#include "ui/plots/heatmap_view.h"
+#include "tiny_fixtures.h"
+
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QTest>
+#include <QTextBrowser>
+#include <QUrl>
+#include <qcustomplot.h>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+using testing::imageModels;
+using testing::textModels;
+using testing::tinyText;
+using testing::worstCaseCount;
+
+class TestAdversaryPlay : public QObject {
+    Q_OBJECT
+private slots:
+    void playOnAnImage() {
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 3);
+        v.setInstance(2);
+        v.setAdversaryMode(true);
+        QVERIFY(v.adversaryMode());
+        AdversaryPlay* p = v.adversaryPlay();
+        QVERIFY(p->game());
+        QCOMPARE(p->game()->budget().limit, 3.0);
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        // A real click on the canvas, on the pixel of row 0, column 3.
+        ColorMapWidget* c = p->canvas();
+        QVERIFY(c->isVisible());
+        c->plot()->replot();
+        const QPoint at(static_cast<int>(c->plot()->xAxis->coordToPixel(3)), static_cast<int>(c->plot()->yAxis->coordToPixel(0)));
+        QTest::mousePress(c->plot(), Qt::LeftButton, {}, at);
+        QTest::mouseRelease(c->plot(), Qt::LeftButton, {}, at);
+        QCOMPARE(p->game()->deleted(), std::vector<int>{3});
+        QCOMPARE(p->score(0).scores[0], 4.0 - 1.0 - 1.5);
+        QCOMPARE(p->clickFeature(0), DeletionGame::Move::Deleted);
+        QCOMPARE(p->brushFeature(1), DeletionGame::Move::Deleted);
+        QCOMPARE(p->clickFeature(5), DeletionGame::Move::OverBudget);   // K = 3 used up
+        QCOMPARE(p->game()->deleted(), (std::vector<int>{0, 1, 3}));
+        QVERIFY(std::abs(p->score(0).scores[0] - (-0.5)) <= 1e-12);   // A: 4 - 3 - 1.5
+        QVERIFY(std::abs(p->score(1).scores[0] - 1.75) <= 1e-12);     // B: 4 - 0.75 - 1.5
+        QVERIFY2(p->scoreLabel(0)->text().contains("-0.500") && p->scoreLabel(0)->text().contains("fooled"),
+                 qPrintable(p->scoreLabel(0)->text()));
+        QVERIFY(p->scoreLabel(1)->text().contains("1.750") && p->scoreLabel(1)->text().contains("still correct"));
+        QVERIFY(p->budgetLabel()->text().contains("used 3 of 3"));
+
+        const int rounds = AdversaryPlay::scoreboard().rounds;
+        const int matched = AdversaryPlay::scoreboard().matched;
+        p->reveal();
+        const RowView x = testing::tinyImages()->row(2);
+        QCOMPARE(p->optimum(0)->deleted, worstCaseCountDeletion(*imageModels()[0].second.linear, x, 1, 3).deleted);
+        QVERIFY(p->optimum(0)->exact);
+        QCOMPARE(p->optimum(0)->after.scores[0], -0.5);
+        QCOMPARE(p->need(0)->need, 3.0);    // 2.5 / 1 per pixel
+        QCOMPARE(p->need(1)->need, 10.0);   // 2.5 / 0.25 per pixel
+        QVERIFY2(p->revealLabel()->text().contains("needs 3 deletions to flip it") &&
+                     p->revealLabel()->text().contains("needs 10 deletions to flip it, more than your budget"),
+                 qPrintable(p->revealLabel()->text()));
+        QCOMPARE(AdversaryPlay::scoreboard().rounds, rounds + 1);
+        QCOMPARE(AdversaryPlay::scoreboard().matched, matched + 1);   // A fooled with 3 = its need
+        p->reveal();
+        QCOMPARE(AdversaryPlay::scoreboard().rounds, rounds + 1);     // once per round
+        QVERIFY(p->scoreboardLabel()->text().contains(QString("%1 rounds").arg(rounds + 1)));
+
+        // A new instance starts a new round; the grid view leaves the game.
+        v.setInstance(1);
+        QVERIFY(p->game()->deleted().empty());
+        QVERIFY(!p->optimum(0));
+        v.setGridMode(true);
+        QVERIFY(!v.adversaryMode() && v.gridMode());
+    }
+
+    void playOnAMessage() {
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setContext(tinyText(), textModels(), worstCaseCount(), 2);
+        v.setAdversaryMode(true);
+        AdversaryPlay* p = v.adversaryPlay();
+        QVERIFY(p->messageBrowser()->isVisible());
+        QVERIFY(!p->canvas()->isVisible());
+        QVERIFY(p->messageBrowser()->toHtml().contains("href=\"4\""));   // "pills" is a link
+        emit p->messageBrowser()->anchorClicked(QUrl("4"));
+        QCOMPARE(p->game()->deleted(), std::vector<int>{4});
+        QCOMPARE(p->score(0).scores[0], 0.0);   // 3 - 3: on the boundary, misclassified
+        QCOMPARE(p->score(0).predicted, 0);
+        QVERIFY(p->scoreLabel(0)->text().contains("fooled"));
+        QCOMPARE(p->messageBrowser()->toPlainText(), QString("Cheap PILLS, cheap! Meeting at noon."));
+        QVERIFY(p->messageBrowser()->toHtml().contains("line-through"));
+        p->reveal();
+        QCOMPARE(p->need(0)->need, 1.0);
+        QVERIFY(!p->need(1)->flips());   // B keeps 0.5 with every helpful word gone
+        QVERIFY(p->revealLabel()->text().contains("no budget flips it"));
+    }
+
+    void drawYourOwn() {
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 3);
+        v.setDrawMode(true);
+        QVERIFY(v.drawMode());
+        DrawCanvas* d = v.drawCanvas();
+        InkPad* pad = d->pad();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        d->setIntendedClass(1);
+        pad->setPen(0.5);   // one cell: the stroke stays on its row
+        const int s = pad->cellSize();
+        QVERIFY(s >= 20);
+        const QPoint origin((pad->width() - 4 * s) / 2, (pad->height() - 4 * s) / 2);
+        const auto centre = [&](int r, int c) { return origin + QPoint(c * s + s / 2, r * s + s / 2); };
+        QTest::mousePress(pad, Qt::LeftButton, {}, centre(0, 0));
+        for (int c = 1; c <= 3; ++c) QTest::mouseMove(pad, centre(0, c));
+        QTest::mouseRelease(pad, Qt::LeftButton, {}, centre(0, 3));
+        // The top row inked (a pixel's centre is within half a pixel of the cell's), nothing else.
+        double sum = 0.0;
+        for (int j = 0; j < 16; ++j) {
+            const float v = pad->values()[static_cast<std::size_t>(j)];
+            if (j < 4) QVERIFY2(v > 0.9f && v <= 1.0f, qPrintable(QString::number(v)));
+            else QCOMPARE(v, 0.0f);
+            sum += v;
+        }
+        const QString expect = QString("reads it as <b style='font-size:large'>pos</b> (score %1)").arg(sum - 1.5, 0, 'f', 3);
+        QVERIFY2(d->verdict(0)->text().contains(expect), qPrintable(d->verdict(0)->text()));
+        QVERIFY(d->verdict(1)->text().contains("neg"));   // B: 1 - 1.5
+        pad->setPen(9.0);
+        QCOMPARE(pad->pen(), 4.0);
+        // Attack it: the drawing is instance 4 and the game plays on it.
+        emit d->useDrawing(pad->values(), 1);
+        QVERIFY(!v.drawMode());
+        QCOMPARE(v.instance(), 4);
+        QCOMPARE(v.context()->test->rows(), 5);
+        v.setAdversaryMode(true);
+        QVERIFY(std::abs(v.adversaryPlay()->score(0).scores[0] - (sum - 1.5)) <= 1e-12);
+        v.adversaryPlay()->reveal();
+        QCOMPARE(v.adversaryPlay()->need(0)->need, 3.0);
+        pad->clear();
+        QCOMPARE(pad->values(), std::vector<float>(16, 0.0f));
+    }
+};
+
+QTEST_MAIN(TestAdversaryPlay)
+#include "test_adversary_play.moc"

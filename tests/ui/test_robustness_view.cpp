@@ -1,0 +1,88 @@
+// The Robustness tab (ui/plots/robustness_view.h), offscreen: it follows the Heatmaps tab's
+// context, computes on its worker thread the needs of the hand-made 4x4 images (tiny_images.h; by
+// hand: A needs 0, 3, 3, never; B 0, 0, 10, never), and a click on a point opens that instance in
+// the Heatmaps tab. Many instances are drawn as a 2-D histogram.
+
+#include "ui/plots/heatmap_view.h"
+#include "ui/plots/robustness_view.h"
+#include "tiny_fixtures.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+using testing::imageModels;
+using testing::worstCaseCount;
+
+class TestRobustnessView : public QObject {
+    Q_OBJECT
+private slots:
+    void mapOfTheTinyImagesOpensAnInstance() {
+        QTabWidget tabs;
+        auto* heatmaps = new HeatmapView;
+        tabs.addTab(heatmaps, "Heatmaps");
+        RobustnessView* r = addRobustnessTab(&tabs, heatmaps);
+        QCOMPARE(r->objectName(), QString("robustness"));
+        tabs.resize(1280, 720);
+        tabs.show();
+        heatmaps->setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 3);
+        tabs.setCurrentWidget(r);
+        QSignalSpy ready(r, &RobustnessView::mapReady);
+        r->compute();
+        QVERIFY(ready.wait(20000));
+        const double inf = std::numeric_limits<double>::infinity();
+        QCOMPARE(r->map()->needA, (std::vector<double>{0, 3, 3, inf}));
+        QCOMPARE(r->map()->needB, (std::vector<double>{0, 0, 10, inf}));
+        QVERIFY(!r->showsHistogram2d());
+        QVERIFY2(r->summaryLabel()->text().contains("Never flipped: A 1, B 1"), qPrintable(r->summaryLabel()->text()));
+        // Click on instance 2's point.
+        QCustomPlot* p = r->scatterPlot();
+        p->replot();
+        auto* curve = qobject_cast<QCPCurve*>(p->plottable(p->plottableCount() - 1));
+        QVERIFY(curve);
+        QCOMPARE(r->instanceAtPoint(2), 2);
+        const QPoint at(static_cast<int>(p->xAxis->coordToPixel(curve->data()->at(2)->key)),
+                        static_cast<int>(p->yAxis->coordToPixel(curve->data()->at(2)->value)));
+        QTest::mouseClick(p, Qt::LeftButton, {}, at);
+        QCOMPARE(heatmaps->instance(), 2);
+        QCOMPARE(tabs.currentWidget(), static_cast<QWidget*>(heatmaps));
+        // A new context clears the map.
+        heatmaps->clear();
+        QVERIFY(!r->map());
+    }
+
+    void manyInstancesAsAHistogram() {
+        auto d = std::make_shared<Dataset>();
+        d->X = Dataset::Matrix::Zero(RobustnessView::kScatterLimit + 1, 16);
+        for (int i = 0; i < d->X.rows(); ++i) {
+            for (int j = 0; j <= i % 16; ++j) d->X(i, j) = 1.0f;
+            d->labels.push_back(1);
+        }
+        d->classNames = {"neg", "pos"};
+        d->imageShape = ImageShape{4, 4};
+        d->fillDefaults();
+        RobustnessView r;
+        auto ctx = std::make_shared<InstanceViewContext>();
+        ctx->test = d;
+        auto [a, b] = testing::tinyModels();
+        ctx->models = {{"A", std::move(a)}, {"B", std::move(b)}};
+        ctx->attack = worstCaseCount();
+        r.setContext(ctx);
+        QSignalSpy ready(&r, &RobustnessView::mapReady);
+        r.compute();
+        QVERIFY(ready.wait(30000));
+        QVERIFY(r.showsHistogram2d());
+        QCOMPARE(r.map()->done, RobustnessView::kScatterLimit + 1);
+    }
+};
+
+QTEST_MAIN(TestRobustnessView)
+#include "test_robustness_view.moc"

@@ -1,0 +1,203 @@
+#include "ui/plots/draw_canvas.h"
+
+#include "core/teach/deletion_game.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fdlab::ui {
+
+InkPad::InkPad(QWidget* parent) : QWidget(parent) {
+    setObjectName("inkPad");
+    setCursor(Qt::CrossCursor);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void InkPad::setShape(int rows, int cols, float ink) {
+    m_rows = rows;
+    m_cols = cols;
+    m_ink = ink > 0.0f ? ink : 1.0f;
+    clear();
+}
+
+void InkPad::clear() {
+    m_x.assign(static_cast<std::size_t>(m_rows * m_cols), 0.0f);
+    update();
+    emit changed();
+}
+
+void InkPad::setPen(double radius) { m_pen = std::clamp(radius, 0.5, 4.0); }
+
+int InkPad::cellSize() const { return m_rows > 0 ? std::max(1, std::min(width() / m_cols, height() / m_rows)) : 1; }
+
+QPointF InkPad::cellPoint(const QPointF& p) const {
+    const int s = cellSize();
+    const QPointF origin((width() - s * m_cols) / 2.0, (height() - s * m_rows) / 2.0);
+    return {(p.y() - origin.y()) / s - 0.5, (p.x() - origin.x()) / s - 0.5};   // (row, col), cell centres whole
+}
+
+bool InkPad::cellAt(const QPoint& p, int* row, int* col) const {
+    const QPointF c = cellPoint(p);
+    const int r = static_cast<int>(std::lround(c.x())), k = static_cast<int>(std::lround(c.y()));
+    if (r < 0 || k < 0 || r >= m_rows || k >= m_cols) return false;
+    if (row) *row = r;
+    if (col) *col = k;
+    return true;
+}
+
+void InkPad::stroke(double row, double col) {
+    // Full ink within the radius, fading to nothing one cell further out (anti-aliased).
+    const int r0 = static_cast<int>(std::floor(row - m_pen - 1)), r1 = static_cast<int>(std::ceil(row + m_pen + 1));
+    const int c0 = static_cast<int>(std::floor(col - m_pen - 1)), c1 = static_cast<int>(std::ceil(col + m_pen + 1));
+    bool any = false;
+    for (int r = std::max(0, r0); r <= std::min(m_rows - 1, r1); ++r)
+        for (int c = std::max(0, c0); c <= std::min(m_cols - 1, c1); ++c) {
+            const double d = std::hypot(r - row, c - col);
+            const double a = std::clamp(m_pen + 0.5 - d, 0.0, 1.0);
+            if (a <= 0.0) continue;
+            float& v = m_x[static_cast<std::size_t>(r * m_cols + c)];
+            const float nv = std::max(v, static_cast<float>(a) * m_ink);
+            any = any || nv != v;
+            v = nv;
+        }
+    if (any) {
+        update();
+        emit changed();
+    }
+}
+
+void InkPad::mousePressEvent(QMouseEvent* e) {
+    m_last = cellPoint(e->position());
+    stroke(m_last.x(), m_last.y());
+}
+
+void InkPad::mouseMoveEvent(QMouseEvent* e) {
+    if (!(e->buttons() & Qt::LeftButton)) return;
+    // Fill the segment since the last event, so that fast strokes stay connected.
+    const QPointF p = cellPoint(e->position());
+    const double len = std::hypot(p.x() - m_last.x(), p.y() - m_last.y());
+    const int steps = std::max(1, static_cast<int>(std::ceil(len / 0.5)));
+    for (int s = 1; s <= steps; ++s) {
+        const double t = static_cast<double>(s) / steps;
+        stroke(m_last.x() + t * (p.x() - m_last.x()), m_last.y() + t * (p.y() - m_last.y()));
+    }
+    m_last = p;
+}
+
+void InkPad::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Window));
+    if (m_rows == 0) return;
+    const int s = cellSize();
+    const QPoint origin((width() - s * m_cols) / 2, (height() - s * m_rows) / 2);
+    for (int r = 0; r < m_rows; ++r)
+        for (int c = 0; c < m_cols; ++c) {
+            const int g = 255 - static_cast<int>(std::lround(255.0 * std::clamp(m_x[static_cast<std::size_t>(r * m_cols + c)] / m_ink, 0.0f, 1.0f)));
+            p.fillRect(origin.x() + c * s, origin.y() + r * s, s, s, QColor(g, g, g));
+        }
+    p.setPen(QColor(170, 170, 170));
+    p.drawRect(origin.x(), origin.y(), s * m_cols - 1, s * m_rows - 1);
+}
+
+DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
+    auto* outer = new QHBoxLayout(this);
+    m_pad = new InkPad(this);
+    outer->addWidget(m_pad, 2);
+    auto* side = new QVBoxLayout;
+    auto* intro = new QLabel(tr("<b>Your own input.</b> Draw with the mouse (hold the left button). Both learners "
+                                "classify your drawing as you draw."), this);
+    intro->setWordWrap(true);
+    side->addWidget(intro);
+    auto* pen = new QHBoxLayout;
+    auto* thinner = new QPushButton(tr("Thinner pen"), this);
+    auto* thicker = new QPushButton(tr("Thicker pen"), this);
+    m_penLabel = new QLabel(this);
+    auto* clear = new QPushButton(tr("Clear"), this);
+    clear->setObjectName("drawClear");
+    pen->addWidget(thinner);
+    pen->addWidget(thicker);
+    pen->addWidget(m_penLabel);
+    pen->addStretch(1);
+    pen->addWidget(clear);
+    side->addLayout(pen);
+    for (int k = 0; k < 2; ++k) {
+        m_verdict[k] = new QLabel(this);
+        m_verdict[k]->setObjectName(k == 0 ? "drawVerdictA" : "drawVerdictB");
+        m_verdict[k]->setTextFormat(Qt::RichText);
+        m_verdict[k]->setWordWrap(true);
+        m_verdict[k]->setFrameShape(QFrame::StyledPanel);
+        m_verdict[k]->setMargin(4);
+        side->addWidget(m_verdict[k]);
+    }
+    auto* use = new QHBoxLayout;
+    use->addWidget(new QLabel(tr("It is meant to be:"), this));
+    m_class = new QComboBox(this);
+    use->addWidget(m_class, 1);
+    side->addLayout(use);
+    m_use = new QPushButton(tr("Attack it: use as a test instance"), this);
+    m_use->setObjectName("drawUse");
+    m_use->setToolTip(tr("Adds the drawing to the test instances of the Heatmaps tab, with the class chosen above as its "
+                         "true class, and opens it there"));
+    side->addWidget(m_use);
+    side->addStretch(1);
+    outer->addLayout(side, 1);
+
+    const auto showPen = [this] { m_penLabel->setText(tr("pen %1 cells").arg(2 * m_pad->pen(), 0, 'f', 1)); };
+    showPen();
+    connect(thinner, &QPushButton::clicked, this, [this, showPen] {
+        m_pad->setPen(m_pad->pen() - 0.5);
+        showPen();
+    });
+    connect(thicker, &QPushButton::clicked, this, [this, showPen] {
+        m_pad->setPen(m_pad->pen() + 0.5);
+        showPen();
+    });
+    connect(clear, &QPushButton::clicked, m_pad, &InkPad::clear);
+    connect(m_pad, &InkPad::changed, this, &DrawCanvas::classify);
+    connect(m_class, &QComboBox::currentIndexChanged, this, &DrawCanvas::classify);
+    connect(m_use, &QPushButton::clicked, this, [this] { emit useDrawing(m_pad->values(), intendedClass()); });
+}
+
+void DrawCanvas::setContext(HeatmapContextPtr ctx, int a, int b) {
+    m_ctx = std::move(ctx);
+    m_learner[0] = a;
+    m_learner[1] = b;
+    m_class->clear();
+    if (!m_ctx || !m_ctx->test->imageShape) return;
+    const Dataset& d = *m_ctx->test;
+    for (const std::string& c : d.classNames) m_class->addItem(QString::fromStdString(c));
+    // Ink as dark as the data's darkest pixel (MNIST: 1, or 255 for raw bytes).
+    float ink = 0.0f;
+    for (int i = 0; i < d.rows(); ++i) d.forEachNonZero(i, [&](int, float v) { ink = std::max(ink, v); });
+    m_pad->setShape(d.imageShape->rows, d.imageShape->cols, ink);
+}
+
+int DrawCanvas::intendedClass() const { return std::max(0, m_class->currentIndex()); }
+void DrawCanvas::setIntendedClass(int k) { m_class->setCurrentIndex(k); }
+
+void DrawCanvas::classify() {
+    if (!m_ctx) return;
+    const Dataset& d = *m_ctx->test;
+    const RowView x = RowView::dense(m_pad->values());
+    for (int k = 0; k < 2; ++k) {
+        const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(m_learner[k])];
+        const PlayScore s = scoreWithDeletions(model, x, intendedClass(), {});
+        const QString cls = s.predicted >= 0 && s.predicted < d.numClasses()
+                                ? QString::fromStdString(d.classNames[static_cast<std::size_t>(s.predicted)]) : QStringLiteral("?");
+        m_verdict[k]->setText(tr("<b>%1</b> reads it as <b style='font-size:large'>%2</b> (%3 %4)")
+                                  .arg(QString::fromStdString(name).toHtmlEscaped(), cls.toHtmlEscaped(),
+                                       s.scores.size() == 1 ? tr("score") : tr("margin"))
+                                  .arg(s.scores.size() == 1 ? s.scores[0] : s.margin, 0, 'f', 3));
+    }
+    m_use->setEnabled(std::any_of(m_pad->values().begin(), m_pad->values().end(), [](float v) { return v != 0.0f; }));
+}
+
+}  // namespace fdlab::ui
