@@ -521,7 +521,8 @@ Observation computeObservation(const ObservationSpec& spec, const ObservationInp
     if (!spec.claim.empty()) {
         const Claim cl = splitClaim(spec.claim);
         const double a = evaluateExpression(cl.lhs, out.values), b = evaluateExpression(cl.rhs, out.values);
-        out.claimNumbers = formatValue(a, "level") + " " + cl.op + " " + formatValue(b, "level");
+        auto number = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "infinity" : "-infinity") : formatValue(v, "level"); };
+        out.claimNumbers = number(a) + " " + cl.op + " " + number(b);
         out.claimHolds = !std::isnan(a) && !std::isnan(b) &&
                          (cl.op == "<" ? a < b : cl.op == "<=" ? a <= b : cl.op == ">" ? a > b : a >= b);
     }
