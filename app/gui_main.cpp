@@ -3,6 +3,9 @@
 // command line.
 
 #include "core/util/install_paths.h"
+#include "ui/lessons/lesson_dock.h"
+#include "ui/lessons/main_window_lesson_host.h"
+#include "ui/lessons/start_page.h"
 #include "ui/main_window.h"
 #include "ui/plots/curve_plot.h"
 #include "ui/plots/message_view.h"
@@ -13,6 +16,9 @@
 #include <QDockWidget>
 #include <QTabWidget>
 #include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -34,6 +40,14 @@ int main(int argc, char** argv) {
     QCommandLineOption windowSize("window-size", "Resize the window to WxH pixels (e.g. 1200x800).", "WxH");
     QCommandLineOption screenshotFind("screenshot-find",
                                       "With --screenshot-tabs: also save heatmaps-find.png with WORD looked up in the message view.", "word");
+    QCommandLineOption noStartPage("no-start-page", "Do not show the start page (also: FDLAB_NO_START_PAGE=1).");
+    QCommandLineOption lesson("lesson", "Open the lesson ID (a file stem of the lessons directory) in the Lessons dock.", "id");
+    QCommandLineOption lessonStep("lesson-step", "With --lesson: start at step N (1 = the first).", "n");
+    QCommandLineOption screenshotStart("screenshot-start-page", "Save a PNG of the start page, then quit.", "png");
+    parser.addOption(noStartPage);
+    parser.addOption(lesson);
+    parser.addOption(lessonStep);
+    parser.addOption(screenshotStart);
     parser.addOption(windowSize);
     parser.addOption(screenshotFind);
     parser.addOption(screenshot);
@@ -47,8 +61,22 @@ int main(int argc, char** argv) {
         if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
     }
     window.show();
+    fdlab::ui::LessonDock* lessons = fdlab::ui::addLessons(window);
     const QStringList files = parser.positionalArguments();
-    if (parser.isSet(screenshot)) {
+    const bool lessonShot = parser.isSet(lesson) && parser.isSet(screenshot);
+    if (lessonShot) {
+        // Mid-lesson: once the step's observation is shown.
+        const QString png = parser.value(screenshot);
+        window.setProperty("quietErrors", true);
+        auto shoot = [&window, png] {
+            QTimer::singleShot(1500, &window, [&window, png] {
+                window.grab().save(png);
+                QApplication::quit();
+            });
+        };
+        QObject::connect(lessons, &fdlab::ui::LessonDock::observationShown, &window, shoot);
+        QObject::connect(lessons, &fdlab::ui::LessonDock::observationFailed, &window, shoot);
+    } else if (parser.isSet(screenshot)) {
         const QString png = parser.value(screenshot);
         QObject::connect(&window, &fdlab::ui::MainWindow::datasetShown, &window, [&window, png] {
             window.grab().save(png);
@@ -100,6 +128,35 @@ int main(int argc, char** argv) {
             QObject::connect(&window, &fdlab::ui::MainWindow::heatmapsReady, &window,
                              [shoot] { QTimer::singleShot(8000, shoot); });
         QObject::connect(&window, &fdlab::ui::MainWindow::runFailed, &app, [] { QApplication::exit(3); });
+    }
+    if (parser.isSet(lesson)) {
+        fdlab::ui::lessonsDockWidget(window)->show();
+        if (!lessons->startLesson(parser.value(lesson), parser.value(lessonStep).toInt() - 1)) {
+            std::fprintf(stderr, "fdlab: no lesson '%s' (see Help > Lessons)\n", qPrintable(parser.value(lesson)));
+            return 2;
+        }
+        return app.exec();
+    }
+    const bool startPage = parser.isSet(screenshotStart) ||
+                           (files.isEmpty() && !parser.isSet(noStartPage) && !parser.isSet(screenshot) &&
+                            !parser.isSet(screenshotTabs) && fdlab::ui::StartPage::wanted());
+    if (startPage) {
+        auto* page = new fdlab::ui::StartPage(lessons->lessons(), &window);
+        page->setAttribute(Qt::WA_DeleteOnClose);
+        page->resize(std::min(900, window.width() - 40), std::min(640, window.height() - 40));
+        QObject::connect(page, &fdlab::ui::StartPage::lessonChosen, &window, [&window, lessons](int i) {
+            fdlab::ui::lessonsDockWidget(window)->show();
+            lessons->startLesson(i, 0);
+        });
+        if (parser.isSet(screenshotStart)) {
+            const QString png = parser.value(screenshotStart);
+            QTimer::singleShot(500, page, [page, png] {
+                page->grab().save(png);
+                QApplication::quit();
+            });
+        }
+        page->show();
+        if (parser.isSet(screenshotStart)) return app.exec();
     }
     if (files.isEmpty()) {
         window.loadSpec(fdlab::ui::MainWindow::defaultExperiment(), !parser.isSet(screenshot));

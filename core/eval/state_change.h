@@ -1,0 +1,35 @@
+#pragma once
+// One command that changes the experiment state the GUI shows (ui/experiment_controller.h):
+// every field is optional, and only the fields set are applied, in this order: spec (the
+// panels show it and its data loads; a run going on is abandoned and the views showing the
+// previous experiment are cleared), budget (the one adversary budget the Attack panel and the
+// Heatmaps tab share, clamped once to what the data allows), instance (the test instance the
+// Heatmaps tab shows), tab (which view is in front), run (start the experiment).
+// Lessons and views set state only through this, never by poking widgets.
+
+#include "core/eval/experiment_spec.h"
+
+#include <optional>
+#include <string>
+
+namespace fdlab {
+
+struct StateChange {
+    /// A full experiment (a preset's, or data + learners + threat + levels); none: keep the
+    /// current one.
+    std::optional<ExperimentSpec> spec;
+    /// The adversary's budget shown in the Attack panel and the Heatmaps tab (K features for
+    /// count threats, N for value budgets, a fraction or probability otherwise). It is clamped
+    /// to the loaded data (K <= n, N < V); when the heatmaps are being prepared it applies once
+    /// they are ready.
+    std::optional<double> budget;
+    /// The test instance (0-based index into the test part of repetition 0) the Heatmaps tab shows.
+    std::optional<int> instance;
+    /// The view in front: one of tabIds() ("curves", "heatmaps", "data", "label-noise",
+    /// "robustness" when the build has it).
+    std::optional<std::string> tab;
+    /// Start the experiment (the spec given, else the one the panels describe).
+    bool run = false;
+};
+
+}  // namespace fdlab

@@ -1,0 +1,76 @@
+#include "core/teach/lesson_runner.h"
+
+#include "core/eval/model_data.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace fdlab {
+
+std::shared_ptr<InstanceViewContext> trainObservationModels(const ExperimentResult& r,
+                                                            const std::vector<std::string>& learners,
+                                                            const RunControl& rc) {
+    const ExperimentSpec& spec = r.spec;
+    const TaskData data = loadTaskData(spec);
+    PreparedSplit split = prepareRepetition(data, spec, 0);
+    auto ctx = std::make_shared<InstanceViewContext>();
+    for (const std::string& id : learners) {
+        const LearnerSpec& l = learnerById(spec, id);
+        TrainedModel m = trainLearner(l.learner, split.train, paramsAtRepetition0(&r, l), rc);
+        if (rc.cancelled()) return nullptr;
+        ctx->models.emplace_back(id, std::move(m));
+    }
+    ctx->test = std::make_shared<const Dataset>(std::move(split.test));
+    ctx->donors = std::make_shared<const Dataset>(std::move(split.train));
+    // The curves' test attack of repetition 0 (experiment_runner.cpp), as the Heatmaps tab uses.
+    ctx->attack = resolvedAttack(spec, data.data);
+    ctx->attack.seed = derivedSeed(spec, 0, 1);
+    return ctx;
+}
+
+Observation observeStep(const Lesson& lesson, int step, const ExperimentResult& r, const RunControl& rc) {
+    const LessonStep& s = lesson.steps.at(static_cast<std::size_t>(step));
+    const std::string where = lesson.path + ": step " + std::to_string(step + 1) + " (\"" + s.title + "\")";
+    try {
+        std::shared_ptr<InstanceViewContext> models;
+        if (s.observation.needsModels()) {
+            models = trainObservationModels(r, s.observation.modelLearners(), rc);
+            if (!models) return {};
+        }
+        ObservationInput in;
+        in.result = &r;
+        in.models = models.get();
+        in.instance = lessonInstance(lesson, step);
+        return computeObservation(s.observation, in);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(where + ": " + e.what());
+    }
+}
+
+std::vector<StepOutcome> runLesson(const Lesson& lesson, const RunControl& rc,
+                                   const std::function<void(const StepOutcome&)>& onStep) {
+    std::vector<StepOutcome> out;
+    std::shared_ptr<const ExperimentResult> run;
+    for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const LessonStep& s = lesson.steps[static_cast<std::size_t>(i)];
+        if (s.newExperiment || !run) {
+            ExperimentResult r = runExperiment(s.experiment, rc);
+            if (r.status == Status::Cancelled) break;
+            if (r.status == Status::Failed)
+                throw std::runtime_error(lesson.path + ": step " + std::to_string(i + 1) + ": the run failed: " + r.message);
+            run = std::make_shared<const ExperimentResult>(std::move(r));
+        }
+        StepOutcome o;
+        o.step = i;
+        o.result = run;
+        o.observation = observeStep(lesson, i, *run, rc);
+        if (rc.cancelled()) break;
+        o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (onStep) onStep(o);
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+}  // namespace fdlab

@@ -1,0 +1,197 @@
+// The lesson dock (offscreen): walking lesson (a) with Next and Back, the progress reads "Step k
+// of n", each step's tab is shown, the observation the dock displays is exactly the text core
+// computes from the same run (observeStep), steps that keep the experiment do not run it again,
+// a run the student starts does not replace the lesson's numbers; Help > Lessons opens the dock;
+// the start page's "Don't show again" and FDLAB_NO_START_PAGE.
+
+#include "core/teach/lesson.h"
+#include "core/teach/lesson_runner.h"
+#include "ui/experiment_controller.h"
+#include "ui/lessons/controller_lesson_host.h"
+#include "ui/lessons/lesson_dock.h"
+#include "ui/lessons/main_window_lesson_host.h"
+#include "ui/lessons/start_page.h"
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace fdlab;
+using namespace fdlab::ui;
+
+namespace {
+
+// Waits for the dock's observation; returns its text ("" on failure or time-out).
+QString waitForObservation(LessonDock& dock, QSignalSpy& shown, QSignalSpy& failed, int ms = 120000) {
+    QElapsedTimer t;
+    t.start();
+    while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < ms) QTest::qWait(20);
+    if (!failed.isEmpty()) qWarning("observation failed: %s", qPrintable(failed.takeFirst().at(0).toString()));
+    const QString text = shown.isEmpty() ? QString() : shown.takeFirst().at(0).toString();
+    (void)dock;
+    return text;
+}
+
+QString currentTab(MainWindow& w) { return w.tabs()->tabText(w.tabs()->currentIndex()).remove('&'); }
+
+}  // namespace
+
+class TestLessonsUi : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("FDLabTest");
+        QCoreApplication::setApplicationName("test_lessons_ui");
+        QSettings().clear();
+    }
+
+    void walkLessonA() {
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        LessonDock* dock = addLessons(w);
+        QVERIFY(dock->lessons().size() >= 8);
+        QDockWidget* holder = lessonsDockWidget(w);
+        QVERIFY(holder && !holder->isVisible());
+        w.show();
+        // Help > Lessons opens the dock.
+        QAction* help = w.findChild<QAction*>("helpLessons");
+        QVERIFY(help);
+        help->trigger();
+        QVERIFY(holder->isVisible());
+
+        const Lesson lesson = loadLessonFile(lessonsDir() + "/a-linear-classifier.json");
+        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
+        QSignalSpy runs(&w, &MainWindow::runStarted);
+        QVERIFY(dock->startLesson(QString("a-linear-classifier")));
+        auto* next = dock->findChild<QPushButton*>("lessonNext");
+        auto* back = dock->findChild<QPushButton*>("lessonBack");
+        QVERIFY(next && back);
+
+        // Every step: the displayed observation is core's, computed from the window's run.
+        auto check = [&](int step) {
+            const QString text = waitForObservation(*dock, shown, failed);
+            QVERIFY2(!text.isEmpty(), qPrintable(QString("step %1: no observation").arg(step + 1)));
+            QCOMPARE(dock->step(), step);
+            QCOMPARE(dock->progressText(), QString("Step %1 of %2").arg(step + 1).arg(lesson.steps.size()));
+            QVERIFY(w.lastResult());
+            const Observation core = observeStep(lesson, step, *w.lastResult());
+            QCOMPARE(text, QString::fromStdString(core.text));
+            QVERIFY(dock->observationText().contains(QString::fromStdString(core.text).toHtmlEscaped()));
+            QVERIFY(core.claimHolds);
+            QVERIFY(dock->observationText().contains("claim holds"));
+            const std::string& tab = lesson.steps[static_cast<std::size_t>(step)].view.tab;
+            const QString want = tab == "heatmaps" ? "Heatmaps" : tab == "curves" ? "Curves" : currentTab(w);
+            QCOMPARE(currentTab(w), want);
+        };
+        check(0);
+        QVERIFY(!back->isEnabled());
+        for (int s = 1; s < static_cast<int>(lesson.steps.size()); ++s) {
+            QTest::mouseClick(next, Qt::LeftButton);
+            check(s);
+        }
+        QCOMPARE(next->text(), QString("Next lesson >"));
+        QTest::mouseClick(back, Qt::LeftButton);
+        check(static_cast<int>(lesson.steps.size()) - 2);
+        QTest::mouseClick(back, Qt::LeftButton);
+        check(static_cast<int>(lesson.steps.size()) - 3);
+        // Lesson (a) keeps one experiment: one run for all its steps, Back included.
+        QCOMPARE(runs.count(), 1);
+
+        // A run the student starts (other levels) does not change the lesson's numbers: the
+        // next step's observation still comes from the lesson's run.
+        const ExperimentResult lessonRun = *w.lastResult();
+        ExperimentSpec other = lessonRun.spec;
+        other.levels = {0, 1};
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        w.runSpec(other);
+        QVERIFY(finished.wait(60000));
+        QTest::mouseClick(next, Qt::LeftButton);
+        const QString text = waitForObservation(*dock, shown, failed);
+        QCOMPARE(text, QString::fromStdString(observeStep(lesson, dock->step(), lessonRun).text));
+        QCOMPARE(runs.count(), 2);
+    }
+
+    void stepWithNewExperimentRunsIt() {
+        // Lesson (b) step 2 changes the threat: Next starts a second run, and Back to step 1
+        // runs step 1's experiment again (the window now shows step 2's).
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        LessonDock* dock = addLessons(w);
+        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
+        QSignalSpy runs(&w, &MainWindow::runStarted);
+        QVERIFY(dock->startLesson(QString("b-random-versus-worst-case")));
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QCOMPARE(w.lastResult()->spec.attack.threat, std::string("random-deletion"));
+        dock->next();
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QCOMPARE(w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
+        QCOMPARE(runs.count(), 2);
+        dock->back();
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QCOMPARE(w.lastResult()->spec.attack.threat, std::string("random-deletion"));
+        QCOMPARE(runs.count(), 3);
+    }
+
+    void throughTheStateCommand() {
+        // The dock over ExperimentController::apply (the application's one state command): each
+        // step becomes one StateChange; the observation shown is core's on the controller's run.
+        ExperimentController controller(MainWindow::defaultExperiment());
+        ControllerLessonHost host(&controller);
+        LessonDock dock(&host, listLessons());
+        QSignalSpy shown(&dock, &LessonDock::observationShown), failed(&dock, &LessonDock::observationFailed);
+        QSignalSpy tabs(&controller, &ExperimentController::tabRequested);
+        QSignalSpy runs(&controller, &ExperimentController::runStarted);
+        const Lesson lesson = loadLessonFile(lessonsDir() + "/c-fdrop-spreads-its-weight.json");
+        QVERIFY(dock.startLesson(QString("c-fdrop-spreads-its-weight")));
+        for (int step = 0; step < 3; ++step) {
+            if (step > 0) dock.next();
+            const QString text = waitForObservation(dock, shown, failed);
+            QVERIFY(controller.lastResult());
+            QCOMPARE(text, QString::fromStdString(observeStep(lesson, step, *controller.lastResult()).text));
+            QVERIFY(!tabs.isEmpty());
+            QCOMPARE(tabs.last().at(0).toString(), QString::fromStdString(lesson.steps[static_cast<std::size_t>(step)].view.tab));
+        }
+        QCOMPARE(runs.count(), 1);
+    }
+
+    void startPageDontShowAgain() {
+        qunsetenv("FDLAB_NO_START_PAGE");
+        QSettings().remove("startPage/show");
+        QVERIFY(StartPage::wanted());
+        const std::vector<Lesson> lessons = listLessons();
+        {
+            StartPage page(lessons);
+            QSignalSpy chosen(&page, &StartPage::lessonChosen);
+            auto* b = page.findChild<QPushButton*>(QString("startLesson_%1").arg(QString::fromStdString(lessons[2].id)));
+            QVERIFY(b);
+            QVERIFY(!page.dontShowAgain()->isChecked());
+            b->click();
+            QCOMPARE(chosen.count(), 1);
+            QCOMPARE(chosen.at(0).at(0).toInt(), 2);
+        }
+        QVERIFY(StartPage::wanted());   // closed without the box: shown again next time
+        {
+            StartPage page(lessons);
+            page.dontShowAgain()->setChecked(true);
+            page.reject();
+        }
+        QVERIFY(!StartPage::wanted());
+        QSettings().remove("startPage/show");
+        qputenv("FDLAB_NO_START_PAGE", "1");
+        QVERIFY(!StartPage::wanted());
+        qunsetenv("FDLAB_NO_START_PAGE");
+        QVERIFY(StartPage::wanted());
+    }
+};
+
+QTEST_MAIN(TestLessonsUi)
+#include "test_lessons_ui.moc"

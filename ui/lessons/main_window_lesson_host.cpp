@@ -1,0 +1,108 @@
+#include "ui/lessons/main_window_lesson_host.h"
+
+#include "ui/lessons/lesson_dock.h"
+#include "ui/main_window.h"
+#include "ui/panels/attack_panel.h"
+#include "ui/plots/heatmap_view.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <QTabWidget>
+
+namespace fdlab::ui {
+
+namespace {
+
+// Lesson tab ids and the central tabs' titles.
+int tabIndex(QTabWidget* tabs, const std::string& id) {
+    const QString title = id == "curves" ? "Curves" : id == "heatmaps" ? "Heatmaps" : id == "data" ? "Data" : "Label noise";
+    for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->tabText(i).remove('&') == title) return i;
+    return -1;
+}
+
+}  // namespace
+
+MainWindowLessonHost::MainWindowLessonHost(MainWindow* window) : LessonHost(window), m_window(window) {
+    connect(window, &MainWindow::runFinished, this, &LessonHost::runFinished);
+    connect(window, &MainWindow::runFailed, this, &LessonHost::runFailed);
+    connect(window, &MainWindow::heatmapsReady, this, &MainWindowLessonHost::applyHeatmapView);
+    if (auto* view = qobject_cast<HeatmapView*>(window->heatmapView()))
+        // The window opens new heatmaps on an instance A loses and B keeps; a lesson's own
+        // instance wins once that jump is done.
+        connect(view, &HeatmapView::jumpFinished, this, [this, view] {
+            if (m_instance) view->setInstance(*m_instance);
+        });
+}
+
+void MainWindowLessonHost::apply(const LessonStateChange& change) {
+    if (change.view.budget) m_budget = change.view.budget;
+    if (change.view.instance) m_instance = change.view.instance;
+    if (change.spec) {
+        m_window->loadSpec(*change.spec, change.run);
+    } else if (change.run) {
+        m_window->runFromPanels();
+    }
+    if (!change.view.tab.empty()) {
+        const int i = tabIndex(m_window->tabs(), change.view.tab);
+        if (i >= 0) m_window->tabs()->setCurrentIndex(i);
+    }
+    // Without a new run the heatmaps shown are this experiment's: set the view now.
+    if (!change.spec && !change.run) applyHeatmapView();
+}
+
+const ExperimentResult* MainWindowLessonHost::lastResult() const {
+    return m_window->lastResult() ? &*m_window->lastResult() : nullptr;
+}
+
+void MainWindowLessonHost::applyHeatmapView() {
+    auto* view = qobject_cast<HeatmapView*>(m_window->heatmapView());
+    if (!view || !view->hasContext()) return;
+    if (m_budget) {
+        view->setBudget(*m_budget);
+        if (m_window->attackPanel()) m_window->attackPanel()->setBudget(*m_budget);
+    }
+    if (m_instance && *m_instance < (view->instanceSpin() ? view->instanceSpin()->maximum() + 1 : 0))
+        view->setInstance(*m_instance);
+}
+
+LessonDock* addLessons(MainWindow& window) {
+    std::vector<Lesson> lessons;
+    QString error;
+    try {
+        lessons = listLessons();
+    } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());   // shown in the dock, the rest of the app works
+    }
+    auto* host = new MainWindowLessonHost(&window);
+    auto* dock = new LessonDock(host, std::move(lessons));
+    auto* holder = new QDockWidget(QObject::tr("Lessons"), &window);
+    holder->setObjectName("lessonsDockWidget");
+    holder->setWidget(dock);
+    window.addDockWidget(Qt::RightDockWidgetArea, holder);
+    holder->hide();
+    if (!error.isEmpty())
+        QObject::connect(holder, &QDockWidget::visibilityChanged, &window, [&window, error](bool visible) {
+            if (visible) QMessageBox::warning(&window, QObject::tr("Lessons"), QObject::tr("A lesson file is broken: %1").arg(error));
+        });
+    for (QAction* a : window.menuBar()->actions())
+        if (a->menu() && a->text().remove('&') == "Help") {
+            QAction* open = new QAction(QObject::tr("&Lessons"), a->menu());
+            open->setObjectName("helpLessons");
+            open->setShortcut(QKeySequence(Qt::Key_F1));
+            QObject::connect(open, &QAction::triggered, holder, [holder] {
+                holder->show();
+                holder->raise();
+            });
+            a->menu()->insertAction(a->menu()->actions().value(0), open);
+        }
+    return dock;
+}
+
+QDockWidget* lessonsDockWidget(MainWindow& window) { return window.findChild<QDockWidget*>("lessonsDockWidget"); }
+
+}  // namespace fdlab::ui
