@@ -41,6 +41,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 except ImportError:
     print("matplotlib is not installed: no figure")
     sys.exit(0)
@@ -48,6 +49,7 @@ except ImportError:
 fig, ax = plt.subplots(figsize=(7, 4.5), dpi=110)
 for (name, c), marker in zip(curves.items(), ["o", "s"]):
     ax.plot(c["levels"], c["error_attacked"], marker=marker, label=name)
+ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
 ax.set_xlabel("words deleted per spam message by the worst-case adversary (K)")
 ax.set_ylabel("error on spam (test file, 569 messages)")
 ax.set_title("SpamAssassin: exact worst-case word deletion")
