@@ -34,6 +34,7 @@
 #include "core/learners/nonlinear/classifier.h"
 #include "core/learners/nonlinear/model_io.h"
 #include "core/learners/registry.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
 #include <pybind11/functional.h>
@@ -45,11 +46,14 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 namespace py = pybind11;
@@ -69,11 +73,80 @@ thread_local CopyInfo g_lastCopy;
 
 void noteCopy(bool copied, std::string what) { g_lastCopy = {copied, std::move(what)}; }
 
+// ---- arguments: one-line TypeErrors naming the argument -------------------------------------
+
+std::string typeText(const py::handle& o) { return py::str(py::type::handle_of(o).attr("__name__")).cast<std::string>(); }
+
+/// o as a T, or TypeError naming the argument (pybind's own cast error is a bare RuntimeError).
+/// numpy scalars convert like the Python numbers they hold (np.int64(3) as an int).
+template <class T>
+T castArg(const py::handle& o, const char* name, const char* expected) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        // pybind11 would take 2.0 as 2 for an int: only whole-number types are accepted.
+        if (py::isinstance<py::float_>(o) || py::isinstance<py::str>(o) || !py::hasattr(o, "__index__"))
+            throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
+    }
+    if constexpr (std::is_same_v<T, std::string>) {
+        if (!py::isinstance<py::str>(o)) throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
+    }
+    try {
+        return o.cast<T>();
+    } catch (const py::cast_error&) {
+        throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
+    }
+}
+
+/// A path argument: a str or any os.PathLike (pathlib.Path), as a str.
+std::string pathArg(const py::handle& o, const char* name) {
+    const py::module_ os = py::module_::import("os");
+    if (!py::isinstance<py::str>(o) && !py::hasattr(o, "__fspath__"))
+        throw py::type_error(std::string(name) + ": expected a path (str or pathlib.Path), got " + typeText(o));
+    return os.attr("fsdecode")(os.attr("fspath")(o)).cast<std::string>();
+}
+
+[[noreturn]] void raiseOsError(const char* type, int errnum, const std::string& what, const std::string& path) {
+    py::object exc = py::module_::import("builtins").attr(type)(errnum, what, path);
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
+    throw py::error_already_set();
+}
+
+/// A path to read: FileNotFoundError (an OSError) when nothing is there.
+std::string inputPath(const py::handle& o, const char* name) {
+    std::string path = pathArg(o, name);
+    if (!py::module_::import("os.path").attr("exists")(path).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such file or directory", path);
+    return path;
+}
+
+/// A path to write: FileNotFoundError when its directory does not exist.
+std::string outputPath(const py::handle& o, const char* name) {
+    std::string path = pathArg(o, name);
+    const py::module_ osPath = py::module_::import("os.path");
+    const std::string dir = osPath.attr("dirname")(osPath.attr("abspath")(path)).cast<std::string>();
+    if (!osPath.attr("isdir")(dir).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such directory: " + dir, path);
+    return path;
+}
+
 // ---- JSON <-> Python (through the json module: exact for doubles, simple) -------------------
 
-json toJson(const py::handle& obj) {
+/// A dict of parameter values as JSON; numpy scalars and arrays convert like the numbers and
+/// lists they hold (params={"K": np.int64(3)} in a loop over np.arange). Errors name `name`.
+json toJson(const py::handle& obj, const char* name) {
     if (obj.is_none()) return json::object();
-    const std::string text = py::module_::import("json").attr("dumps")(obj).cast<std::string>();
+    if (!py::isinstance<py::dict>(obj))
+        throw py::type_error(std::string(name) + ": expected a dict of parameter values, got " + typeText(obj));
+    const py::cpp_function numpyValues([name](const py::handle& o) -> py::object {
+        const py::module_ np = py::module_::import("numpy");
+        if (py::isinstance(o, np.attr("generic")) || py::isinstance(o, np.attr("ndarray"))) return o.attr("tolist")();
+        throw py::type_error(std::string(name) + ": a value of type " + typeText(o) + " is not a number, bool, str, list or dict");
+    });
+    std::string text;
+    try {
+        text = py::module_::import("json").attr("dumps")(obj, py::arg("default") = numpyValues, py::arg("allow_nan") = false).cast<std::string>();
+    } catch (py::error_already_set& e) {
+        if (e.matches(PyExc_ValueError)) throw std::invalid_argument(std::string(name) + ": NaN and infinity are not parameter values");
+        const std::string what = py::str(e.value()).cast<std::string>();
+        throw py::type_error(what.rfind(name, 0) == 0 ? what : std::string(name) + ": " + what);
+    }
     return json::parse(text);
 }
 
@@ -88,8 +161,6 @@ bool isScipySparse(const py::handle& X) { return py::hasattr(X, "tocsr") && py::
 std::string shapeText(py::ssize_t m, py::ssize_t n) { return std::to_string(m) + "x" + std::to_string(n); }
 
 std::string dtypeText(const py::array& a) { return py::str(a.dtype()).cast<std::string>(); }
-
-std::string typeText(const py::handle& o) { return py::str(py::type::handle_of(o).attr("__name__")).cast<std::string>(); }
 
 /// The features X of any entry point (train, decision_function, predict, attack, curve and its
 /// donors), checked once here so that none of them reads memory a bad input points at:
@@ -125,6 +196,7 @@ struct Features {
 void checkSize(py::ssize_t m, py::ssize_t n, std::optional<int> expectedCols) {
     if (m > std::numeric_limits<int>::max() || n > std::numeric_limits<int>::max())
         throw std::invalid_argument("X: " + shapeText(m, n) + " has too many rows or columns for FDLab (at most 2^31 - 1)");
+    if (n == 0) throw std::invalid_argument("X: " + shapeText(m, n) + " has no columns: FDLab needs at least one feature");
     if (expectedCols && n != *expectedCols)
         throw std::invalid_argument("X has " + std::to_string(n) + " features; the model expects " + std::to_string(*expectedCols));
 }
@@ -354,7 +426,7 @@ std::vector<std::string> labelStrings(const py::handle& y) {
         for (py::ssize_t i = 0; i < r.shape(0); ++i) {
             const double x = r(i);
             if (!std::isfinite(x) || x != std::round(x))
-                throw std::invalid_argument("y: float labels must be whole numbers (row " + std::to_string(i + 1) + " is " +
+                throw std::invalid_argument("y: float labels must be whole numbers (y[" + std::to_string(i) + "] is " +
                                             std::to_string(x) + "); pass integers or strings");
             out[static_cast<std::size_t>(i)] = std::to_string(static_cast<long long>(x));
         }
@@ -382,7 +454,7 @@ void setLabels(Dataset& d, const py::handle& y, const std::vector<std::string>& 
         if (it == index.end()) {
             std::string known;
             for (const auto& c : d.classNames) known += (known.empty() ? "" : ", ") + c;
-            throw std::invalid_argument("y: label '" + s[i] + "' (row " + std::to_string(i + 1) + ") is not one of the classes " + known);
+            throw std::invalid_argument("y: label '" + s[i] + "' (y[" + std::to_string(i) + "]) is not one of the classes " + known);
         }
         d.labels[i] = it->second;
     }
@@ -404,16 +476,6 @@ py::object classValuesOf(const Dataset& d, const py::handle& y) {
     } catch (const std::invalid_argument&) {
     }
     return np.attr("array")(d.classNames, py::arg("dtype") = "str");
-}
-
-/// o as a T, or TypeError naming the argument (pybind's own cast error is a bare RuntimeError).
-template <class T>
-T castArg(const py::object& o, const char* name, const char* expected) {
-    try {
-        return o.cast<T>();
-    } catch (const py::cast_error&) {
-        throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
-    }
 }
 
 struct DataArgs {
@@ -499,31 +561,96 @@ py::tuple datasetOut(Dataset d) {
 
 // ---- models ---------------------------------------------------------------------------------
 
+/// The numpy dtype string of label values that survive a model file as text ("<i8", "|b1",
+/// "<f8"); empty for strings and objects (class names are text already).
+std::string labelDtypeOf(const py::object& classValues) {
+    if (classValues.is_none()) return "";
+    const py::dtype dt = py::array::ensure(classValues).dtype();
+    const char kind = dt.kind();
+    if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f') return "";
+    return py::str(dt.attr("str")).cast<std::string>();
+}
+
+/// Class names as values of the numpy dtype `dtype` (a file's label_dtype), or None when there
+/// is none or a name does not convert back to itself (then the names, as str, are the classes).
+py::object classValuesFromNames(const std::vector<std::string>& names, const std::string& dtype) {
+    if (dtype.empty()) return py::none();
+    const py::module_ np = py::module_::import("numpy");
+    try {
+        const py::dtype dt(dtype);
+        py::object v = np.attr("asarray")(names);
+        if (dt.kind() != 'f') v = v.attr("astype")("int64");   // "1" -> 1 -> True for bool
+        v = v.attr("astype")(dt);
+        if (labelStrings(v) == names) return v;
+    } catch (const py::error_already_set&) {
+    } catch (const std::invalid_argument&) {
+    }
+    return py::none();
+}
+
 /// A trained or loaded model, with what saving it needs: a loaded one keeps its file as read
 /// (LoadedModel); one trained in Python also its training set.
 struct Model : LoadedModel {
     std::shared_ptr<const Dataset> train;    ///< the training set (trained in Python; for save's description)
     /// The class labels in class index order, as values of the y given to train (same dtype:
-    /// ints stay ints); None for a loaded model (its file records class names as text).
+    /// ints stay ints); for a loaded model from the file's label_dtype, else None (class names).
     py::object classValues = py::none();
+    bool fitKnown = true;                    ///< false when read from a file, which records no fit
 
     /// classValues, or the class names as a numpy str array.
     py::array classes() const {
         if (!classValues.is_none()) return classValues;
         return py::module_::import("numpy").attr("array")(classNames, py::arg("dtype") = "str");
     }
+    /// The fitted scaling a model file records, when it changes anything: X is scaled with it
+    /// before scoring, as fdlab-cli eval/attack scale the data for the model.
+    const Preprocessor* scaling() const {
+        return training.preprocessing && training.preprocessing->scaling != Scaling::None ? &*training.preprocessing : nullptr;
+    }
+    /// The model file's text (save, pickle).
+    std::string text() const {
+        if (train) return trainedModelText(trained, *train, learner, params, {}, nullptr, labelDtypeOf(classValues));
+        LoadedModel copy = *this;
+        copy.training.labelDtype = labelDtypeOf(classValues);
+        return loadedModelText(copy);
+    }
 };
 
+/// A model read from a file's text (load_model, unpickling).
+std::shared_ptr<Model> modelFromFileText(const std::string& text, const std::string& source) {
+    auto model = std::make_shared<Model>();
+    static_cast<LoadedModel&>(*model) = modelFromText(text, source);
+    model->classValues = classValuesFromNames(model->classNames, model->training.labelDtype);
+    model->fitKnown = false;
+    return model;
+}
+
 /// Scores of every row of X (checked by readFeatures against the model's feature count),
-/// reading float32 C-order / CSR float32-int32 memory in place.
+/// reading float32 C-order / CSR float32-int32 memory in place. A model whose file records a
+/// scaling scores a scaled copy of X.
 Eigen::MatrixXd scoreRows(const Model& model, const py::handle& X) {
     const Scorer& s = *model.trained.scorer;
+    const int K = s.outputs();
+    std::vector<double> row(static_cast<std::size_t>(K));
+    if (const Preprocessor* scale = model.scaling()) {
+        Dataset d;
+        d.name = "X";
+        setFeatures(d, X, s.features());
+        d.fillDefaults();
+        scale->apply(d);
+        noteCopy(true, g_lastCopy.what + ", scaled by the model's recorded " + toString(scale->scaling));
+        Eigen::MatrixXd out(d.rows(), K);
+        py::gil_scoped_release release;
+        for (int i = 0; i < d.rows(); ++i) {
+            s.scoresRow(d.row(i), row);
+            for (int k = 0; k < K; ++k) out(i, k) = row[static_cast<std::size_t>(k)];
+        }
+        return out;
+    }
     const Features f = readFeatures(X, s.features());
     noteCopy(f.copied, f.what + (f.copied ? " (a temporary for scoring)" : ": rows read in place"));
-    const int K = s.outputs();
     Eigen::MatrixXd out(f.rows, K);
     py::gil_scoped_release release;
-    std::vector<double> row(static_cast<std::size_t>(K));
     for (int i = 0; i < f.rows; ++i) {
         s.scoresRow(f.row(i), row);
         for (int k = 0; k < K; ++k) out(i, k) = row[static_cast<std::size_t>(k)];
@@ -546,22 +673,18 @@ py::array_t<double> matrixOut(const Eigen::MatrixXd& M, bool flatten) {
 py::dict fitInfo(const Model& m) {
     py::dict d;
     const FitResult& f = m.trained.fit;
-    d["status"] = std::string(toString(f.status));
-    d["objective"] = f.objective;
-    d["gap"] = f.gap < 0 ? py::object(py::none()) : py::object(py::float_(f.gap));
-    d["iterations"] = f.iterations;
-    d["elapsed"] = f.elapsed;
-    d["message"] = f.message;
+    const auto known = [&](py::object v) { return m.fitKnown ? v : py::object(py::none()); };
+    d["status"] = m.fitKnown ? py::object(py::str(toString(f.status))) : py::object(py::none());
+    d["objective"] = known(py::float_(f.objective));
+    d["gap"] = f.gap < 0 ? py::object(py::none()) : known(py::float_(f.gap));
+    d["iterations"] = known(py::int_(f.iterations));
+    d["elapsed"] = known(py::float_(f.elapsed));
+    d["message"] = known(py::str(f.message));
     return d;
 }
 
-void saveModelFile(const Model& m, const std::string& path) {
-    // Trained here: no split to record ("split": null); read from a file: its record kept.
-    if (m.train) saveTrainedModel(path, m.trained, *m.train, m.learner, m.params);
-    else saveLoadedModel(path, m);
-}
-
-/// A test set for `model` from Python arrays: the model's class order and feature count.
+/// A test set for `model` from Python arrays: the model's class order and feature count, scaled
+/// by the scaling the model's file records (as fdlab-cli eval/attack scale their data).
 Dataset testSet(const Model& model, const py::handle& X, const py::handle& y, const py::object& importance) {
     DataArgs extra;
     extra.importance = importance;
@@ -570,6 +693,11 @@ Dataset testSet(const Model& model, const py::handle& X, const py::handle& y, co
         !extra.featureNames.is_none())
         d.featureNames = model.featureNames;
     if (model.imageShape && model.imageShape->size() == d.features()) d.imageShape = model.imageShape;
+    if (const Preprocessor* scale = model.scaling()) {
+        const CopyInfo copy = g_lastCopy;
+        scale->apply(d);
+        noteCopy(true, copy.what + ", scaled by the model's recorded " + toString(scale->scaling));
+    }
     return d;
 }
 
@@ -588,6 +716,8 @@ py::dict paramsOut(const std::vector<ParamInfo>& ps) {
     return params;
 }
 
+std::vector<std::string> nameList(const py::object& o, const char* name);
+
 AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::uint64_t seed, const py::object& attackedClasses,
                           const py::object& feature, const py::object& features, const py::object& regions,
                           const std::string& replacement, const py::object& threatParams) {
@@ -598,8 +728,7 @@ AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::ui
     // threat_params: any threat's own parameters by name (fdlab.threats() lists them), as in the
     // "attack" object of an experiment file; the keywords below are shorthands for four of them.
     if (!threatParams.is_none()) {
-        if (!py::isinstance<py::dict>(threatParams)) throw std::invalid_argument("threat_params must be a dict");
-        at.params = toJson(threatParams);
+        at.params = toJson(threatParams, "threat_params");
     }
     auto setOnce = [&](const char* key, json value) {
         if (at.params.contains(key))
@@ -608,10 +737,10 @@ AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::ui
     };
     // The keyword arguments are the threats' parameters of the same names (ThreatInfo::params);
     // AttackSpec::completeParams refuses one the threat does not take.
-    if (!feature.is_none()) setOnce("feature", feature.cast<int>());
-    if (!features.is_none()) setOnce("features", features.cast<std::vector<int>>());
+    if (!feature.is_none()) setOnce("feature", castArg<int>(feature, "feature", "an int (a feature index)"));
+    if (!features.is_none()) setOnce("features", castArg<std::vector<int>>(features, "features", "a sequence of ints (feature indices)"));
     if (!regions.is_none()) {
-        const auto rc = regions.cast<std::pair<int, int>>();
+        const auto rc = castArg<std::pair<int, int>>(regions, "regions", "(rows, cols)");
         setOnce("regions", json::array({rc.first, rc.second}));
     }
     const bool takesReplacement = std::any_of(info.params.begin(), info.params.end(), [](const ParamInfo& p) { return p.name == "replacement"; });
@@ -619,7 +748,7 @@ AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::ui
     else if (takesReplacement && !at.params.contains("replacement")) at.params["replacement"] = replacement;
     at.completeParams();
     if (!attackedClasses.is_none()) {
-        for (const auto& name : attackedClasses.cast<std::vector<std::string>>()) {
+        for (const auto& name : nameList(attackedClasses, "attacked_classes")) {
             const auto it = std::find(model.classNames.begin(), model.classNames.end(), name);
             if (it == model.classNames.end()) throw std::invalid_argument("attacked_classes: '" + name + "' is not a class of the model");
             at.attackedClasses.push_back(static_cast<int>(it - model.classNames.begin()));
@@ -633,10 +762,10 @@ AttackSpec attackSpecFrom(const Model& model, const std::string& threat, std::ui
 LoadOptions loadOptionsFrom(const py::kwargs& kw, std::set<std::string>& used) {
     LoadOptions o;
     auto str = [&](const char* key, std::string& out) {
-        if (kw.contains(key)) out = kw[key].cast<std::string>(), used.insert(key);
+        if (kw.contains(key)) out = castArg<std::string>(kw[key], key, "a str"), used.insert(key);
     };
     if (kw.contains("storage")) {
-        const std::string s = kw["storage"].cast<std::string>();
+        const std::string s = castArg<std::string>(kw["storage"], "storage", "a str");
         used.insert("storage");
         if (s == "auto") o.storage = Storage::Auto;
         else if (s == "dense") o.storage = Storage::Dense;
@@ -647,16 +776,16 @@ LoadOptions loadOptionsFrom(const py::kwargs& kw, std::set<std::string>& used) {
     str("class_attribute", o.classAttribute);
     str("text_column", o.textColumn);
     str("weighting", o.weighting);
-    str("idx_labels", o.idxLabels);
+    if (kw.contains("idx_labels")) o.idxLabels = inputPath(kw["idx_labels"], "idx_labels"), used.insert("idx_labels");
     if (kw.contains("separator")) {
-        const std::string s = kw["separator"].cast<std::string>();
+        const std::string s = castArg<std::string>(kw["separator"], "separator", "a str");
         used.insert("separator");
         if (s.size() != 1) throw std::invalid_argument("separator must be one character");
         o.separator = s[0];
     }
-    if (kw.contains("min_df")) o.minDocumentFrequency = kw["min_df"].cast<int>(), used.insert("min_df");
+    if (kw.contains("min_df")) o.minDocumentFrequency = castArg<int>(kw["min_df"], "min_df", "an int"), used.insert("min_df");
     if (kw.contains("missing")) {
-        const std::string s = kw["missing"].cast<std::string>();
+        const std::string s = castArg<std::string>(kw["missing"], "missing", "a str");
         used.insert("missing");
         if (s == "error") o.missing = MissingPolicy::Error;
         else if (s == "drop-row") o.missing = MissingPolicy::DropRow;
@@ -684,20 +813,69 @@ std::vector<std::string> splitComma(const std::string& s) {
     return out;
 }
 
-std::vector<std::string> nameList(const py::object& o) {
+/// Class names: a list (any values, as str) or "A,B"; `name` for messages.
+std::vector<std::string> nameList(const py::object& o, const char* name) {
     if (o.is_none()) return {};
     if (py::isinstance<py::str>(o)) return splitComma(o.cast<std::string>());
+    if (!py::isinstance<py::iterable>(o)) throw py::type_error(std::string(name) + ": expected a list of class names or 'A,B', got " + typeText(o));
     std::vector<std::string> out;
-    for (const auto& v : o) out.push_back(py::str(v).cast<std::string>());
+    for (const auto& v : o) out.push_back(py::isinstance<py::str>(v) ? v.cast<std::string>() : labelStrings(py::module_::import("numpy").attr("asarray")(py::make_tuple(v)))[0]);
     return out;
 }
 
-// ---- run: a worker thread, the calling thread polls for Ctrl-C ------------------------------
+// ---- long work: a worker thread, the calling thread polls for Ctrl-C --------------------------
 
-py::object runExperimentPy(const std::string& presetOrFile, int threads, const py::object& repetitions, const py::object& onPoint) {
-    ExperimentSpec spec = loadPresetOrFile(presetOrFile);
-    if (threads > 0) spec.threads = threads;
-    if (!repetitions.is_none()) spec.repetitions = repetitions.cast<int>();
+/// Runs work() (which watches `stop` through its RunControl) on a worker thread, without the
+/// GIL, while the calling thread checks for Ctrl-C every 50 ms and calls poll() (run's points).
+/// Ctrl-C or an exception from poll() requests the stop; once the work has ended, the
+/// exception is re-raised, Ctrl-C as KeyboardInterrupt(cancelled(result)). Else the result.
+template <class Work, class Poll, class Message>
+auto runInterruptibly(Work work, std::stop_source& stop, Poll poll, Message cancelled) {
+    auto fut = std::async(std::launch::async, std::move(work));
+    bool interrupted = false;
+    std::exception_ptr pollError;
+    for (;;) {
+        std::future_status st;
+        {
+            py::gil_scoped_release release;
+            st = fut.wait_for(std::chrono::milliseconds(50));
+        }
+        if (!interrupted && !pollError) {
+            try {
+                if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+                poll();
+            } catch (py::error_already_set& e) {
+                interrupted = e.matches(PyExc_KeyboardInterrupt);
+                if (!interrupted) pollError = std::current_exception();
+                stop.request_stop();
+            }
+        }
+        if (st == std::future_status::ready) break;
+    }
+    decltype(fut.get()) r;
+    {
+        py::gil_scoped_release release;
+        r = fut.get();   // rethrows the work's exceptions
+    }
+    if (pollError) std::rethrow_exception(pollError);
+    if (interrupted) {
+        PyErr_SetString(PyExc_KeyboardInterrupt, cancelled(r).c_str());
+        throw py::error_already_set();
+    }
+    return r;
+}
+
+// ---- run --------------------------------------------------------------------------------------
+
+py::object runExperimentPy(const py::object& presetOrFile, const py::object& threads, const py::object& repetitions,
+                           const py::object& onPoint) {
+    ExperimentSpec spec = loadPresetOrFile(py::isinstance<py::str>(presetOrFile) ? presetOrFile.cast<std::string>()
+                                                                               : pathArg(presetOrFile, "preset_or_file"));
+    const int nThreads = castArg<int>(threads, "threads", "an int");
+    if (nThreads > 0) spec.threads = nThreads;
+    if (!repetitions.is_none()) spec.repetitions = castArg<int>(repetitions, "repetitions", "an int or None");
+    if (!onPoint.is_none() && !PyCallable_Check(onPoint.ptr()))
+        throw py::type_error("on_point: expected a function of one dict, got " + typeText(onPoint));
     spec.validate();
 
     std::stop_source stop;
@@ -729,38 +907,8 @@ py::object runExperimentPy(const std::string& presetOrFile, int threads, const p
             onPoint(d);
         }
     };
-    auto fut = std::async(std::launch::async, [&] { return runExperiment(spec, rc, cb); });
-    bool interrupted = false;
-    std::exception_ptr callbackError;
-    for (;;) {
-        std::future_status st;
-        {
-            py::gil_scoped_release release;
-            st = fut.wait_for(std::chrono::milliseconds(50));
-        }
-        if (!interrupted && !callbackError) {
-            try {
-                if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-                deliver();
-            } catch (py::error_already_set& e) {
-                interrupted = e.matches(PyExc_KeyboardInterrupt);
-                if (!interrupted) callbackError = std::current_exception();
-                else e.restore(), PyErr_Clear();
-                stop.request_stop();
-            }
-        }
-        if (st == std::future_status::ready) break;
-    }
-    ExperimentResult r;
-    {
-        py::gil_scoped_release release;
-        r = fut.get();   // rethrows the runner's exceptions
-    }
-    if (callbackError) std::rethrow_exception(callbackError);
-    if (interrupted) {
-        PyErr_SetString(PyExc_KeyboardInterrupt, ("fdlab.run cancelled: " + r.message).c_str());
-        throw py::error_already_set();
-    }
+    const ExperimentResult r = runInterruptibly([&] { return runExperiment(spec, rc, cb); }, stop, deliver,
+                                                [](const ExperimentResult& res) { return "fdlab.run cancelled: " + res.message; });
     deliver();
     py::dict out = fromJson(resultsToJson(r));
     // The summary per learner as numpy arrays, ready to plot.
@@ -787,11 +935,110 @@ py::object runExperimentPy(const std::string& presetOrFile, int threads, const p
     return out;
 }
 
+// ---- models from weights; pickling ------------------------------------------------------------
+
+/// Model.linear: w (n,) / (n, 1) and a number b (binary), or w (n, K) and b (K,); a two-column w
+/// becomes the binary model of column 1 minus column 0 (the same decisions, ties included).
+std::shared_ptr<Model> linearModel(const py::object& wArg, const py::object& bArg, const py::object& classNames,
+                                   const py::object& featureNames, const py::object& learner) {
+    const py::module_ np = py::module_::import("numpy");
+    const auto numbers = [&](const py::object& o, const char* name) {
+        py::array a;
+        try {
+            a = np.attr("asarray")(o, py::arg("dtype") = "float64");
+        } catch (const py::error_already_set&) {
+            throw py::type_error(std::string(name) + ": expected an array of numbers, got " + typeText(o));
+        }
+        if (!np.attr("all")(np.attr("isfinite")(a)).cast<bool>()) throw std::invalid_argument(std::string(name) + ": has NaN or infinite values");
+        return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(a);
+    };
+    const auto w = numbers(wArg, "w");
+    const auto b = numbers(bArg, "b");
+    if (w.ndim() != 1 && w.ndim() != 2) throw std::invalid_argument("w: expected shape (n,) or (n, K), got " + std::to_string(w.ndim()) + " dimensions");
+    const py::ssize_t n = w.shape(0), K = w.ndim() == 2 ? w.shape(1) : 1;
+    if (n == 0) throw std::invalid_argument("w: has no rows: a model needs at least one feature");
+    if (K == 0) throw std::invalid_argument("w: has no columns");
+    if (b.size() != K) throw std::invalid_argument("b: " + std::to_string(b.size()) + " values for the " + std::to_string(K) + " column(s) of w");
+    LinearModel lm;
+    const double* wv = w.data();
+    const double* bv = b.data();
+    if (K == 2) {   // [w_0, w_1] -> w_1 - w_0: s > 0 exactly when column 1 wins (ties: class 0, as argmax)
+        lm.W.resize(n, 1);
+        for (py::ssize_t j = 0; j < n; ++j) lm.W(j, 0) = wv[j * 2 + 1] - wv[j * 2];
+        lm.b = Eigen::VectorXd::Constant(1, bv[1] - bv[0]);
+    } else {
+        lm.W.resize(n, K);
+        for (py::ssize_t j = 0; j < n; ++j)
+            for (py::ssize_t k = 0; k < K; ++k) lm.W(j, k) = wv[j * K + k];
+        lm.b = Eigen::Map<const Eigen::VectorXd>(bv, K);
+    }
+    const py::ssize_t classes = K == 1 ? 2 : K;
+    auto model = std::make_shared<Model>();
+    model->classValues = classNames.is_none() ? np.attr("arange")(classes) : np.attr("asarray")(classNames);
+    const std::vector<std::string> names = labelStrings(model->classValues);
+    if (static_cast<py::ssize_t>(names.size()) != classes)
+        throw std::invalid_argument("class_names: " + std::to_string(names.size()) + " names for a model of " + std::to_string(classes) + " classes");
+    if (std::set<std::string>(names.begin(), names.end()).size() != names.size())
+        throw std::invalid_argument("class_names: the names are not distinct");
+    lm.classNames = names;
+    ModelMetadata meta;
+    meta.learner = castArg<std::string>(learner, "learner", "a str");
+    meta.classNames = names;
+    if (featureNames.is_none()) {
+        for (py::ssize_t j = 0; j < n; ++j) meta.featureNames.push_back("f" + std::to_string(j + 1));
+    } else {
+        meta.featureNames = castArg<std::vector<std::string>>(featureNames, "feature_names", "a sequence of str");
+        if (static_cast<py::ssize_t>(meta.featureNames.size()) != n)
+            throw std::invalid_argument("feature_names: " + std::to_string(meta.featureNames.size()) + " names for " + std::to_string(n) + " features");
+    }
+    FitResult f;
+    f.model = lm;
+    f.status = Status::Converged;
+    model->trained = wrapLinear(std::move(f));
+    model->savedLinear = SavedModel{lm, meta};
+    model->learner = meta.learner;
+    model->classNames = names;
+    model->featureNames = meta.featureNames;
+    model->training.preprocessing = Preprocessor{};   // weights for the data as given
+    model->training.hasSplitField = true;             // "split": null: trained outside a split
+    model->fitKnown = false;
+    return model;
+}
+
+/// Pickle state: the model file's text, the class labels (their dtype), the fit record and the
+/// registry name and parameters (a classifier file records only the model type).
+py::tuple modelState(const Model& m) {
+    const FitResult& f = m.trained.fit;
+    return py::make_tuple(m.text(), m.classValues, m.fitKnown,
+                          py::make_tuple(std::string(toString(f.status)), f.objective, f.gap, f.iterations, f.elapsed, f.message),
+                          m.learner, m.params.dump());
+}
+
+std::shared_ptr<Model> modelFromState(const py::tuple& state) {
+    if (state.size() != 6) throw std::invalid_argument("not a pickled fdlab.Model of this FDLab version");
+    auto model = modelFromFileText(state[0].cast<std::string>(), "pickled fdlab.Model");
+    model->classValues = state[1];
+    model->fitKnown = state[2].cast<bool>();
+    model->learner = state[4].cast<std::string>();
+    model->params = json::parse(state[5].cast<std::string>());
+    const py::tuple fit = state[3];
+    FitResult& f = model->trained.fit;
+    const std::string status = fit[0].cast<std::string>();
+    for (Status s : {Status::Converged, Status::MaxIterations, Status::Cancelled, Status::Failed})
+        if (status == toString(s)) f.status = s;
+    f.objective = fit[1].cast<double>();
+    f.gap = fit[2].cast<double>();
+    f.iterations = fit[3].cast<long>();
+    f.elapsed = fit[4].cast<double>();
+    f.message = fit[5].cast<std::string>();
+    return model;
+}
+
 }  // namespace
 
 }  // namespace fdlab::python
 
-PYBIND11_MODULE(fdlab, m) {
+PYBIND11_MODULE(_fdlab, m) {
     using namespace fdlab;
     using namespace fdlab::python;
     m.doc() = "FDLab, the Feature Deletion Lab, from Python: the same C++ core as fdlab-cli and the GUI.\n\n"
@@ -836,13 +1083,23 @@ PYBIND11_MODULE(fdlab, m) {
             d["paper"] = l.paper;
             d["formula"] = l.formula;
             d["linear"] = l.linear;
-            d["binary_only"] = l.binaryOnly;
+            // What trainLearner really does with more than two classes: binary-only linear
+            // learners run one-vs-rest (registry.cpp, linearFit); a binary-only non-linear one
+            // (the kernel SVM) refuses; the others are multi-class themselves.
+            const std::string multi = !l.binaryOnly ? "native" : l.linear ? "one-vs-rest" : "refused";
+            d["multiclass"] = multi;
+            d["binary_only"] = multi == "refused";
+            // Sparse X: linear learners iterate over stored entries; the others get a dense copy.
+            d["sparse"] = l.linear ? "native" : "densified";
             d["params"] = paramsOut(l.params);
             out.append(d);
         }
         return out;
-    }, "learners() -> list of dict\n\nEvery registry learner (name, title, paper, formula, linear, binary_only) and its\n"
-       "parameters (default, min, max, choices, doc): the names train() accepts.");
+    }, "learners() -> list of dict\n\nEvery registry learner: name (what train() accepts), title, paper, formula, linear,\n"
+       "multiclass ('native': trains on any number of classes; 'one-vs-rest': a binary learner that train()\n"
+       "runs one-vs-rest on more than two classes; 'refused': binary data only), binary_only (multiclass ==\n"
+       "'refused'), sparse ('native': scipy.sparse X stays sparse; 'densified': trained on a dense copy, refused\n"
+       "when too large) and its parameters (default, min, max, choices, doc).");
 
     m.def("threats", [] {
         py::list out;
@@ -878,7 +1135,8 @@ PYBIND11_MODULE(fdlab, m) {
         return out;
     }, "datasets() -> list of dict\n\nThe bundled datasets and generators (name, title, files, licence, synthetic).");
 
-    m.def("bundled", [](const std::string& name) { return datasetOut(loadBundled(name)); }, py::arg("name"),
+    m.def("bundled", [](const py::object& name) { return datasetOut(loadBundled(castArg<std::string>(name, "name", "a str"))); },
+          py::arg("name"),
           "bundled(name) -> (X, y, info)\n\n"
           "A bundled dataset ('mnist', 'spambase', 'vote', ...; see datasets()). X is a float32 numpy array\n"
           "(owning FDLab's storage, no copy) or a scipy.sparse.csr_matrix for sparse sets; y holds the class\n"
@@ -886,46 +1144,50 @@ PYBIND11_MODULE(fdlab, m) {
           "(rows, cols) or None, importance, labels (class indices) and sparse.\n"
           "Raises ValueError for an unknown name, fdlab.DataError for a broken file.");
 
-    m.def("load", [](const std::string& path, const py::kwargs& kw) {
+    m.def("load", [](const py::object& path, const py::kwargs& kw) {
+        const std::string file = inputPath(path, "path");
         std::set<std::string> used;
         const LoadOptions o = loadOptionsFrom(kw, used);
         rejectUnknown(kw, used, "load");
-        return datasetOut(loadDataFile(path, o));
+        return datasetOut(loadDataFile(file, o));
     }, py::arg("path"),
           "load(path, **options) -> (X, y, info)\n\n"
           "Reads an IDX, CSV, LIBSVM or ARFF file (or a text corpus) with FDLab's loaders; returns as bundled().\n"
+          "path: a str or pathlib.Path (FileNotFoundError when nothing is there).\n"
           "Options: storage='auto'|'dense'|'sparse', label=COLUMN (CSV), separator=',', class_attribute=NAME\n"
           "(ARFF), missing='impute'|'drop-row'|'error' (ARFF), text_column=COL, weighting='binary'|'tf'|'tf-idf',\n"
           "min_df=2, idx_labels=PATH. Class names are sorted numerically when all numeric, else\n"
           "lexicographically. Raises fdlab.DataError ('FILE:LINE: message') for a malformed file.");
 
     m.def("prepare", [](const py::object& bundled, const py::object& data, const py::object& positive,
-                        const py::object& negative, const py::object& oneVsRest, const std::string& scale, double testFraction,
-                        std::uint64_t seed, const std::string& importance, const py::kwargs& kw) {
+                        const py::object& negative, const py::object& oneVsRest, const py::object& scale,
+                        const py::object& testFraction, const py::object& seed, const py::object& importance,
+                        const py::kwargs& kw) {
         ExperimentSpec s;
         std::set<std::string> used;
         s.dataset.options = loadOptionsFrom(kw, used);
         rejectUnknown(kw, used, "prepare");
         if (bundled.is_none() == data.is_none()) throw std::invalid_argument("give exactly one of bundled= and data=");
-        if (!bundled.is_none()) s.dataset.bundled = bundled.cast<std::string>();
-        else s.dataset.file = data.cast<std::string>();
+        if (!bundled.is_none()) s.dataset.bundled = castArg<std::string>(bundled, "bundled", "a str");
+        else s.dataset.file = inputPath(data, "data");
         if (!positive.is_none() || !negative.is_none()) {
             s.task.kind = TaskSpec::Kind::Binary;
-            s.task.positive = nameList(positive);
-            s.task.negative = nameList(negative);
+            s.task.positive = nameList(positive, "positive");
+            s.task.negative = nameList(negative, "negative");
         } else if (!oneVsRest.is_none()) {
             s.task.kind = TaskSpec::Kind::OneVsRest;
-            s.task.positive = {oneVsRest.cast<std::string>()};
+            s.task.positive = nameList(oneVsRest, "one_vs_rest");
         }
-        s.preprocessing = scalingFromString(scale);
+        s.preprocessing = scalingFromString(castArg<std::string>(scale, "scale", "a str"));
         s.split.kind = SplitSpec::Kind::Fraction;
-        s.split.testFraction = testFraction;
+        s.split.testFraction = castArg<double>(testFraction, "test_fraction", "a number");
         s.split.validationFraction = 0.0;
-        s.seed = seed;
-        if (importance == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
-        else if (importance == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
-        else if (importance == "mutual-information") s.importance.kind = ImportanceSpec::Kind::MutualInformation;
-        else s.importance.kind = ImportanceSpec::Kind::Csv, s.importance.path = importance;
+        s.seed = castArg<std::uint64_t>(seed, "seed", "a non-negative int");
+        const std::string imp = py::isinstance<py::str>(importance) ? importance.cast<std::string>() : pathArg(importance, "importance");
+        if (imp == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
+        else if (imp == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
+        else if (imp == "mutual-information") s.importance.kind = ImportanceSpec::Kind::MutualInformation;
+        else s.importance.kind = ImportanceSpec::Kind::Csv, s.importance.path = inputPath(importance, "importance");
         PreparedSplit ps = prepareRepetition(loadTaskData(s), s, 0);
         py::dict out;
         out["train"] = datasetOut(std::move(ps.train));
@@ -938,12 +1200,17 @@ PYBIND11_MODULE(fdlab, m) {
           "        test_fraction=0.3, seed=1, importance='dataset', **load_options) -> {'train': (X, y, info), 'test': (X, y, info)}\n\n"
           "The data exactly as fdlab-cli train/eval/attack prepare it from the same DATA-OPTIONS: the task\n"
           "(positive/negative class names, a list or 'A,B'; binary class index 1 = positive), the scaling\n"
-          "fitted on the training part, and the stratified split (test_fraction, seed). Use it to get the\n"
-          "CLI's numbers from Python. For a binary task train with classes=info['class_names'] of the train part.");
+          "fitted on the training part, and the stratified split (test_fraction, seed). data: a file (str or\n"
+          "pathlib.Path); importance: 'dataset', 'uniform', 'mutual-information' or a CSV file of v_j.\n"
+          "Use it to get the CLI's numbers from Python. For a binary task train with classes=info['class_names']\n"
+          "of the train part. A model trained on scaled data here is saved without that scaling: give the CLI\n"
+          "the same --scale, or save models trained on unscaled data.");
 
     py::class_<Model, std::shared_ptr<Model>>(m, "Model",
-                                               "A trained (or loaded) FDLab model: any registry learner. Create with fdlab.train() "
-                                               "or fdlab.load_model().")
+                                               "A trained (or loaded) FDLab model: any registry learner, or any linear model\n"
+                                               "(Model.linear, fdlab.from_sklearn). Create with fdlab.train(), fdlab.load_model(),\n"
+                                               "Model.linear() or fdlab.from_sklearn(). Pickles (joblib, multiprocessing) to a model\n"
+                                               "that predicts the same.")
         .def("decision_function", [](const Model& self, const py::handle& X) {
             const Eigen::MatrixXd s = scoreRows(self, X);
             return matrixOut(s, s.cols() == 1);
@@ -951,7 +1218,8 @@ PYBIND11_MODULE(fdlab, m) {
              "decision_function(X) -> ndarray\n\nScores: shape (m,) for binary models (positive = class_names[1]),\n"
              "(m, K) for multi-class. X is checked as train() checks it (2-D, numbers, finite, the model's feature\n"
              "count, CSR indices in range; TypeError/ValueError otherwise). Reads C-order float32 arrays and\n"
-             "float32/int32 CSR matrices with sorted indices in place.")
+             "float32/int32 CSR matrices with sorted indices in place. A model read from a file that records a\n"
+             "scaling (fdlab-cli train --scale) scales X with it first, as fdlab-cli eval does: give it raw data.")
         .def("predict", [](const Model& self, const py::handle& X) {
             const Eigen::MatrixXd s = scoreRows(self, X);
             std::vector<std::int64_t> predicted(static_cast<std::size_t>(s.rows()));
@@ -965,11 +1233,11 @@ PYBIND11_MODULE(fdlab, m) {
         }, py::arg("X"),
              "predict(X) -> ndarray\n\nThe predicted classes (binary: classes[1] when the score is > 0; multi-class:\n"
              "argmax, ties to the lowest index), as FDLab's Scorer decides, as values of `classes`: the labels'\n"
-             "own type for a model trained in Python (y of ints gives ints), the class names (str) for a loaded\n"
-             "model. X is checked as in decision_function.")
+             "own type (y of ints gives ints, also after save/load_model and pickling); class names (str) for a\n"
+             "model file from the CLI or the GUI. X is checked and scaled as in decision_function.")
         .def_property_readonly("classes", &Model::classes,
                                "ndarray: the class labels in class index order, with the dtype of the y given to train()\n"
-                               "(str for a loaded model, whose file records class names as text).")
+                               "(kept by save() and pickling; str for a model file from the CLI or the GUI).")
         .def_property_readonly("weights", [](const Model& self) -> py::object {
             if (!self.trained.linear) return py::none();
             const Eigen::MatrixXd& W = self.trained.linear->W;
@@ -981,46 +1249,71 @@ PYBIND11_MODULE(fdlab, m) {
             if (b.size() == 1) return py::float_(b(0));
             return vectorToNumpy(std::vector<double>(b.data(), b.data() + b.size()));
         }, "Linear models: b (a float for binary, shape (K,) for multi-class); None otherwise.")
-        .def_property_readonly("linear", [](const Model& self) { return static_cast<bool>(self.trained.linear); },
-                               "True when the model is linear (worst-case attacks need that).")
+        .def_property_readonly("is_linear", [](const Model& self) { return static_cast<bool>(self.trained.linear); },
+                               "True when the model is linear (worst-case attacks need that); also model.linear.")
         .def_property_readonly("fit_info", &fitInfo,
-                               "dict: status ('converged', 'max-iterations', ...), objective, gap (None when the solver has "
-                               "none), iterations, elapsed (s), message. Loaded models report status only.")
+                               "dict: status ('converged', 'max-iterations', ...), objective, gap, iterations, elapsed (s),\n"
+                               "message. None where nothing is known: gap for solvers without one, and every entry of a\n"
+                               "model read from a file or made by Model.linear/from_sklearn (files record no fit).")
         .def_property_readonly("class_names", [](const Model& self) { return self.classNames; },
                                "The class names in index order (binary: [negative, positive]).")
         .def_property_readonly("feature_names", [](const Model& self) { return self.featureNames; }, "The feature names.")
-        .def_property_readonly("learner", [](const Model& self) { return self.learner; }, "The registry learner name.")
+        .def_property_readonly("learner", [](const Model& self) { return self.learner; },
+                               "The registry learner name ('linear' or 'sklearn.<Class>' for Model.linear/from_sklearn).")
         .def_property_readonly("params", [](const Model& self) { return fromJson(self.params); },
                                "The complete parameters (defaults filled in) the model was trained with.")
+        .def_property_readonly("scaling", [](const Model& self) -> py::object {
+            if (const Preprocessor* p = self.scaling()) return py::str(toString(p->scaling));
+            return py::none();
+        }, "The scaling a model file records and applies to X ('zero-one', ...), or None.")
         .def_property_readonly("n_features", &Model::features, "Number of input features.")
-        .def("save", [](const Model& self, const std::string& path) { saveModelFile(self, path); }, py::arg("path"),
-             "save(path)\n\nWrites the model file the CLI and the GUI read (atomic): linear models as "
-             "fdlab-linear-model JSON, kernel SVMs as fdlab-kernel-svm, trees/kNN/nets/ensembles as fdlab-classifier.")
+        .def("save", [](const Model& self, const py::object& path) { writeFileAtomically(outputPath(path, "path"), self.text()); },
+             py::arg("path"),
+             "save(path)\n\nWrites the model file the CLI and the GUI read (atomic; path a str or pathlib.Path; FileNotFoundError\n"
+             "when its directory does not exist): linear models as fdlab-linear-model JSON, kernel SVMs as\n"
+             "fdlab-kernel-svm, trees/kNN/nets/ensembles as fdlab-classifier. The labels' dtype is recorded, so\n"
+             "load_model() predicts in it again.")
+        .def_static("_linear", [](const py::object& w, const py::object& b, const py::object& classNames,
+                                 const py::object& featureNames, const py::object& learner) {
+            return linearModel(w, b, classNames, featureNames, learner);
+        }, py::arg("w"), py::arg("b"), py::kw_only(), py::arg("class_names") = py::none(), py::arg("feature_names") = py::none(),
+            py::arg("learner") = "linear",
+            "Model.linear(w, b, *, class_names=None, feature_names=None, learner='linear') -> Model\n\n"
+            "Any linear classifier as an FDLab model, for attack()/curve()/save(): binary scores b + w.x with w\n"
+            "of shape (n,) (or (n, 1)) and b a number, positive class class_names[1]; K classes: w of shape\n"
+            "(n, K), b of shape (K,), prediction argmax. class_names: the K (binary: 2) class labels in column\n"
+            "order, of any dtype (predict answers in it; default 0..K-1). feature_names: n names (default\n"
+            "f1..fn; give the data's names for a file fdlab-cli eval checks against named data).")
+        .def(py::pickle([](const Model& self) { return modelState(self); },
+                        [](const py::tuple& state) { return modelFromState(state); }))
         .def("__repr__", [](const Model& self) {
             return "<fdlab.Model " + self.learner + " n_features=" + std::to_string(self.features()) +
                    " classes=" + std::to_string(self.classNames.size()) + ">";
         });
 
-    m.def("train", [](const std::string& name, const py::handle& X, const py::handle& y, const py::object& params,
+    m.def("train", [](const py::object& nameArg, const py::handle& X, const py::handle& y, const py::object& params,
                       const py::object& importance, const py::object& featureNames, const py::object& imageShape,
                       const py::object& classes, const py::object& info) {
+        const std::string name = castArg<std::string>(nameArg, "name", "a learner name (str)");
         DataArgs extra{featureNames, imageShape, importance};
         py::object cls = classes;
         if (!info.is_none()) {   // the metadata dict load()/bundled()/prepare() return
+            if (!py::isinstance<py::dict>(info)) throw py::type_error("info: expected the dict load()/bundled()/prepare() return, got " + typeText(info));
             const py::dict i = info.cast<py::dict>();
             if (extra.featureNames.is_none() && i.contains("feature_names")) extra.featureNames = i["feature_names"];
             if (extra.imageShape.is_none() && i.contains("image_shape")) extra.imageShape = i["image_shape"];
             if (cls.is_none() && i.contains("class_names")) cls = i["class_names"];
         }
-        auto d = std::make_shared<Dataset>(makeDataset(X, y, nameList(cls), extra));
-        const CopyInfo copy = g_lastCopy;
-        const json p = toJson(params);
+        const json p = toJson(params, "params");
         const json complete = completeParams(name, p);   // ValueError before any work
+        auto d = std::make_shared<Dataset>(makeDataset(X, y, nameList(cls, "classes"), extra));
+        const CopyInfo copy = g_lastCopy;
         auto model = std::make_shared<Model>();
-        {
-            py::gil_scoped_release release;
-            model->trained = trainLearner(name, *d, p);
-        }
+        std::stop_source stop;
+        RunControl rc;
+        rc.stop = stop.get_token();
+        model->trained = runInterruptibly([&] { return trainLearner(name, *d, p, rc); }, stop, [] {},
+                                          [&](const TrainedModel&) { return "fdlab.train cancelled: " + name + " stopped"; });
         if (model->trained.fit.status == Status::Failed) throw std::runtime_error("training failed: " + model->trained.fit.message);
         model->learner = name;
         model->params = complete;
@@ -1038,29 +1331,43 @@ PYBIND11_MODULE(fdlab, m) {
           "      info=None) -> Model\n\n"
           "Trains registry learner `name` (see learners()) on X (numpy 2-D, any real dtype/order, or\n"
           "scipy.sparse CSR) and labels y (ints, bools or strings; the model's predict() returns the same type).\n"
-          "X must hold finite numbers (TypeError/ValueError otherwise). Classes are sorted as the loaders sort them unless\n"
-          "`classes` gives the order (binary: [negative, positive]). info: the dict load()/bundled()/prepare()\n"
-          "return, supplying feature_names, image_shape and classes (so saved models match the CLI's data). importance: one v_j > 0 per feature.\n"
-          "Parameters are checked by the CLI's code: a bad name or value raises ValueError with its message.\n"
-          "X is copied once into FDLab's storage (last_copy_info()); the model keeps that copy for save().\n"
-          "The GIL is released while training.");
+          "X must hold finite numbers and at least one column (TypeError/ValueError otherwise). Classes are\n"
+          "sorted as the loaders sort them unless `classes` gives the order (binary: [negative, positive]).\n"
+          "info: the dict load()/bundled()/prepare() return, supplying feature_names, image_shape and classes\n"
+          "(so saved models match the CLI's data). importance: one v_j > 0 per feature. params: a dict; numpy\n"
+          "scalars are fine ({'K': np.int64(3)}). Parameters are checked by the CLI's code: a bad name or value\n"
+          "raises ValueError with its message. X is copied once into FDLab's storage (last_copy_info()); the\n"
+          "model keeps that copy for save(). Training runs without the GIL on a worker thread; Ctrl-C stops it\n"
+          "within a fraction of a second (KeyboardInterrupt).");
 
-    m.def("load_model", [](const std::string& path) {
-        auto model = std::make_shared<Model>();
-        static_cast<LoadedModel&>(*model) = loadModelFile(path);
-        return model;
+    m.def("load_model", [](const py::object& path) {
+        const std::string file = inputPath(path, "path");
+        std::string text;
+        {
+            std::ifstream in(file, std::ios::binary);
+            if (!in) throw DataError(file, 0, "cannot open the model file");
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            text = ss.str();
+        }
+        return modelFromFileText(text, file);
     }, py::arg("path"),
-          "load_model(path) -> Model\n\nAny FDLab model file (linear, kernel SVM, classifier), e.g. one written by "
-          "fdlab-cli train or the GUI. Raises fdlab.DataError naming the file for a broken one.");
+          "load_model(path) -> Model\n\nAny FDLab model file (linear, kernel SVM, classifier), e.g. one written by\n"
+          "fdlab-cli train, the GUI or Model.save (path a str or pathlib.Path; FileNotFoundError when missing).\n"
+          "A file that records a scaling (fdlab-cli train --scale) applies it to X in every call, as the CLI does.\n"
+          "Raises fdlab.DataError naming the file for a broken one.");
 
-    m.def("attack", [](const Model& model, const py::handle& X, const py::handle& y, const std::string& threat, double budget,
-                       const py::object& importance, std::uint64_t seed, const py::object& attackedClasses,
+    m.def("attack", [](const Model& model, const py::handle& X, const py::handle& y, const py::object& threat, const py::object& budget,
+                       const py::object& importance, const py::object& seed, const py::object& attackedClasses,
                        const py::object& feature, const py::object& features, const py::object& regions,
-                       const std::string& replacement, const py::object& threatParams) {
+                       const py::object& replacement, const py::object& threatParams) {
         const Dataset test = testSet(model, X, y, importance);
         const CopyInfo copy = g_lastCopy;
         AttackSpec at = attackAtLevel(
-            attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement, threatParams), budget);
+            attackSpecFrom(model, castArg<std::string>(threat, "threat", "a threat name (str)"),
+                           castArg<std::uint64_t>(seed, "seed", "a non-negative int"), attackedClasses, feature, features,
+                           regions, castArg<std::string>(replacement, "replacement", "a str"), threatParams),
+            castArg<double>(budget, "budget", "a number"));
         at.validate(test);
         AttackResult r;
         {
@@ -1095,24 +1402,31 @@ PYBIND11_MODULE(fdlab, m) {
           "       features=None, regions=None, replacement='zero', threat_params=None) -> dict\n\n"
           "Runs an FDLab attack (threat names as fdlab-cli: 'worst-case-count', 'worst-case-value-exact',\n"
           "'random-deletion', 'feature-corruption', 'group-corruption', ...) at level `budget` on every row.\n"
-          "Returns 'attacked' (same layout as X: float32 ndarray or csr_matrix), 'deleted' (per row, an int\n"
-          "array of deleted/corrupted feature indices), 'margins_before'/'margins_after' (true-class margins;\n"
-          "<= 0 is an error), 'damage' and 'damage_bound' (worst-case threats), status, message, elapsed.\n"
-          "y must use the model's class names. importance: v_j per feature (value budgets). regions=(r, c)\n"
-          "for group-corruption on images. threat_params: a dict of any of the threat's own parameters (see\n"
-          "fdlab.threats()); a name it does not take is an error. Corruption donors are X itself. The GIL is released.");
+          "model: any fdlab.Model (also Model.linear / from_sklearn). Returns 'attacked' (same layout as X:\n"
+          "float32 ndarray or csr_matrix; scaled when the model's file records a scaling), 'deleted' (per row,\n"
+          "an int array of 0-based deleted/corrupted feature indices), 'margins_before'/'margins_after'\n"
+          "(true-class margins; <= 0 is an error), 'damage' and 'damage_bound' (worst-case threats), status,\n"
+          "message, elapsed. y must use the model's classes. importance: v_j per feature (value budgets).\n"
+          "regions=(r, c) for group-corruption on images. threat_params: a dict of any of the threat's own\n"
+          "parameters (see fdlab.threats()); a name it does not take is an error. Corruption donors are X\n"
+          "itself. The GIL is released.");
 
-    m.def("curve", [](const Model& model, const py::handle& X, const py::handle& y, const std::string& threat,
-                      const std::vector<double>& levels, std::uint64_t seed, const py::object& importance,
+    m.def("curve", [](const Model& model, const py::handle& X, const py::handle& y, const py::object& threatArg,
+                      const py::object& levelsArg, const py::object& seedArg, const py::object& importance,
                       const py::object& attackedClasses, const py::object& feature, const py::object& features,
-                      const py::object& regions, const std::string& replacement, const py::object& donorsX,
-                      const py::object& donorsY, int repetitions, const py::object& threatParams) {
+                      const py::object& regions, const py::object& replacement, const py::object& donorsX,
+                      const py::object& donorsY, const py::object& repetitionsArg, const py::object& threatParams) {
+        const std::string threat = castArg<std::string>(threatArg, "threat", "a threat name (str)");
+        const std::vector<double> levels = castArg<std::vector<double>>(levelsArg, "levels", "a sequence of numbers");
+        const auto seed = castArg<std::uint64_t>(seedArg, "seed", "a non-negative int");
+        const int repetitions = castArg<int>(repetitionsArg, "repetitions", "an int");
         if (repetitions < 1) throw std::invalid_argument("repetitions must be >= 1, got " + std::to_string(repetitions));
         const Dataset test = testSet(model, X, y, importance);
         const CopyInfo copy = g_lastCopy;
         std::optional<Dataset> donors;
         if (!donorsX.is_none()) donors = testSet(model, donorsX, donorsY, py::none());
-        AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions, replacement, threatParams);
+        AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions,
+                                       castArg<std::string>(replacement, "replacement", "a str"), threatParams);
         // Repetition r draws the attack with seed + r (repetition 0 is fdlab-cli eval --attack-seed seed).
         std::vector<std::vector<LevelScore>> runs(static_cast<std::size_t>(repetitions));
         {
@@ -1155,25 +1469,32 @@ PYBIND11_MODULE(fdlab, m) {
           "curve(model, X, y, *, threat='none', levels=[0], seed=1, importance=None, attacked_classes=None, feature=None,\n"
           "      features=None, regions=None, replacement='zero', donors_X=None, donors_y=None, repetitions=1,\n"
           "      threat_params=None) -> dict\n\n"
-          "Error (fraction with margin <= 0) and AUC (binary; NaN for multi-class) of the model on X attacked\n"
-          "at each level, by the same code as fdlab-cli eval (evaluateAtLevels): same data, threat, levels and\n"
-          "seed (the CLI's --attack-seed) give the same numbers. Corruption threats draw replacement values\n"
-          "from donors_X/donors_y (fdlab-cli eval uses the training part) or X itself. Returns 'levels',\n"
-          "'error', 'auc' arrays (and 'error_attacked'/'error_others' for one-sided threats). repetitions=R\n"
-          "draws a random threat R times (seeds seed, seed+1, ...): the arrays are then means over the draws,\n"
-          "'error_se' their standard errors and 'error_runs' the R x levels errors. threat_params: the threat's\n"
-          "own parameters by name, as in attack(). GIL released.");
+          "Error (fraction with margin <= 0) and AUC (binary; NaN for multi-class) of the model (any fdlab.Model,\n"
+          "also Model.linear / from_sklearn) on X attacked at each level, by the same code as fdlab-cli eval\n"
+          "(evaluateAtLevels): same data, threat, levels and seed (the CLI's --attack-seed) give the same\n"
+          "numbers. Corruption threats draw replacement values from donors_X/donors_y (fdlab-cli eval uses the\n"
+          "training part) or X itself. Returns 'levels', 'error', 'auc' arrays (and 'error_attacked'/\n"
+          "'error_others' for one-sided threats). repetitions=R draws a random threat R times (seeds seed,\n"
+          "seed+1, ...): the arrays are then means over the draws, 'error_se' their standard errors and\n"
+          "'error_runs' the R x levels errors. threat_params: the threat's own parameters by name, as in\n"
+          "attack(). GIL released.");
 
+    // The keys run() returns: those of the results file (resultsToJson) and 'arrays';
+    // test_habits.py checks this list against a real run.
+    static const char* runDoc =
+        "run(preset_or_file, *, threads=0, repetitions=None, on_point=None) -> dict\n\n"
+        "Runs an experiment (a preset name, see presets(), or an experiment JSON file as a str or pathlib.Path)\n"
+        "as fdlab-cli run does and returns its results file as a dict (the JSON `fdlab-cli run --output`\n"
+        "writes) plus 'arrays'. Its keys: curves, elapsed_seconds, fdlab_version, message, points, results_schema, "
+        "spec, status, threads, warnings, arrays.\n"
+        "'points': every (learner, level, repetition) point; 'curves': mean and standard error per learner and\n"
+        "level; 'arrays': per learner id, numpy arrays 'levels', 'error', 'error_se', 'auc' (and\n"
+        "'error_attacked'/'error_others' for one-sided threats). threads=0 uses every core. The work runs on a\n"
+        "worker thread with the GIL released; on_point(dict) is called on the calling thread as points finish.\n"
+        "Ctrl-C (KeyboardInterrupt) stops the run cleanly within ~0.1 s of the solvers noticing, and is\n"
+        "re-raised; an exception in on_point also stops the run and is re-raised.";
     m.def("run", &runExperimentPy, py::arg("preset_or_file"), py::kw_only(), py::arg("threads") = 0,
-          py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(),
-          "run(preset_or_file, *, threads=0, repetitions=None, on_point=None) -> dict\n\n"
-          "Runs an experiment (a preset name, see presets(), or an experiment JSON file) as fdlab-cli run does\n"
-          "and returns its results file as a dict (spec, points, summary, status, warnings, timings:\n"
-          "the JSON `fdlab-cli run --output` writes), plus 'arrays': per learner id, numpy arrays 'levels',\n"
-          "'error', 'error_se', 'auc' (and 'error_attacked'/'error_others' for one-sided threats). threads=0 uses every core. The work runs on a worker\n"
-          "thread with the GIL released; on_point(dict) is called on the calling thread as points finish.\n"
-          "Ctrl-C (KeyboardInterrupt) stops the run cleanly within ~0.1 s of the solvers noticing, and is\n"
-          "re-raised; an exception in on_point also stops the run and is re-raised.");
+          py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(), runDoc);
 
     m.def("presets", [] {
         py::list out;

@@ -148,7 +148,8 @@ PreparedSplit prepareForModel(TaskData data, const ExperimentSpec& spec, const L
     const Preprocessor* fitted = t.preprocessing ? &*t.preprocessing : nullptr;
     PreparedSplit ps = prepareRepetition(data, spec, 0, fitted);
     if (t.fingerprint.empty()) {
-        warnings.push_back(path + ": the file records no training fingerprint (written by an older FDLab): "
+        warnings.push_back(path + ": the file records no training fingerprint (written by an older FDLab, or weights made outside "
+                                  "FDLab's training, e.g. the Python module's Model.linear): "
                                   "nothing checks that the test part holds no training rows");
         return ps;
     }

@@ -1,6 +1,7 @@
 #include "core/io/model_file.h"
 
 #include "core/io/json_file.h"
+#include "core/util/errors.h"
 #include "core/util/atomic_file.h"
 #include "core/learners/kernel_svm.h"
 #include "core/learners/nonlinear/model_io.h"
@@ -12,13 +13,14 @@ namespace fdlab {
 
 namespace {
 
-/// `text` (a model document of any kind) with `record` at its top level, written atomically.
-void writeWithRecord(const std::string& path, const std::string& text, const TrainingRecord& record) {
+/// `text` (a model document of any kind) with `record` at its top level.
+std::string withRecord(const std::string& text, const TrainingRecord& record) {
     nlohmann::json doc = nlohmann::json::parse(text);
     if (record.preprocessing) doc["preprocessing"] = preprocessingToJson(*record.preprocessing);
     if (!record.fingerprint.empty()) doc["training_fingerprint"] = record.fingerprint;
     if (record.hasSplitField) doc["split"] = record.split;
-    writeFileAtomically(path, doc.dump(1) + "\n");
+    if (!record.labelDtype.empty()) doc["label_dtype"] = record.labelDtype;
+    return doc.dump(1) + "\n";
 }
 
 }  // namespace
@@ -26,6 +28,12 @@ void writeWithRecord(const std::string& path, const std::string& text, const Tra
 void saveTrainedModel(const std::string& path, const TrainedModel& model, const Dataset& train,
                       const std::string& learner, const nlohmann::json& params, const Preprocessor& preprocessing,
                       const nlohmann::json& split) {
+    writeFileAtomically(path, trainedModelText(model, train, learner, params, preprocessing, split));
+}
+
+std::string trainedModelText(const TrainedModel& model, const Dataset& train, const std::string& learner,
+                             const nlohmann::json& params, const Preprocessor& preprocessing, const nlohmann::json& split,
+                             const std::string& labelDtype) {
     std::string text;
     if (model.linear) {
         text = modelToJson(*model.linear, describeTraining(train, learner, params, preprocessing));
@@ -37,16 +45,20 @@ void saveTrainedModel(const std::string& path, const TrainedModel& model, const 
         throw std::invalid_argument("learner " + learner + ": this model type has no file format");
     }
     // The same record in every format (a linear file has the first two fields already).
-    writeWithRecord(path, text, {preprocessing, fingerprintHex(train.fingerprint()), split, true});
+    return withRecord(text, {preprocessing, fingerprintHex(train.fingerprint()), split, true, labelDtype});
 }
 
 void saveLoadedModel(const std::string& path, const LoadedModel& model) {
+    writeFileAtomically(path, loadedModelText(model));
+}
+
+std::string loadedModelText(const LoadedModel& model) {
     std::string text;
     if (model.savedLinear) text = modelToJson(model.savedLinear->model, model.savedLinear->metadata);
     else if (model.savedKernel) text = kernelSvmToJson(*model.savedKernel);
     else if (const auto* c = dynamic_cast<const Classifier*>(model.trained.scorer.get())) text = classifierToJson(*c);
     else throw std::invalid_argument("this model has no file format");
-    writeWithRecord(path, text, model.training);
+    return withRecord(text, model.training);
 }
 
 namespace {
@@ -65,16 +77,31 @@ TrainingRecord readTrainingRecord(const nlohmann::json& doc, const std::string& 
         t.split = doc.at("split");
         if (!t.split.is_null() && !t.split.is_object()) r.fail("split", "expected a JSON object or null");
     }
+    if (doc.contains("label_dtype")) t.labelDtype = r.string(doc.at("label_dtype"), "label_dtype");
     return t;
 }
 
 }  // namespace
 
 LoadedModel loadModelFile(const std::string& path) {
+    return modelFromDocument(readJsonFile(path, "the model file"), path);
+}
+
+LoadedModel modelFromText(const std::string& text, const std::string& source) {
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw DataError::atByte(source, e.byte, std::string("not valid JSON: ") + e.what());
+    }
+    return modelFromDocument(doc, source);
+}
+
+LoadedModel modelFromDocument(const nlohmann::json& doc, const std::string& path) {
     LoadedModel m;
-    const nlohmann::json doc = readJsonFile(path, "the model file");
+    const std::string text = doc.dump();
     if (isKernelSvmDocument(doc)) {
-        m.savedKernel = loadKernelSvm(path);
+        m.savedKernel = kernelSvmFromJson(text, path);
         m.trained.scorer = std::make_shared<KernelSvmModel>(m.savedKernel->model);
         m.trained.fit.status = Status::Converged;
         m.learner = "kernel-svm";
@@ -82,14 +109,14 @@ LoadedModel loadModelFile(const std::string& path) {
         m.featureNames = m.savedKernel->featureNames;
         m.classNames = m.savedKernel->model.classNames;
     } else if (isClassifierDocument(doc)) {
-        std::shared_ptr<const Classifier> c = loadClassifier(path);
+        std::shared_ptr<const Classifier> c = classifierFromJson(text, path);
         m.classNames = c->classNames();
         m.learner = c->type();   // the file does not record the registry name
         m.trained.scorer = std::move(c);
         m.trained.fit.status = Status::Converged;
     } else {
         // Also every document that is no model file: the linear reader names the "format" field.
-        m.savedLinear = loadModel(path);
+        m.savedLinear = modelFromJson(text, path);
         FitResult f;
         f.model = m.savedLinear->model;
         f.status = Status::Converged;

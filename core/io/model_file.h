@@ -32,6 +32,9 @@ struct TrainingRecord {
     std::string fingerprint;                  ///< empty: not recorded
     nlohmann::json split;                     ///< null: not recorded
     bool hasSplitField = false;               ///< "split" present (null: trained outside a split, e.g. Python)
+    /// "label_dtype": the numpy dtype (e.g. "<i8") of the labels a model trained in Python was
+    /// given, so that the Python module predicts in that type again; empty: class names as text.
+    std::string labelDtype;
 };
 
 /// Writes `model`, trained by `learner` with the complete registry `params` on `train` (after
@@ -41,6 +44,12 @@ struct TrainingRecord {
 void saveTrainedModel(const std::string& path, const TrainedModel& model, const Dataset& train,
                       const std::string& learner, const nlohmann::json& params, const Preprocessor& preprocessing = {},
                       const nlohmann::json& split = nullptr);
+
+/// The document saveTrainedModel writes, as text (the Python module pickles models with it);
+/// labelDtype as TrainingRecord::labelDtype.
+std::string trainedModelText(const TrainedModel& model, const Dataset& train, const std::string& learner,
+                             const nlohmann::json& params, const Preprocessor& preprocessing = {},
+                             const nlohmann::json& split = nullptr, const std::string& labelDtype = "");
 
 /// A model file of any kind, as read.
 struct LoadedModel {
@@ -61,10 +70,16 @@ struct LoadedModel {
 
 /// Writes a model as read by loadModelFile back to `path`, its TrainingRecord kept as it was.
 void saveLoadedModel(const std::string& path, const LoadedModel& model);
+/// The document saveLoadedModel writes, as text.
+std::string loadedModelText(const LoadedModel& model);
 
 /// Reads a linear-model, kernel SVM or classifier file (dispatching on its "format"). Throws
 /// DataError naming the path when it cannot be read, is not JSON or does not follow its schema.
 LoadedModel loadModelFile(const std::string& path);
+/// The same from a document's text (a pickled model); errors name `source`.
+LoadedModel modelFromText(const std::string& text, const std::string& source);
+/// The same from a parsed document.
+LoadedModel modelFromDocument(const nlohmann::json& doc, const std::string& source);
 
 /// Throws std::invalid_argument "PATH: ..." when `data` does not fit the model read from `path`:
 /// another feature count, other feature names (when both have names) or other classes (names,

@@ -116,7 +116,7 @@ std::string modelToJson(const LinearModel& model, const ModelMetadata& meta) {
     else
         j["image_shape"] = nullptr;
     j["preprocessing"] = preprocessingToJson(meta.preprocessing);
-    j["training_fingerprint"] = meta.trainingFingerprint;
+    if (!meta.trainingFingerprint.empty()) j["training_fingerprint"] = meta.trainingFingerprint;
     json weights = json::array();
     json bias = json::array();
     for (std::size_t k = 0; k < K; ++k) {
@@ -166,10 +166,13 @@ SavedModel modelFromJson(const std::string& text, const std::string& source) {
 
     m.preprocessing = preprocessingFromJson(r.field(j, "", "preprocessing"), r, n);
 
-    m.trainingFingerprint = r.string(r.field(j, "", "training_fingerprint"), "training_fingerprint");
-    if (m.trainingFingerprint.size() != 16 ||
-        m.trainingFingerprint.find_first_not_of("0123456789abcdef") != std::string::npos)
-        r.fail("training_fingerprint", "expected 16 lower-case hex digits");
+    // Absent for a model made outside FDLab's training (the Python module's Model.linear).
+    if (j.contains("training_fingerprint")) {
+        m.trainingFingerprint = r.string(j.at("training_fingerprint"), "training_fingerprint");
+        if (m.trainingFingerprint.size() != 16 ||
+            m.trainingFingerprint.find_first_not_of("0123456789abcdef") != std::string::npos)
+            r.fail("training_fingerprint", "expected 16 lower-case hex digits");
+    }
 
     const json& model = r.field(j, "", "model");
     const int K = r.integer(r.field(model, "model", "columns"), "model.columns");

@@ -43,7 +43,8 @@ struct ModelMetadata {
     std::vector<std::string> classNames;                 ///< of the training data (2 for binary)
     std::optional<ImageShape> imageShape;                ///< pixel data only
     Preprocessor preprocessing;                          ///< Scaling::None when none was applied
-    std::string trainingFingerprint;                     ///< Dataset::fingerprint() as 16 hex digits
+    std::string trainingFingerprint;                     ///< Dataset::fingerprint() as 16 hex digits; empty
+                                                         ///< (not written) for a model made outside FDLab
     std::string fdlabVersion = FDLAB_VERSION;            ///< version that wrote the file
     int schemaVersion = kModelSchemaVersion;
 };

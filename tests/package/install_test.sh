@@ -85,6 +85,15 @@ m = fdlab.train("svm", X, y)
 p = list(m.predict(X))
 assert p == ["a", "b", "a", "b"], p
 print("import fdlab:", fdlab.__file__, "predictions", p)
+# the package's pure-Python parts (python3-sklearn is a Recommends; .ci/setup.sh installs it)
+import pickle
+import fdlab.sklearn
+assert fdlab.sklearn.__file__.startswith("/usr/lib/python3/dist-packages/fdlab/"), fdlab.sklearn.__file__
+est = fdlab.sklearn.FDROPClassifier(K=1).fit(X, y)
+assert list(pickle.loads(pickle.dumps(est)).predict(X)) == p
+m = fdlab.Model.linear(est.coef_[0], est.intercept_[0], class_names=est.classes_)
+assert list(m.predict(X)) == p
+print("import fdlab.sklearn:", fdlab.sklearn.__file__)
 PY
 
 step "fdlab --screenshot under Xvfb"
