@@ -3,12 +3,14 @@
 //
 // For each case and size, builds one message of about that size made to provoke a scan to the
 // end per occurrence, and times messageDocument() on it (parse + decode + tokenise: what a
-// corpus loader does per message). Prints seconds and seconds per MB; linear code gives a flat
+// corpus loader does per message). Prints seconds, seconds per MB and s/MB relative to the
+// smallest size ("vs first"); linear code gives a flat
 // s/MB column (the fixed per-case constant is irrelevant, the growth is what counts). Sizes in KB
 // so the quadratic behaviour of old code can be measured at small sizes.
 
 #include "core/text/text_corpus.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -75,12 +77,24 @@ const std::vector<Case>& cases() {
         {"html '<title>' + '</title'", [](std::size_t n) { return repeated("Content-Type: text/html\n\n", "<title>x</title ", "", n); }},
         {"html \"<a x='\"", [](std::size_t n) { return repeated("Content-Type: text/html\n\n<a x=", " ' ", "", n); }},
         {"html '<a' unclosed", [](std::size_t n) { return repeated("Content-Type: text/html\n\nword ", "<a ", "", n); }},
+        {"html '&#' + leading zeros", [](std::size_t n) { return repeated("Content-Type: text/html\n\n", "&#00000000000000000000", "", n); }},
+        {"html '&#0' + zeros + ';'", [](std::size_t n) { return repeated("Content-Type: text/html\n\n", "w&#000000000000000105;", "", n); }},
+        {"html comments between letters", [](std::size_t n) { return repeated("Content-Type: text/html\n\n", "A<!-- x -->b ", "", n); }},
+        // Line ends: lone CR everywhere (headers and body).
+        {"lone CR line ends", [](std::size_t n) { return repeated("Subject: cr\rContent-Type: text/html\r\r", "<p>word</p>\r", "", n); }},
+        {"lone CR header lines", [](std::size_t n) { return repeated("", "X-A: b\r", "\rbody\r", n); }},
+        // Charsets.
+        {"utf-16 body", [](std::size_t n) { return repeated("Content-Type: text/plain; charset=utf-16\n\n\xFF\xFE", std::string("w\0o\0 \0", 6), "", n); }},
         // Transfer encodings.
         {"quoted-printable '= '", [](std::size_t n) { return repeated("Content-Transfer-Encoding: quoted-printable\n\n", "= ", "", n); }},
         {"base64 junk", [](std::size_t n) { return repeated("Content-Transfer-Encoding: base64\n\n", "!@#$ d29yZA==\n", "", n); }},
         // Multipart: boundary lookalikes, many parts, deep nesting.
         {"boundary lookalikes", [](std::size_t n) {
              return repeated("Content-Type: multipart/mixed; boundary=abc\n\n--abc\n\nword\n", "--abc--x\n--abcd\n--ab\n-", "--abc--\n", n);
+         }},
+        {"boundary never found", [](std::size_t n) { return repeated("Content-Type: multipart/mixed; boundary=zz\n\n", "--z\nword\n", "", n); }},
+        {"whitespace-only alternatives", [](std::size_t n) {
+             return repeated("Content-Type: multipart/alternative; boundary=a\n\n", "--a\nContent-Type: text/plain\n\n \n", "--a\nContent-Type: text/html\n\nword\n--a--\n", n);
          }},
         {"many empty parts", [](std::size_t n) { return repeated("Content-Type: multipart/mixed; boundary=a\n\n", "--a\n", "--a--\n", n); }},
         {"nested multipart/mixed", [](std::size_t n) { return nestedMultiparts(n, "multipart/mixed"); }},
@@ -121,18 +135,30 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    std::printf("%-32s %9s %9s %9s %9s\n", "case", "KB", "seconds", "s/MB", "tokens");
+    std::printf("%-32s %9s %9s %9s %9s %9s\n", "case", "KB", "seconds", "s/MB", "vs first", "tokens");
+    double worst = 0;
+    std::string worstCase;
     for (const Case& c : cases()) {
         if (!only.empty() && only != c.name) continue;
+        double first = 0;
         for (const std::size_t kb : sizesKb) {
             const std::string raw = c.make(kb * 1024);
             const auto t0 = std::chrono::steady_clock::now();
             const TextDocument d = messageDocument(raw, true);
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             const double mb = static_cast<double>(raw.size()) / (1024.0 * 1024.0);
-            std::printf("%-32s %9zu %9.4f %9.4f %9zu\n", c.name, raw.size() / 1024, s, s / mb, d.tokens.size());
+            // s/MB relative to the smallest size: about 1 for linear code, the size ratio for quadratic.
+            if (first == 0) first = std::max(s / mb, 1e-9);
+            const double growth = (s / mb) / first;
+            if (growth > worst) {
+                worst = growth;
+                worstCase = c.name;
+            }
+            std::printf("%-32s %9zu %9.4f %9.4f %9.2f %9zu\n", c.name, raw.size() / 1024, s, s / mb, growth, d.tokens.size());
             std::fflush(stdout);
         }
     }
+    std::printf("\nlargest growth of s/MB over the sizes: %.2fx (%s); the sizes grow %zux\n", worst, worstCase.c_str(),
+                sizesKb.empty() ? std::size_t{0} : sizesKb.back() / sizesKb.front());
     return 0;
 }
