@@ -420,7 +420,9 @@ private slots:
                 QVERIFY2(scoresOf(*back, rowSpan(d, i)) == scoresOf(*m, rowSpan(d, i)), m->type());
             QCOMPARE(classifierToJson(*back), classifierToJson(*m));   // a second round trip is a fixed point
         }
-        const auto* fb = dynamic_cast<const VotingEnsemble*>(loadClassifier(dir.filePath(QString("%1.json").arg(models.back()->id())).toStdString()).get());
+        // Keep the loaded model alive: a pointer into a temporary shared_ptr dangles (UBSan/ASan).
+        const auto loaded = loadClassifier(dir.filePath(QString("%1.json").arg(models.back()->id())).toStdString());
+        const auto* fb = dynamic_cast<const VotingEnsemble*>(loaded.get());
         QVERIFY(fb && fb->importance().rows() == 3 && fb->importance().cols() == train.features());
     }
 

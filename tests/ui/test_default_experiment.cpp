@@ -53,7 +53,7 @@ private slots:
         qInfo("first point after %lld ms; run %lld ms; largest event-loop gap %lld ms (%lld ms after the first point)",
               firstPoint, clock.elapsed(), maxGap, runGap);
         QVERIFY(firstPoint >= 0);
-        QVERIFY2(firstPoint < 2000, qPrintable(QString::number(firstPoint)));
+        QVERIFY2(firstPoint < 2000 * FDLAB_TEST_TIME_SCALE, qPrintable(QString::number(firstPoint)));
         for (int i = 0; i < 4; ++i) QCOMPARE(w.curvePlot()->graphPointCount(i), 16);
         // Stall budget from the issue: 50 ms while the experiment runs (reported above: 28-50 ms
         // after the first point on a quiet 2-core machine). The hard check is looser because the
@@ -62,8 +62,8 @@ private slots:
         // thread (a training or an attack there stalls for seconds), not scheduler jitter.
         // Before the first point the window's first paint and the learner forms take ~45-60 ms
         // once; that start-up is checked separately.
-        QVERIFY2(runGap < 250, qPrintable(QString::number(runGap)));
-        QVERIFY2(maxGap < 400, qPrintable(QString::number(maxGap)));
+        QVERIFY2(runGap < 250 * FDLAB_TEST_TIME_SCALE, qPrintable(QString::number(runGap)));
+        QVERIFY2(maxGap < 400 * FDLAB_TEST_TIME_SCALE, qPrintable(QString::number(maxGap)));
 
 #ifdef FDLAB_HAVE_HEATMAP_VIEW
         QVERIFY(heatmaps.count() > 0 || heatmaps.wait(120000));

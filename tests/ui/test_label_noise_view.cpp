@@ -106,7 +106,7 @@ private slots:
         p.flipKind = FlipKind::Random;
         p.flips = 20;
         view.setSettings("loaded: mnist (3 vs 5)", p);
-        QTRY_VERIFY_WITH_TIMEOUT(view.scene() && view.scene()->data.features() == 784, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(view.scene() && view.scene()->data.features() == 784, 60000 * FDLAB_TEST_TIME_SCALE);
         QVERIFY(rows > 400);
         QCOMPARE(view.scene()->data.rows(), 400);   // thinned to maxRows
         QCOMPARE(static_cast<int>(view.scene()->flipped.size()), 20);
