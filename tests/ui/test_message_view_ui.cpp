@@ -40,7 +40,6 @@ namespace {
 using testing::tinyText;
 using testing::worstCaseCount;
 
-TrainedModel linearModel(const Eigen::VectorXd& w, double b) { return testing::textModel(w, b); }
 std::vector<std::pair<QString, TrainedModel>> twoModels() { return testing::textModels(); }
 
 /// The fragments of the browser's document struck through, and their text.
