@@ -4,6 +4,7 @@
 #include "core/data/idx_format.h"
 #include "core/data/loaders.h"
 #include "core/data/zip_archive.h"
+#include "core/text/charset.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 
@@ -115,23 +116,6 @@ std::uint64_t readLe(const unsigned char* p, int bytes) {
     return v;
 }
 
-void appendUtf8(std::string& out, std::uint32_t c) {
-    if (c < 0x80) out += static_cast<char>(c);
-    else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-}
-
 /// UTF-8 to code points; an invalid byte becomes U+FFFD.
 std::vector<std::uint32_t> codePoints(std::string_view s) {
     std::vector<std::uint32_t> out;
@@ -188,7 +172,7 @@ std::string NpyArray::text(std::uint64_t k) const {
             for (int b = 0; b < 4; ++b) buf[b] = bigEndian ? p[4 * c + 3 - b] : p[4 * c + b];
             const auto cp = static_cast<std::uint32_t>(readLe(buf, 4));
             if (cp == 0) break;
-            appendUtf8(out, cp > 0x10FFFF ? 0xFFFD : cp);
+            appendUtf8(out, cp > 0x10FFFF ? char32_t{0xFFFD} : static_cast<char32_t>(cp));
         }
     }
     while (!out.empty() && out.back() == '\0') out.pop_back();
@@ -241,10 +225,11 @@ NpyArray parseNpy(std::string_view bytes, const std::string& path) {
     // dtype: byte order, kind, item size ("<f8", "|b1", ">i4", "<U7").
     const std::string& d = a.descr;
     int size = 0;
-    const bool orderOk = d.size() >= 3 && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=');
-    const auto [p, ec] = orderOk ? std::from_chars(d.data() + 2, d.data() + d.size(), size) : std::from_chars_result{};
-    if (!orderOk || ec != std::errc() || p != d.data() + d.size())
+    if (d.size() < 2 || (d[0] != '<' && d[0] != '>' && d[0] != '|' && d[0] != '='))
         h.fail("expected a dtype like '<f8', found " + inQuotes(d));
+    // "|O" (objects) and other sizeless kinds leave size 0: refused below as unsupported.
+    if (const auto [p, ec] = std::from_chars(d.data() + 2, d.data() + d.size(), size); ec != std::errc() || p != d.data() + d.size())
+        size = 0;
     a.kind = d[1];
     a.bigEndian = d[0] == '>';
     const bool known = (a.kind == 'b' && size == 1) || ((a.kind == 'i' || a.kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||

@@ -8,6 +8,7 @@
 #include "core/eval/results_io.h"
 #include "core/io/latex_export.h"
 #include "core/util/install_paths.h"
+#include "file_helpers.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -18,18 +19,9 @@
 #include <string>
 
 using namespace fdlab;
+using namespace fdlab::test;
 
 namespace {
-
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void writeAll(const std::string& path, const std::string& s) {
-    std::ofstream out(path, std::ios::binary);
-    out << s;
-}
 
 ChartSpec hostileChart() {
     ChartSpec c;

@@ -8,6 +8,7 @@
 #include "core/text/mailbox.h"
 #include "core/text/text_loaders.h"
 #include "core/util/errors.h"
+#include "file_helpers.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,27 +18,10 @@
 #include <string>
 
 using namespace fdlab;
+using namespace fdlab::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-void writeAll(const fs::path& path, const std::string& s) {
-    fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out << s;
-}
-
-template <class F>
-std::string dataErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        return std::string("WRONG EXCEPTION TYPE: ") + e.what();
-    }
-    return "";
-}
 
 // Three messages per class; the bodies hold "From " lines that an mbox writer escapes.
 const std::string kHam[] = {

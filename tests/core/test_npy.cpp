@@ -7,6 +7,7 @@
 #include "core/data/npy_format.h"
 #include "core/data/zip_archive.h"
 #include "core/util/errors.h"
+#include "file_helpers.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -18,6 +19,7 @@
 #include <string>
 
 using namespace fdlab;
+using namespace fdlab::test;
 
 namespace {
 
@@ -27,23 +29,6 @@ const char* kPython = "/usr/bin/python3";
 // aside, represents it exactly) and its labels.
 const float kX[3][4] = {{0, 1, 2, 0}, {3, 0, 0, 4}, {5, 6, 7, 0}};
 const int kY[3] = {1, 0, 1};
-
-void writeAll(const std::string& path, const std::string& s) {
-    std::ofstream out(path, std::ios::binary);
-    out << s;
-}
-
-template <class F>
-std::string dataErrorOf(F&& f) {
-    try {
-        f();
-    } catch (const DataError& e) {
-        return e.what();
-    } catch (const std::exception& e) {
-        return std::string("WRONG EXCEPTION TYPE: ") + e.what();
-    }
-    return "";
-}
 
 /// Runs a Python script (numpy, scipy) in `dir`; "" on success, else its stderr.
 std::string runPython(const QString& dir, const std::string& script) {
