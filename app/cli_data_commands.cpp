@@ -1,4 +1,4 @@
-// fdlab-cli datasets / info.
+// fdlab-cli datasets / info / convert.
 
 #include "cli_args.h"
 #include "cli_commands.h"
@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <sstream>
@@ -71,12 +72,11 @@ int runDatasets(const std::vector<std::string>& argv) {
     return Ok;
 }
 
-int runInfo(const std::vector<std::string>& argv) {
-    const Args args(argv, {"format", "label", "labels", "class", "missing", "text-column"}, {});
-    if (args.positional().size() != 1) throw UsageError("info needs exactly one FILE");
-    const std::string format = args.choice("format", {"text", "json"}, "text");
-    const std::string path = args.positional()[0];
+/// The load options info and convert share: --label, --labels, --class, --missing, --text-column,
+/// --weighting, --min-df.
+const std::set<std::string> kLoadOptions = {"label", "labels", "class", "missing", "text-column", "weighting", "min-df"};
 
+LoadOptions loadOptionsFrom(const Args& args) {
     LoadOptions opt;
     opt.labelColumn = args.value("label", "");
     opt.idxLabels = args.value("labels", "");
@@ -85,8 +85,30 @@ int runInfo(const std::vector<std::string>& argv) {
     opt.missing = missing == "drop" ? MissingPolicy::DropRow
                 : missing == "error" ? MissingPolicy::Error
                                      : MissingPolicy::Impute;
-
     opt.textColumn = args.value("text-column", "");
+    opt.weighting = args.choice("weighting", {"binary", "tf", "tf-idf"}, "binary");
+    const std::string minDf = args.value("min-df", "2");
+    try {
+        std::size_t used = 0;
+        opt.minDocumentFrequency = std::stoi(minDf, &used);
+        if (used != minDf.size() || opt.minDocumentFrequency < 1) throw std::invalid_argument(minDf);
+    } catch (const std::exception&) {
+        throw UsageError("--min-df expects an integer >= 1, got '" + minDf + "'");
+    }
+    return opt;
+}
+
+std::set<std::string> with(std::set<std::string> a, const std::set<std::string>& b) {
+    a.insert(b.begin(), b.end());
+    return a;
+}
+
+int runInfo(const std::vector<std::string>& argv) {
+    const Args args(argv, with({"format"}, kLoadOptions), {});
+    if (args.positional().size() != 1) throw UsageError("info needs exactly one FILE");
+    const std::string format = args.choice("format", {"text", "json"}, "text");
+    const std::string path = args.positional()[0];
+    const LoadOptions opt = loadOptionsFrom(args);
     const bool text = isTextCorpus(path, opt);
     const std::string kind = text ? "text corpus" : toString(guessFormat(path));
     const Dataset d = loadDataFile(path, opt);
@@ -156,7 +178,40 @@ int runMessage(const std::vector<std::string>& argv) {
     return Ok;
 }
 
+int runConvert(const std::vector<std::string>& argv) {
+    const Args args(argv, with({"to"}, kLoadOptions), {});
+    if (args.positional().size() != 2) throw UsageError("convert needs IN and OUT (fdlab-cli convert IN --to FORMAT OUT)");
+    if (!args.has("to")) throw UsageError("convert needs --to libsvm|csv|npz");
+    const std::string to = args.choice("to", {"libsvm", "csv", "npz"}, "");
+    const std::string in = args.positional()[0], out = args.positional()[1];
+    if (std::filesystem::exists(in) && std::filesystem::exists(out) && std::filesystem::equivalent(in, out))
+        throw UsageError("convert: OUT is IN (" + out + "); choose another output file");
+    // IN is a file or folder, or else the name of a bundled dataset.
+    const auto bundled = bundledDatasets();
+    const bool isBundled = !std::filesystem::exists(in) &&
+                           std::any_of(bundled.begin(), bundled.end(), [&](const BundledInfo& b) { return b.name == in; });
+    const Dataset d = isBundled ? loadBundled(in) : loadDataFile(in, loadOptionsFrom(args));
+    if (to == "libsvm") saveLibsvm(d, out);
+    else if (to == "csv") saveCsv(d, out);
+    else saveNpz(d, out);
+    std::cerr << "wrote " << out << ": " << d.rows() << " instances x " << d.features() << " features ("
+              << (d.isSparse() ? "sparse, " + std::to_string(d.storedValues()) + " non-zeros" : std::string("dense")) << "), "
+              << d.numClasses() << " classes\n";
+    return Ok;
+}
+
 }  // namespace
+
+const char* const kLoadHelp =
+    "The format comes from the extension: .csv, .arff, .npy/.npz, *-ubyte[.gz]/.idx*, else LIBSVM.\n"
+    "A FOLDER is a text corpus: one entry per class, each a sub-folder of .txt/.eml files, a Maildir\n"
+    "(cur/, new/) or an mbox file CLASS.mbox; a CSV with --text-column is one too.\n"
+    "  --label        CSV label column (default: the last column)\n"
+    "  --labels FILE  labels of IDX images (default: derived from the images file name) or of X.npy / a\n"
+    "                 sparse .npz (default: the 'y' member, else the file with X replaced by y: X.npy -> y.npy)\n"
+    "  --class        ARFF class attribute (default: the last attribute)\n"
+    "  --missing      ARFF '?' values: impute mean/mode (default), drop the row, or error\n"
+    "  --text-column COL, --weighting binary|tf|tf-idf, --min-df N (default 2): text corpora\n";
 
 std::vector<Command> dataCommands() {
     return {
@@ -166,17 +221,10 @@ std::vector<Command> dataCommands() {
          "with its number of instances, features, classes (name:count) and image shape.\n"
          "The datasets directory is $FDLAB_DATA_DIR, else the source tree's datasets/.\n",
          runDatasets},
-        {"info", "summarise any data file (IDX, CSV, LIBSVM, ARFF) or text corpus",
-         "usage: fdlab-cli info FILE|FOLDER [--format text|json] [--label COLUMN] [--labels IDX_LABELS]\n"
-         "                           [--class ATTRIBUTE] [--missing impute|drop|error] [--text-column COL]\n"
-         "A FOLDER (one sub-folder of .txt/.eml documents per class) or a CSV with --text-column is a text\n"
-         "corpus: its bag of words (binary, minimum document frequency 2) is summarised.\n"
+        {"info", "summarise any data file (IDX, CSV, LIBSVM, ARFF, NumPy) or text corpus",
+         "usage: fdlab-cli info FILE|FOLDER [--format text|json] LOAD_OPTIONS\n"
          "Prints format, instances, features, classes with counts, image shape and value range.\n"
-         "The format comes from the extension: .csv, .arff, *-ubyte[.gz]/.idx*, else LIBSVM.\n"
-         "  --label    CSV label column (default: the last column)\n"
-         "  --labels   IDX labels file (default: derived from the images file name)\n"
-         "  --class    ARFF class attribute (default: the last attribute)\n"
-         "  --missing  ARFF '?' values: impute mean/mode (default), drop the row, or error\n"
+         + std::string(kLoadHelp) +
          "A malformed file gives a one-line error naming the file and line, and exit code 3.\n",
          runInfo},
         {"message", "print the text and words FDLab extracts from e-mail messages",
@@ -190,6 +238,16 @@ std::vector<Command> dataCommands() {
          "  --tokenize  each FILE holds JSON lines {\"id\", \"text\"}: prints {\"id\", \"words\"} for each\n"
          "A malformed file gives a one-line error naming the file, and exit code 3.\n",
          runMessage},
+        {"convert", "write any loadable data (text corpora too) as LIBSVM, CSV or NumPy .npz",
+         "usage: fdlab-cli convert IN --to libsvm|csv|npz OUT LOAD_OPTIONS\n"
+         "IN is a data file, a text corpus or a bundled dataset's name; OUT is written atomically.\n"
+         "Sparse data (text corpora, LIBSVM) stays sparse: npz holds scipy.sparse.save_npz's csr members\n"
+         "(scipy.sparse.load_npz reads it) plus 'y', the labels; a dense set is 'X' (float32) and 'y'.\n"
+         "'y' holds the class names (int64 when all are integers); 'feature_names' the words of a corpus.\n"
+         "CSV writes every value (a header of feature names, the label last); LIBSVM only non-zeros.\n"
+         + std::string(kLoadHelp) +
+         "Bad input: a one-line error naming the file, exit code 3.\n",
+         runConvert},
     };
 }
 

@@ -262,7 +262,7 @@ void printTable(const ExperimentResult& r) {
 int runRun(const std::vector<std::string>& argv) {
     for (const auto& s : argv)   // one shard of a sharded sweep: cli_sweep_commands.cpp
         if (s == "--shard" || s.starts_with("--shard=")) return runShardedRun(argv);
-    const Args a(argv, {"output", "csv", "format", "threads", "repetitions"}, {"quiet"});
+    const Args a(argv, {"output", "csv", "tex", "table", "format", "threads", "repetitions"}, {"quiet"});
     if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     ExperimentSpec spec = loadPresetOrFile(a.positional()[0]);
@@ -278,6 +278,8 @@ int runRun(const std::vector<std::string>& argv) {
     progress.finish();
     if (a.has("output")) saveResultsJson(r, *a.value("output"));
     if (a.has("csv")) saveCurvesCsv(r, *a.value("csv"));
+    if (a.has("tex")) saveCurvesTex(r, *a.value("tex"));
+    if (a.has("table")) saveCurvesTable(r, *a.value("table"));
     if (format == "json") std::cout << resultsToJson(r).dump(2) << '\n';
     else if (format == "csv") std::cout << curvesCsv(r);
     else printTable(r);
@@ -433,13 +435,18 @@ std::vector<Command> experimentCommands() {
         {"presets", "list the paper presets", "usage: fdlab-cli presets [--format text|json]\n", runPresets},
         {"run", "run an experiment file or preset: error-versus-budget curves",
          "usage: fdlab-cli run EXPERIMENT.json|PRESET [--output RESULTS.json] [--csv CURVES.csv]\n"
+         "                     [--tex FIGURE.tex] [--table TABLE.tex]\n"
          "                     [--format text|csv|json] [--threads N] [--repetitions R] [--quiet]\n"
          "                     [--shard I/N --output PART.json]   (one shard of a sweep; see plan and merge)\n"
          "Trains every learner, attacks the test set at every level and prints mean error +- standard\n"
          "error (and AUC) per learner and level, next to the paper's numbers for presets. Progress on\n"
          "stderr; Ctrl-C cancels cleanly (exit 4) and keeps the finished points.\n"
          "--repetitions R overrides the file's count: R random splits, or with a k-fold split R repetitions\n"
-         "of k-fold CV (each shuffles the rows anew and tests every fold once: R x k points per level).\n",
+         "of k-fold CV (each shuffles the rows anew and tests every fold once: R x k points per level).\n"
+         "--tex writes the curves as a standalone pgfplots figure (pdflatex FIGURE.tex), --table as a booktabs\n"
+         "tabular of mean +- se per level (\\input it; needs \\usepackage{booktabs}). Every file written carries\n"
+         "the provenance record (FDLab version and commit, spec, seed, data fingerprint, threads, host, CPU):\n"
+         "in the JSON as \"provenance\", in CSV and LaTeX files as a comment header.\n",
          runRun},
         {"train", "train a learner and save the model as JSON",
          std::string("usage: fdlab-cli train --learner NAME [--params JSON] --output MODEL.json DATA-OPTIONS\n") + kDataHelp +

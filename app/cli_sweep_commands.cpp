@@ -95,7 +95,7 @@ int runPlan(const std::vector<std::string>& argv) {
 // ---- merge -----------------------------------------------------------------------------------
 
 int runMerge(const std::vector<std::string>& argv) {
-    const Args a(argv, {"output", "csv"}, {"quiet"});
+    const Args a(argv, {"output", "csv", "tex", "table"}, {"quiet"});
     if (a.positional().empty()) throw UsageError("merge needs the part files (fdlab-cli run ... --shard i/N --output PART)");
     if (!a.has("output")) throw UsageError("merge needs --output RESULTS.json");
     std::vector<ShardPart> parts;
@@ -111,6 +111,8 @@ int runMerge(const std::vector<std::string>& argv) {
     }
     saveResultsJson(m.result, *a.value("output"));
     if (a.has("csv")) saveCurvesCsv(m.result, *a.value("csv"));
+    if (a.has("tex")) saveCurvesTex(m.result, *a.value("tex"));
+    if (a.has("table")) saveCurvesTable(m.result, *a.value("table"));
     if (!a.has("quiet"))
         std::cout << "merged " << parts.size() << " part(s): " << m.result.points.size() << " points of "
                   << m.result.spec.name << " -> " << *a.value("output") << '\n';
@@ -166,7 +168,8 @@ std::vector<Command> sweepCommands() {
          "  or SIGTERM writes the finished tasks and exits 4.\n",
          runPlan},
         {"merge", "merge the parts of a sharded run into one results file",
-         "usage: fdlab-cli merge PART.json... --output RESULTS.json [--csv CURVES.csv] [--quiet]\n"
+         "usage: fdlab-cli merge PART.json... --output RESULTS.json [--csv CURVES.csv] [--tex FIGURE.tex]\n"
+         "                       [--table TABLE.tex] [--quiet]   (--tex, --table: as for run)\n"
          "  checks that the parts come from the same experiment (spec fingerprint), the same data (data\n"
          "  fingerprint: a data file changed between shard runs is refused) and this FDLab version, that\n"
          "  every point is one of its task's levels (learner and level as the spec's, each level once)\n"

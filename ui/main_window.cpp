@@ -238,7 +238,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* exportPlot = file->addAction(tr("Export &plot..."), this, &MainWindow::exportPlotDialog);
     exportPlot->setShortcut(QKeySequence(tr("Ctrl+E")));
-    file->addAction(tr("Export &curves (CSV/JSON)..."), this, &MainWindow::exportCurvesDialog);
+    file->addAction(tr("Export &curves (CSV/JSON/LaTeX)..."), this, &MainWindow::exportCurvesDialog);
     file->addAction(tr("Export &model..."), this, &MainWindow::exportModelDialog)->setObjectName("exportModelAction");
     file->addSeparator();
     m_recentMenu = file->addMenu(tr("&Recent files"));
@@ -341,7 +341,7 @@ void MainWindow::showError(const QString& title, const QString& message) {
 void MainWindow::openFileDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open dataset"), QString(),
-        tr("Data files (*.csv *.arff *.gz *-ubyte *.idx* *.libsvm *.svm *.txt);;All files (*)"));
+        tr("Data files (*.csv *.arff *.npy *.npz *.gz *-ubyte *.idx* *.libsvm *.svm *.txt);;All files (*)"));
     if (path.isEmpty()) return;
     LoadOptions options;
     if (ImportDialog::needed(path)) {
@@ -708,11 +708,11 @@ bool MainWindow::exportPlot(const QString& path, int width, int height) {
     return true;
 }
 
-bool MainWindow::exportCurves(const QString& path) {
+bool MainWindow::exportCurves(const QString& path, bool texTable) {
     try {
         // A run in progress: what has been drawn so far.
         saveResultsOrCurves(m_result ? *m_result : partialResult(m_runSpec ? *m_runSpec : m_spec, m_curves->points()),
-                            path.toStdString());
+                            path.toStdString(), texTable);
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
         return true;
     } catch (const std::exception& e) {
@@ -775,9 +775,12 @@ void MainWindow::exportPlotDialog() {
 }
 
 void MainWindow::exportCurvesDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export curves"), "curves.csv",
-                                                      tr("Curves CSV (*.csv);;Results JSON (*.json)"));
-    if (!path.isEmpty()) exportCurves(path);
+    const QString table = tr("LaTeX table, booktabs (*.tex)");
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export curves"), "curves.csv",
+        tr("Curves CSV (*.csv);;Results JSON (*.json);;LaTeX figure, pgfplots (*.tex);;") + table, &filter);
+    if (!path.isEmpty()) exportCurves(path, filter == table);
 }
 
 void MainWindow::exportModelDialog() {

@@ -65,7 +65,8 @@ public:
     /// the opened experiment); so does a preset or any loadSpec.
     bool openExperiment(const QString& path);
     bool exportPlot(const QString& path, int width, int height);
-    bool exportCurves(const QString& path);     ///< .csv (curves) or .json (results)
+    /// .csv (curves), .json (results), .tex (a pgfplots figure, or with texTable a booktabs table).
+    bool exportCurves(const QString& path, bool texTable = false);
     /// Trains learner `learnerId` of the current spec on repetition 0's training data on a
     /// worker and saves it (modelSaved / errorShown follow).
     void exportModel(const QString& path, const QString& learnerId);

@@ -1496,6 +1496,27 @@ PYBIND11_MODULE(_fdlab, m) {
     m.def("run", &runExperimentPy, py::arg("preset_or_file"), py::kw_only(), py::arg("threads") = 0,
           py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(), runDoc);
 
+    m.def("export_curves", [](const py::object& results, const py::object& path, bool table) {
+        // A results dict (run()'s, its numpy 'arrays' aside) or a results JSON file.
+        ExperimentResult r;
+        if (py::isinstance<py::dict>(results)) {
+            py::dict copy;
+            for (const auto& kv : py::reinterpret_borrow<py::dict>(results))
+                if (py::str(kv.first).cast<std::string>() != "arrays") copy[kv.first] = kv.second;
+            r = resultsFromJson(toJson(copy));
+        } else {
+            r = loadResultsJson(py::str(results).cast<std::string>());
+        }
+        saveResultsOrCurves(r, py::str(path).cast<std::string>(), table);
+    }, py::arg("results"), py::arg("path"), py::kw_only(), py::arg("table") = false,
+          "export_curves(results, path, *, table=False) -> None\n\n"
+          "Writes the curves of `results` (the dict run() returns, or a results JSON file's path) by the\n"
+          "extension of `path`: .tex a standalone pgfplots figure (pdflatex compiles it), or with table=True\n"
+          "a booktabs table of mean +- se per level (\\input it; needs \\usepackage{booktabs}); .json the\n"
+          "results file; else the curves CSV. Every file carries the run's provenance record (FDLab version\n"
+          "and commit, spec, seed, data fingerprint, threads, host, CPU) as a comment header, as fdlab-cli\n"
+          "run --tex/--table/--csv write them. Written atomically.");
+
     m.def("presets", [] {
         py::list out;
         for (const auto& p : listPresets()) {

@@ -18,6 +18,7 @@ const char* toString(FileFormat f) {
     case FileFormat::Csv: return "CSV";
     case FileFormat::Libsvm: return "LIBSVM";
     case FileFormat::Arff: return "ARFF";
+    case FileFormat::Npy: return "NumPy";
     }
     return "?";
 }
@@ -38,10 +39,11 @@ FileFormat guessFormat(const std::string& path) {
     if (ext.rfind("idx", 0) == 0) return FileFormat::Idx;  // ".idx", ".idx3-ubyte", ".idx1"
     if (ext == "csv") return FileFormat::Csv;
     if (ext == "arff") return FileFormat::Arff;
+    if (ext == "npy" || ext == "npz") return FileFormat::Npy;
     if (ext.empty() || ext == "libsvm" || ext == "svm" || ext == "svmlight" || ext == "txt") return FileFormat::Libsvm;
     throw DataError(path, 0,
                     "unknown file extension '." + ext +
-                        "': expected .csv, .arff, .libsvm/.svm/.svmlight/.txt or an IDX name (*-ubyte, *.idx*)");
+                        "': expected .csv, .arff, .npy, .npz, .libsvm/.svm/.svmlight/.txt or an IDX name (*-ubyte, *.idx*)");
 }
 
 namespace {
@@ -99,6 +101,7 @@ Dataset loadDataFile(const std::string& path, const LoadOptions& opt) {
     case FileFormat::Csv: return loadCsv(path, opt);
     case FileFormat::Libsvm: return loadLibsvm(path, opt);
     case FileFormat::Arff: return loadArff(path, opt);
+    case FileFormat::Npy: return loadNpy(path, opt);
     case FileFormat::Idx: {
         std::string labels = opt.idxLabels;
         if (labels.empty()) labels = detail::deriveIdxLabelsPath(path);

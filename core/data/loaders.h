@@ -1,6 +1,6 @@
 #pragma once
 // Reading data files into a Dataset. One file pair per format (idx_format, csv_format,
-// libsvm_format, arff_format); this header is the single entry point callers use.
+// libsvm_format, arff_format, npy_format); this header is the single entry point callers use.
 //
 // Every loader throws fdlab::DataError on malformed input, with a one-line message naming the
 // file and the line (or byte offset for IDX) and what was expected: truncated file, wrong magic
@@ -14,12 +14,12 @@
 
 namespace fdlab {
 
-enum class FileFormat { Idx, Csv, Libsvm, Arff };
+enum class FileFormat { Idx, Csv, Libsvm, Arff, Npy };
 
 const char* toString(FileFormat f);
 
 /// Guesses the format from the file name: *.idx*, *-ubyte[.gz] -> Idx; *.csv -> Csv;
-/// *.arff -> Arff; *.libsvm, *.svm, *.svmlight, *.txt and names without extension -> Libsvm.
+/// *.arff -> Arff; *.npy, *.npz -> Npy; *.libsvm, *.svm, *.svmlight, *.txt and names without extension -> Libsvm.
 /// Throws DataError for an unknown extension.
 FileFormat guessFormat(const std::string& path);
 
@@ -56,8 +56,8 @@ struct LoadOptions {
     bool keepSubject = true;
     std::string weighting = "binary";   ///< binary | tf | tf-idf
     int minDocumentFrequency = 2;
-    /// IDX: the labels file; empty means "derive it": images "X-images-idx3-ubyte[.gz]" ->
-    /// "X-labels-idx1-ubyte[.gz]".
+    /// IDX and .npy/.npz: the labels file; empty means "derive it": images
+    /// "X-images-idx3-ubyte[.gz]" -> "X-labels-idx1-ubyte[.gz]"; X.npy -> y.npy (npy_format.h).
     std::string idxLabels;
 };
 
@@ -79,6 +79,11 @@ Dataset loadLibsvm(const std::string& path, const LoadOptions& opt = {});
 /// or sparse "{i v, ...}"). Nominal non-class attributes become one-hot features named
 /// "attr=value". The class attribute must be nominal.
 Dataset loadArff(const std::string& path, const LoadOptions& opt = {});
+
+/// numpy: X.npy with its labels .npy, or an .npz (dense X and y, or a scipy.sparse.save_npz
+/// matrix with labels); see core/data/npy_format.h for how labels are found. Stored as
+/// opt.storage says (Auto: sparse under 10% non-zeros); a 3-D X (m x rows x cols) sets imageShape.
+Dataset loadNpy(const std::string& path, const LoadOptions& opt = {});
 
 /// Dispatch on guessFormat(path); a folder, or a CSV file with opt.textColumn set, is a text
 /// corpus whose vocabulary is fitted on all its documents (loadTextPair fits it on a training
@@ -113,6 +118,10 @@ void loadTextPair(const std::string& trainPath, const LoadOptions& trainOpt, con
 // Writers (atomic), used for exports and round-trip tests.
 void saveCsv(const Dataset& d, const std::string& path);
 void saveLibsvm(const Dataset& d, const std::string& path);
+/// An .npz numpy and scipy read: a dense set as X (float32; m x rows x cols for images) and y; a
+/// sparse one as scipy.sparse.save_npz's csr members plus y. y holds the class names (int64 when
+/// all are integers, else strings); non-default feature names go in 'feature_names'.
+void saveNpz(const Dataset& d, const std::string& path);
 /// Writes images + labels as IDX; gzip when the path ends with ".gz". Requires imageShape and
 /// values in [0,1] (stored as round(255 x)).
 void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string& labelsPath);

@@ -1,5 +1,8 @@
 #include "core/eval/experiment_runner.h"
 
+#include "core/eval/provenance.h"
+#include "core/eval/sharding.h"
+
 #include "core/data/bundled.h"
 #include "core/attacks/threat_registry.h"
 #include "core/data/split.h"
@@ -372,6 +375,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     result.threads = spec.threads > 0 ? spec.threads : hardwareThreads();
 
     const TaskData data = loadTaskData(spec);
+    result.provenance = makeProvenance(spec, result.threads, dataFingerprint(data, spec));
     if (options.onData) options.onData(data);
     if (!data.testAlignment.describe().empty()) result.warnings.push_back("test file: " + data.testAlignment.describe());
     if (!data.testUnseenWords.empty()) result.warnings.push_back("test corpus: " + data.testUnseenWords);

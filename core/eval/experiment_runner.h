@@ -73,6 +73,9 @@ struct ExperimentResult {
     std::vector<std::string> warnings;     ///< e.g. a learner stopped at its iteration limit
     double elapsed = 0.0;
     int threads = 1;
+    /// Who ran it where, on which data (core/eval/provenance.h); null for a results file
+    /// written before the record (resultsToJson then records the writing FDLab and machine).
+    nlohmann::json provenance;
 };
 
 /// The data and split of one repetition, as the runner uses them (also for the GUI's

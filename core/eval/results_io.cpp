@@ -1,5 +1,8 @@
 #include "core/eval/results_io.h"
 
+#include "core/eval/provenance.h"
+#include "core/eval/reproduction_report.h"
+#include "core/io/latex_export.h"
 #include "core/util/atomic_file.h"
 #include "core/io/json_file.h"
 #include "core/util/errors.h"
@@ -47,6 +50,9 @@ json resultsToJson(const ExperimentResult& r) {
     j["warnings"] = r.warnings;
     j["elapsed_seconds"] = r.elapsed;
     j["threads"] = r.threads;
+    // The spec is stored once, at the top level.
+    j["provenance"] = r.provenance.is_object() ? r.provenance : makeProvenance(r.spec, r.threads, "");
+    j["provenance"].erase("spec");
     // One-sided threats add the errors on the attacked classes and on the rest.
     const bool oneSided = !r.spec.attackedClasses.empty();
     json pts = json::array();
@@ -88,6 +94,7 @@ ExperimentResult resultsFromJson(const json& j) {
         r.warnings = j.value("warnings", std::vector<std::string>{});
         r.elapsed = j.value("elapsed_seconds", 0.0);
         r.threads = j.value("threads", 1);
+        if (const auto p = j.find("provenance"); p != j.end() && p->is_object()) r.provenance = *p;
         for (const json& p : j.at("points")) {
             CurvePoint c;
             c.learner = p.at("learner").get<std::string>();
@@ -144,7 +151,11 @@ void saveResultsJson(const ExperimentResult& r, const std::string& path) {
     writeFileAtomically(path, resultsToJson(r).dump(2) + "\n");
 }
 
-void saveCurvesCsv(const ExperimentResult& r, const std::string& path) { writeFileAtomically(path, curvesCsv(r)); }
+void saveCurvesCsv(const ExperimentResult& r, const std::string& path) {
+    std::string header;
+    for (const std::string& line : resultProvenanceLines(r)) header += "# " + line + '\n';
+    writeFileAtomically(path, header + curvesCsv(r));
+}
 
 ExperimentResult loadResultsJson(const std::string& path) {
     const json j = readJsonFile(path, "results file");
@@ -155,11 +166,28 @@ ExperimentResult loadResultsJson(const std::string& path) {
     }
 }
 
-void saveResultsOrCurves(const ExperimentResult& r, const std::string& path) {
-    const bool json = path.size() >= 5 && std::equal(path.end() - 5, path.end(), ".json", [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == b;
-    });
-    if (json) saveResultsJson(r, path);
+std::vector<std::string> resultProvenanceLines(const ExperimentResult& r) {
+    nlohmann::json p = r.provenance.is_object() ? r.provenance : makeProvenance(r.spec, r.threads, "");
+    p["spec"] = toJson(r.spec);
+    return provenanceLines(p);
+}
+
+void saveCurvesTex(const ExperimentResult& r, const std::string& path) {
+    writeFileAtomically(path, pgfplotsFigure(chartOf(r), resultProvenanceLines(r)));
+}
+
+void saveCurvesTable(const ExperimentResult& r, const std::string& path) {
+    writeFileAtomically(path, booktabsTable(chartOf(r), resultProvenanceLines(r)));
+}
+
+void saveResultsOrCurves(const ExperimentResult& r, const std::string& path, bool texTable) {
+    auto endsWith = [&](const char* ext) {
+        const std::string_view e(ext);
+        return path.size() >= e.size() && std::equal(path.end() - static_cast<std::ptrdiff_t>(e.size()), path.end(), e.begin(),
+                                                     [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    };
+    if (endsWith(".json")) saveResultsJson(r, path);
+    else if (endsWith(".tex")) texTable ? saveCurvesTable(r, path) : saveCurvesTex(r, path);
     else saveCurvesCsv(r, path);
 }
 

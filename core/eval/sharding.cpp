@@ -1,5 +1,7 @@
 #include "core/eval/sharding.h"
 
+#include "core/eval/provenance.h"
+
 #include "core/attacks/threat_registry.h"
 #include "core/data/idx_format.h"
 
@@ -400,6 +402,7 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
     ExperimentResult& r = m.result;
     r.spec = spec;
     r.threads = first.result.threads;
+    r.provenance = makeProvenance(spec, r.threads, first.dataFingerprint);
     r.warnings = combinedDataWarnings(parts);
     for (int k = 0; k < total; ++k) {
         const Owner& o = owners[static_cast<std::size_t>(k)];

@@ -3,6 +3,7 @@
 #include "core/text/text_loaders.h"
 
 #include "core/text/charset.h"
+#include "core/text/mailbox.h"
 #include "core/util/errors.h"
 #include "core/util/file_bytes.h"
 #include "core/util/label_collector.h"
@@ -128,47 +129,88 @@ void TextCsvOptions::validate() const {
         invalidParam("TextCsvOptions", "separator", "must not be a quote or a line break");
 }
 
+namespace {
+
+/// Where one document of a folder corpus comes from: a file (.txt, .eml, a Maildir message) or
+/// a message of an mbox file (read whole beforehand).
+struct DocSource {
+    fs::path file;
+    bool email = false;
+    const MboxMessage* mboxMessage = nullptr;
+};
+
+}  // namespace
+
 TextCorpus loadTextFolder(const std::string& folder, const TextCorpusOptions& options) {
     options.validate();
     std::error_code ec;
-    if (!fs::is_directory(folder, ec)) throw DataError(folder, 0, "not a folder (expected one sub-folder per class)");
-    std::vector<fs::path> classDirs;
-    for (const auto& entry : fs::directory_iterator(folder, ec))
-        if (entry.is_directory() && entry.path().filename().string().front() != '.') classDirs.push_back(entry.path());
-    if (ec) throw DataError(folder, 0, "cannot list the folder: " + ec.message());
-    std::sort(classDirs.begin(), classDirs.end());
-    if (classDirs.size() < 2)
-        throw DataError(folder, 0, "found " + std::to_string(classDirs.size()) +
-                                       " class sub-folder(s); expected one sub-folder per class, at least two");
-
-    std::vector<fs::path> files;
-    std::vector<std::string> rawLabels;
-    for (const fs::path& dir : classDirs) {
-        std::vector<fs::path> docs;
-        for (const auto& entry : fs::directory_iterator(dir, ec))
-            if (entry.is_regular_file() && (hasExtension(entry.path(), ".txt") || hasExtension(entry.path(), ".eml")))
-                docs.push_back(entry.path());
-        if (ec) throw DataError(dir.string(), 0, "cannot list the folder: " + ec.message());
-        if (docs.empty()) throw DataError(dir.string(), 0, "class folder holds no .txt or .eml file");
-        std::sort(docs.begin(), docs.end());
-        for (auto& f : docs) {
-            files.push_back(std::move(f));
-            rawLabels.push_back(dir.filename().string());
-        }
+    if (!fs::is_directory(folder, ec)) throw DataError(folder, 0, "not a folder (expected one sub-folder or mbox file per class)");
+    // A class is a sub-folder (of .txt/.eml files, or a Maildir) or an mbox file.
+    std::vector<fs::path> classes;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        if (entry.path().filename().string().front() == '.') continue;
+        if (entry.is_directory() || (entry.is_regular_file() && isMboxFile(entry.path()))) classes.push_back(entry.path());
     }
+    if (ec) throw DataError(folder, 0, "cannot list the folder: " + ec.message());
+    std::sort(classes.begin(), classes.end());
+    if (classes.size() < 2)
+        throw DataError(folder, 0, "found " + std::to_string(classes.size()) +
+                                       " class(es); expected one sub-folder, Maildir or mbox file per class, at least two");
 
+    std::vector<DocSource> sources;
+    std::vector<std::string> rawLabels;
     TextCorpus corpus;
     corpus.source = folder;
-    corpus.documents.docs.resize(files.size());
-    parallelFor(static_cast<int>(files.size()), 0, [&](int i) {
-        const fs::path& f = files[static_cast<std::size_t>(i)];
-        const std::string bytes = detail::readFileBytes(f.string());
-        requireTextBytes(bytes, f.string());
-        corpus.documents.docs[static_cast<std::size_t>(i)] =
-            hasExtension(f, ".eml") ? messageDocument(bytes, options.keepSubject) : makeDocument(plainText(bytes));
+    std::vector<std::vector<MboxMessage>> mailboxes;   // kept alive while the documents are made
+    mailboxes.reserve(classes.size());
+    for (const fs::path& c : classes) {
+        const std::string label = fs::is_directory(c) ? c.filename().string() : detail::fileStem(c.string());
+        const std::size_t before = sources.size();
+        if (!fs::is_directory(c)) {
+            const std::string bytes = detail::readMaybeGzipped(c.string());
+            requireTextBytes(bytes, c.string());
+            mailboxes.push_back(splitMbox(bytes, c.string()));
+            for (const MboxMessage& m : mailboxes.back()) {
+                sources.push_back({c, true, &m});
+                corpus.ids.push_back(label + "/" + c.filename().string() + "#" + std::to_string(sources.size() - before));
+            }
+        } else if (isMaildir(c)) {
+            for (fs::path& f : maildirMessages(c)) {
+                corpus.ids.push_back(label + "/" + f.parent_path().filename().string() + "/" + f.filename().string());
+                sources.push_back({std::move(f), true, nullptr});
+            }
+            if (sources.size() == before) throw DataError(c.string(), 0, "Maildir holds no message in cur/ or new/");
+        } else {
+            std::vector<fs::path> docs;
+            for (const auto& entry : fs::directory_iterator(c, ec))
+                if (entry.is_regular_file() && (hasExtension(entry.path(), ".txt") || hasExtension(entry.path(), ".eml")))
+                    docs.push_back(entry.path());
+            if (ec) throw DataError(c.string(), 0, "cannot list the folder: " + ec.message());
+            if (docs.empty()) throw DataError(c.string(), 0, "class folder holds no .txt or .eml file (nor cur/ or new/ of a Maildir)");
+            std::sort(docs.begin(), docs.end());
+            for (fs::path& f : docs) {
+                corpus.ids.push_back(label + "/" + f.filename().string());
+                const bool email = hasExtension(f, ".eml");
+                sources.push_back({std::move(f), email, nullptr});
+            }
+        }
+        rawLabels.resize(sources.size(), label);
+    }
+
+    corpus.documents.docs.resize(sources.size());
+    parallelFor(static_cast<int>(sources.size()), 0, [&](int i) {
+        const DocSource& src = sources[static_cast<std::size_t>(i)];
+        TextDocument& doc = corpus.documents.docs[static_cast<std::size_t>(i)];
+        if (src.mboxMessage) {
+            doc = messageDocument(src.mboxMessage->raw, options.keepSubject);
+            return;
+        }
+        const std::string bytes = detail::readFileBytes(src.file.string());
+        requireTextBytes(bytes, src.file.string());
+        doc = src.email ? messageDocument(bytes, options.keepSubject) : makeDocument(plainText(bytes));
     });
-    for (std::size_t k = 0; k < files.size(); ++k) corpus.ids.push_back(rawLabels[k] + "/" + files[k].filename().string());
     assignLabels(rawLabels, corpus);
+    requireTwoClasses(corpus, folder);
     return corpus;
 }
 

@@ -22,6 +22,7 @@
 #include <QFileInfo>
 #include <QTimer>
 #include <QFile>
+#include <QJsonObject>
 #include <QImage>
 #include <QListWidget>
 #include <qcustomplot.h>
@@ -199,13 +200,24 @@ private slots:
         const QString csv = dir.filePath("c.csv"), json = dir.filePath("c.json");
         QVERIFY(w.exportCurves(csv));
         QVERIFY(w.exportCurves(json));
-        const QByteArray csvText = readAll(csv);
-        QVERIFY(csvText.startsWith("learner,level"));
-        QCOMPARE(csvText.count('\n'), 1 + 2 * 3);
+        // The CSV opens with the provenance record as '#' comment lines, then the table.
+        const QList<QByteArray> csvLines = readAll(csv).trimmed().split('\n');
+        qsizetype header = 0;
+        while (header < csvLines.size() && csvLines[header].startsWith("# ")) ++header;
+        QVERIFY(csvLines[0].startsWith("# fdlab: "));
+        QVERIFY(csvLines[header].startsWith("learner,level"));
+        QCOMPARE(csvLines.size() - header, 1 + 2 * 3);
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(readAll(json), &err);
         QCOMPARE(err.error, QJsonParseError::NoError);
         QVERIFY(doc.isObject());
+        QVERIFY(doc.object().value("provenance").toObject().contains("data_fingerprint"));
+        // LaTeX: the figure and, chosen in the dialog's filter, the table.
+        const QString fig = dir.filePath("c.tex"), table = dir.filePath("t.tex");
+        QVERIFY(w.exportCurves(fig));
+        QVERIFY(w.exportCurves(table, true));
+        QVERIFY(readAll(fig).contains("\\begin{axis}"));
+        QVERIFY(readAll(table).contains("\\toprule"));
     }
 
     void savedExperimentReopensWithTheSamePoints() {

@@ -27,7 +27,7 @@ TextCorpusDialog::TextCorpusDialog(DatasetLoader* loader, QWidget* parent) : QDi
     auto* pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
     m_path->setObjectName("corpusPath");
-    m_path->setPlaceholderText(tr("a folder with one sub-folder per class, or a CSV file"));
+    m_path->setPlaceholderText(tr("a folder with one sub-folder, Maildir or .mbox file per class, or a CSV file"));
     m_path->setMinimumWidth(360);
     auto* folder = new QPushButton(tr("Folder..."), this);
     auto* csv = new QPushButton(tr("CSV file..."), this);
@@ -83,7 +83,7 @@ TextCorpusDialog::TextCorpusDialog(DatasetLoader* loader, QWidget* parent) : QDi
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(folder, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Corpus folder (one sub-folder per class)"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Corpus folder (one sub-folder, Maildir or .mbox file per class)"));
         if (!dir.isEmpty()) setPath(dir);
     });
     connect(csv, &QPushButton::clicked, this, [this] {
