@@ -1,6 +1,6 @@
 #include "core/text/mailbox.h"
 
-#include "core/data/csv_format.h"
+#include "core/util/strings.h"
 #include "core/util/errors.h"
 
 #include <algorithm>
