@@ -34,7 +34,9 @@ int main(int argc, char** argv) {
     QCommandLineOption windowSize("window-size", "Resize the window to WxH pixels (e.g. 1200x800).", "WxH");
     QCommandLineOption screenshotFind("screenshot-find",
                                       "With --screenshot-tabs: also save heatmaps-find.png with WORD looked up in the message view.", "word");
+    QCommandLineOption presentation("presentation", "Start in presentation mode (View > Presentation) at the window's size.");
     parser.addOption(windowSize);
+    parser.addOption(presentation);
     parser.addOption(screenshotFind);
     parser.addOption(screenshot);
     parser.addOption(screenshotTabs);
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
         if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
     }
     window.show();
+    if (parser.isSet(presentation)) window.setPresentation(true, false);
     const QStringList files = parser.positionalArguments();
     if (parser.isSet(screenshot)) {
         const QString png = parser.value(screenshot);

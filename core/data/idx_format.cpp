@@ -85,10 +85,10 @@ std::string gunzip(std::string_view in, const std::string& path) {
 }
 
 std::string gzipCompress(std::string_view raw, int level) {
-    if (raw.size() > UINT_MAX / 2) throw std::invalid_argument("gzipCompress: input larger than 2 GiB");
+    if (raw.size() > UINT_MAX / 2) throw std::invalid_argument("gzip compression: input larger than 2 GiB");
     z_stream s{};
     if (deflateInit2(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        throw std::runtime_error("gzipCompress: cannot initialise zlib");
+        throw std::runtime_error("gzip compression: cannot initialise zlib");
     std::unique_ptr<z_stream, void (*)(z_stream*)> guard(&s, [](z_stream* z) { deflateEnd(z); });
     // deflateBound covers the zlib wrapper only; gzip's header and trailer need 18 more bytes.
     std::string out(deflateBound(&s, static_cast<uLong>(raw.size())) + 32, '\0');
@@ -96,7 +96,7 @@ std::string gzipCompress(std::string_view raw, int level) {
     s.avail_in = static_cast<uInt>(raw.size());
     s.next_out = reinterpret_cast<Bytef*>(out.data());
     s.avail_out = static_cast<uInt>(out.size());
-    if (deflate(&s, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("gzipCompress: deflate failed");
+    if (deflate(&s, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("gzip compression: deflate failed");
     out.resize(s.total_out);
     return out;
 }
@@ -268,13 +268,13 @@ Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath) {
 void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string& labelsPath) {
     using namespace detail;
     if (!d.imageShape || d.imageShape->size() != d.features() || d.imageShape->size() == 0)
-        throw std::invalid_argument("saveIdx: the dataset needs an image shape matching its " +
+        throw std::invalid_argument("writing IDX: the dataset needs an image shape matching its " +
                                     std::to_string(d.features()) + " features");
     if (d.numClasses() > 256)
-        throw std::invalid_argument("saveIdx: IDX labels are bytes, found " + std::to_string(d.numClasses()) +
+        throw std::invalid_argument("writing IDX: IDX labels are bytes, found " + std::to_string(d.numClasses()) +
                                     " classes (at most 256)");
     if (static_cast<int>(d.labels.size()) != d.rows())
-        throw std::invalid_argument("saveIdx: " + std::to_string(d.labels.size()) + " labels for " +
+        throw std::invalid_argument("writing IDX: " + std::to_string(d.labels.size()) + " labels for " +
                                     std::to_string(d.rows()) + " instances");
     const auto m = static_cast<std::size_t>(d.rows());
     const auto n = static_cast<std::size_t>(d.features());
@@ -283,7 +283,7 @@ void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string&
         for (std::size_t j = 0; j < n; ++j) {
             const float x = d.denseOnly("saveIdx")(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
             if (!(x >= 0.0f && x <= 1.0f))
-                throw std::invalid_argument("saveIdx: pixel values must lie in [0, 1], found " + std::to_string(x) +
+                throw std::invalid_argument("writing IDX: pixel values must lie in [0, 1], found " + std::to_string(x) +
                                             " at instance " + std::to_string(i + 1) + ", feature " +
                                             std::to_string(j + 1));
             pixels[i * n + j] = static_cast<char>(static_cast<unsigned char>(std::lround(255.0f * x)));
@@ -292,7 +292,7 @@ void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string&
     for (std::size_t i = 0; i < m; ++i) {
         const int l = d.labels[i];
         if (l < 0 || l > 255)
-            throw std::invalid_argument("saveIdx: label index " + std::to_string(l) + " of instance " +
+            throw std::invalid_argument("writing IDX: label index " + std::to_string(l) + " of instance " +
                                         std::to_string(i + 1) + " does not fit a byte");
         labels[i] = static_cast<char>(static_cast<unsigned char>(l));
     }
