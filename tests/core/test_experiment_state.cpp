@@ -247,7 +247,7 @@ private slots:
         // Every `throw ...("...")` message in core: no internal function name (camelCase
         // identifier followed by ':' at the start, e.g. "splitByCounts: ...").
         const std::filesystem::path core = std::filesystem::path(FDLAB_TEST_DATA) / ".." / ".." / "core";
-        const std::regex internal(R"re(throw\s+[\w:]+\s*\(\s*"([a-z]+[A-Z]\w*)\s*:)re");
+        const std::regex internal("throw\\s+[\\w:]+\\s*\\(\\s*\"([a-z]+[A-Z]\\w*)\\s*:");
         QStringList found;
         for (const auto& e : std::filesystem::recursive_directory_iterator(core)) {
             if (e.path().extension() != ".cpp" && e.path().extension() != ".h") continue;
