@@ -435,7 +435,7 @@ void TestText::hostileInputsKeepTheirText() {
     QCOMPARE(htmlToText(amps), amps);
     // Entities stay at most 11 bytes between '&' and ';'.
     QCOMPARE(htmlToText("&eacute; &abcdefghijk; &#x0000000E9; &#x00000000E9;"),
-             std::string("\xC3\xA9 &abcdefghijk; \xC3\xA9 &#x00000000E9;"));
+             std::string("\xC3\xA9 &abcdefghijk; \xC3\xA9 \xC3\xA9")  // leading zeros do not count (oracle fix));
 }
 
 // Evasions the differential test against Python's email package (tests/mime_oracle) showed:
@@ -480,7 +480,7 @@ void TestText::htmlOnlyBody() {
                              "<body><p>Buy&nbsp;now &amp; save</p><script>var x = \"hidden\";</script>"
                              "F<b>RE</b>E<br>caf&eacute; &#233;t&#xE9; &lt;tag&gt; &bogus;<!-- secret comment -->"
                              "<a href=\"x.html?a>b\">link</a></body></html>";
-    const std::string expected = "Buy now & save\nFREE\ncaf\xC3\xA9 \xC3\xA9t\xC3\xA9 <tag> &bogus; link";
+    const std::string expected = "Buy now & save\nFREE\ncaf\xC3\xA9 \xC3\xA9t\xC3\xA9 <tag> &bogus;link"  // the comment vanishes;
     QCOMPARE(htmlToText(html), expected);
     const std::string raw = "Subject: deal\nContent-Type: text/html; charset=iso-8859-1\n\n" + html + "\n";
     QCOMPARE(messageText(raw, false).text, expected);
@@ -820,10 +820,10 @@ void TestText::bundledSpamAssassin() {
     QCOMPARE(train.classCounts()[0] + test.classCounts()[0], 4150);
     QCOMPARE(train.classCounts()[1] + test.classCounts()[1], 1896);
     // Measured once (binary, min df 2, Subject kept); a change here means the parser changed.
-    QCOMPARE(s.vocabulary.size(), 24677);
+    QCOMPARE(s.vocabulary.size(), 24598);  // 24677 before HTML comments vanished (issue 29 oracle)
     QVERIFY(s.vocabulary.size() >= 20000 && s.vocabulary.size() <= 60000);
-    QCOMPARE(train.features(), 24677);
-    QCOMPARE(test.features(), 24677);
+    QCOMPARE(train.features(), 24598);
+    QCOMPARE(test.features(), 24598);
     QCOMPARE(train.storedValues(), std::int64_t(587001));
     QCOMPARE(test.storedValues(), std::int64_t(243396));
     QCOMPARE(s.test.report.tokens, std::int64_t(496676));

@@ -28,7 +28,9 @@ StartPage::StartPage(const std::vector<Lesson>& lessons, QWidget* parent) : QDia
     for (std::size_t i = 0; i < lessons.size(); ++i) {
         const Lesson& l = lessons[i];
         auto* b = new QCommandLinkButton(QString("%1. %2").arg(QChar('a' + static_cast<int>(i))).arg(QString::fromStdString(l.title)),
-                                         QString::fromStdString(l.summary) + " " + tr("(%n steps)", "", static_cast<int>(l.steps.size())),
+                                         // '&' would be taken as a mnemonic ("Globerson _Roweis").
+                                         QString::fromStdString(l.summary).replace('&', "&&") + " " +
+                                             tr("(%n steps)", "", static_cast<int>(l.steps.size())),
                                          this);
         b->setObjectName(QString("startLesson_%1").arg(QString::fromStdString(l.id)));
         connect(b, &QCommandLinkButton::clicked, this, [this, i] {
