@@ -1503,7 +1503,7 @@ PYBIND11_MODULE(_fdlab, m) {
             py::dict copy;
             for (const auto& kv : py::reinterpret_borrow<py::dict>(results))
                 if (py::str(kv.first).cast<std::string>() != "arrays") copy[kv.first] = kv.second;
-            r = resultsFromJson(toJson(copy));
+            r = resultsFromJson(toJson(copy, "results"));
         } else {
             r = loadResultsJson(py::str(results).cast<std::string>());
         }

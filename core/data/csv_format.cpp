@@ -76,13 +76,6 @@ void storeRows(Dataset& d, SparseRows&& rows, int storage, const std::string& pa
             d.X(i, rows.colIndex[static_cast<std::size_t>(k)]) = rows.values[static_cast<std::size_t>(k)];
 }
 
-std::string fileStem(const std::string& path) {
-    std::string name = std::filesystem::path(path).filename().string();
-    if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) name.resize(name.size() - 3);
-    const auto dot = name.rfind('.');
-    if (dot != std::string::npos && dot > 0) name.resize(dot);
-    return name;
-}
 
 void finishDataset(Dataset& d, const std::string& path, const std::string& format, const std::string& provenance) {
     d.name = fileStem(path);

@@ -54,8 +54,6 @@ void checkDenseSize(const std::string& path, long line, std::uint64_t m, std::ui
 /// goes through checkDenseSize.
 void storeRows(Dataset& d, SparseRows&& rows, int storage, const std::string& path, long line);
 
-/// File name without directory, ".gz" and the last extension: "/a/spam.csv.gz" -> "spam".
-std::string fileStem(const std::string& path);
 
 /// Sets name (file stem), provenance, defaults (importance 1, ...), then validates; any invariant
 /// failure becomes a DataError naming the file.

@@ -12,6 +12,10 @@ std::string_view trim(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 std::string toLower(std::string_view s);
 
+/// A file's name without its directory, a trailing ".gz" and its last extension
+/// ("data/ham.mbox.gz" -> "ham"): the default name of a dataset or class.
+std::string fileStem(const std::string& path);
+
 /// `s` in single quotes for messages, shortened to 40 characters.
 std::string inQuotes(std::string_view s);
 

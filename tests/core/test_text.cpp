@@ -435,7 +435,7 @@ void TestText::hostileInputsKeepTheirText() {
     QCOMPARE(htmlToText(amps), amps);
     // Entities stay at most 11 bytes between '&' and ';'.
     QCOMPARE(htmlToText("&eacute; &abcdefghijk; &#x0000000E9; &#x00000000E9;"),
-             std::string("\xC3\xA9 &abcdefghijk; \xC3\xA9 \xC3\xA9")  // leading zeros do not count (oracle fix));
+             std::string("\xC3\xA9 &abcdefghijk; \xC3\xA9 \xC3\xA9"));  // leading zeros do not count (oracle fix)
 }
 
 // Evasions the differential test against Python's email package (tests/mime_oracle) showed:
@@ -480,7 +480,7 @@ void TestText::htmlOnlyBody() {
                              "<body><p>Buy&nbsp;now &amp; save</p><script>var x = \"hidden\";</script>"
                              "F<b>RE</b>E<br>caf&eacute; &#233;t&#xE9; &lt;tag&gt; &bogus;<!-- secret comment -->"
                              "<a href=\"x.html?a>b\">link</a></body></html>";
-    const std::string expected = "Buy now & save\nFREE\ncaf\xC3\xA9 \xC3\xA9t\xC3\xA9 <tag> &bogus;link"  // the comment vanishes;
+    const std::string expected = "Buy now & save\nFREE\ncaf\xC3\xA9 \xC3\xA9t\xC3\xA9 <tag> &bogus;link";  // the comment vanishes
     QCOMPARE(htmlToText(html), expected);
     const std::string raw = "Subject: deal\nContent-Type: text/html; charset=iso-8859-1\n\n" + html + "\n";
     QCOMPARE(messageText(raw, false).text, expected);

@@ -5,6 +5,7 @@
 
 #include "core/attacks/attack.h"
 #include "core/learners/registry.h"
+#include "core/data/text_dataset.h"
 #include "core/text/text_corpus.h"
 #include "../core/tiny_images.h"
 
