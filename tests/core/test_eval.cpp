@@ -90,6 +90,7 @@ json withoutTimings(json j) {
     j.erase("elapsed_seconds");
     j.erase("threads");
     j["spec"].erase("threads");
+    j["provenance"].erase("threads");   // the provenance record names the thread count too
     for (auto& p : j["points"]) p.erase("train_seconds");
     return j;
 }

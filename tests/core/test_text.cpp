@@ -721,7 +721,7 @@ void TestText::corpusPreview() {
 
 void TestText::folderErrors() {
     QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("folder_one_class")); }),
-                     "found 1 class sub-folder(s); expected one sub-folder per class, at least two");
+                     "found 1 class(es); expected one sub-folder, Maildir or mbox file per class, at least two");
     QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("folder_empty_class")); }),
                      "folder_empty_class/spam: class folder holds no .txt or .eml file");
     QVERIFY_CONTAINS(dataErrorOf([] { loadTextFolder(textData("folder_utf16")); }),
@@ -824,11 +824,11 @@ void TestText::bundledSpamAssassin() {
     QVERIFY(s.vocabulary.size() >= 20000 && s.vocabulary.size() <= 60000);
     QCOMPARE(train.features(), 24598);
     QCOMPARE(test.features(), 24598);
-    QCOMPARE(train.storedValues(), std::int64_t(587001));
-    QCOMPARE(test.storedValues(), std::int64_t(243396));
-    QCOMPARE(s.test.report.tokens, std::int64_t(496676));
-    QCOMPARE(s.test.report.unseenTokens, std::int64_t(21968));
-    QCOMPARE(s.test.report.unseenWords, 13728);
+    QCOMPARE(train.storedValues(), std::int64_t(586995));   // 587001, 243396, 496676, 21968, 13728 before the oracle fixes
+    QCOMPARE(test.storedValues(), std::int64_t(243543));
+    QCOMPARE(s.test.report.tokens, std::int64_t(498713));
+    QCOMPARE(s.test.report.unseenTokens, std::int64_t(22090));
+    QCOMPARE(s.test.report.unseenWords, 13754);
     QCOMPARE(train.instanceId(0), std::string("easy-ham-1/00001.7c53336b37003a9286aba55d2945844c"));
     QVERIFY(std::is_sorted(train.featureNames.begin(), train.featureNames.end()));
 
@@ -870,7 +870,7 @@ void TestText::bundledSpamAssassin() {
     Strings common;
     for (std::size_t j = 0; j < df.size(); ++j)
         if (df[j] >= 42) common.push_back(train.featureNames[j]);
-    QCOMPARE(common.size(), std::size_t(2200));
+    QCOMPARE(common.size(), std::size_t(2202));   // 2200 before the oracle fixes (HTML comments vanish)
     const Dataset commonTrain = loadBundled("spamassassin-common");
     const Dataset commonTest = loadBundled("spamassassin-common-test");
     QCOMPARE(commonTrain.name, std::string("spamassassin-common"));

@@ -97,7 +97,7 @@ private slots:
         QVERIFY(!d.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
         d.setPath(kText + "folder_one_class");   // core's message
         QVERIFY(waitForPreview(d));
-        QVERIFY2(d.previewLabel()->text().contains("expected one sub-folder per class"), qPrintable(d.previewLabel()->text()));
+        QVERIFY2(d.previewLabel()->text().contains("expected one sub-folder, Maildir or mbox file per class"), qPrintable(d.previewLabel()->text()));
     }
 
     // Not a check: renders the dialog for a person to look at.

@@ -14,7 +14,7 @@ import re
 from . import _fdlab
 from ._fdlab import DataError, Model, __version__
 
-__all__ = ["DataError", "Model", "__version__", "attack", "bundled", "curve", "datasets", "from_sklearn",
+__all__ = ["DataError", "Model", "__version__", "attack", "bundled", "curve", "datasets", "export_curves", "from_sklearn",
            "last_copy_info", "learners", "load", "load_model", "prepare", "presets", "run", "threats", "train"]
 
 
@@ -70,7 +70,7 @@ def _one_line_errors(fn, qualname, method=False):
     return call
 
 
-for _name in ["attack", "bundled", "curve", "datasets", "last_copy_info", "learners", "load", "load_model", "prepare",
+for _name in ["attack", "bundled", "curve", "datasets", "export_curves", "last_copy_info", "learners", "load", "load_model", "prepare",
               "presets", "run", "threats", "train"]:
     globals()[_name] = _one_line_errors(getattr(_fdlab, _name), _name)
 
