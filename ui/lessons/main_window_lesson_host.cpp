@@ -10,8 +10,11 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QTimer>
 #include <QSpinBox>
 #include <QTabWidget>
+
+#include <algorithm>
 
 namespace fdlab::ui {
 
@@ -85,6 +88,15 @@ LessonDock* addLessons(MainWindow& window) {
     holder->setWidget(dock);
     window.addDockWidget(Qt::RightDockWidgetArea, holder);
     holder->hide();
+    // Stacked under the Algorithms and Attack docks it would get a third of the column, and the
+    // step text, "Try this" and the observation were cut to a line each at 1280x720: when it
+    // opens it takes most of the column's height (the other docks scroll).
+    QObject::connect(holder, &QDockWidget::visibilityChanged, &window, [&window, holder](bool visible) {
+        if (!visible || holder->isFloating()) return;
+        QTimer::singleShot(0, &window, [&window, holder] {
+            window.resizeDocks({holder}, {std::max(480, window.height() * 4 / 5)}, Qt::Vertical);
+        });
+    });
     if (!error.isEmpty())
         QObject::connect(holder, &QDockWidget::visibilityChanged, &window, [&window, error](bool visible) {
             if (visible) QMessageBox::warning(&window, QObject::tr("Lessons"), QObject::tr("A lesson file is broken: %1").arg(error));
