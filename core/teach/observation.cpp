@@ -227,8 +227,8 @@ ObservationSpec parseObservation(const json& j, const std::string& where, const 
         s.kind = str(q.at("kind"), path + ".kind");
         const KindInfo* info = findKind(s.kind);
         if (!info) throw std::invalid_argument(path + ".kind: unknown kind '" + s.kind + "' (known: " + kindNames() + ")");
-        for (const auto& [key, v] : q.items()) {
-            (void)v;
+        for (const auto& item : q.items()) {
+            const std::string key = item.key();   // not a structured binding: clang 14 refuses capturing one
             if (key == "kind" || key == "format") continue;
             const bool ok = std::any_of(info->required.begin(), info->required.end(), [&](const char* k) { return key == k; }) ||
                             std::any_of(info->optional.begin(), info->optional.end(), [&](const char* k) { return key == k; });
