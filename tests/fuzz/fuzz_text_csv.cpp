@@ -1,5 +1,6 @@
 // libFuzzer harness: a text-corpus CSV (core/text/text_loaders): columns "text" and "label",
 // every document parsed as a message and vectorised.
+#include "core/data/text_dataset.h"
 #include "core/text/text_loaders.h"
 #include "tests/fuzz/fuzz_input.h"
 
