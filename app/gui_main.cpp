@@ -48,7 +48,9 @@ int main(int argc, char** argv) {
     parser.addOption(lesson);
     parser.addOption(lessonStep);
     parser.addOption(screenshotStart);
+    QCommandLineOption presentation("presentation", "Start in presentation mode (View > Presentation) at the window's size.");
     parser.addOption(windowSize);
+    parser.addOption(presentation);
     parser.addOption(screenshotFind);
     parser.addOption(screenshot);
     parser.addOption(screenshotTabs);
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
     }
     window.show();
     fdlab::ui::LessonDock* lessons = fdlab::ui::addLessons(window);
+    if (parser.isSet(presentation)) window.setPresentation(true, false);
     const QStringList files = parser.positionalArguments();
     const bool lessonShot = parser.isSet(lesson) && parser.isSet(screenshot);
     if (lessonShot) {

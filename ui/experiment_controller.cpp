@@ -21,6 +21,7 @@ ExperimentController::ExperimentController(ExperimentSpec initial, QObject* pare
     connect(m_worker, &ExperimentWorker::failed, this, &ExperimentController::onRunFailed);
     m_heatmapJobs = new JobRunner("fdlab-heatmap-training", this);
     m_exportJobs = new JobRunner("fdlab-model-export", this);
+    m_importanceJobs = new JobRunner("fdlab-run-importance", this);
 }
 
 ExperimentController::~ExperimentController() {
@@ -44,18 +45,18 @@ void ExperimentController::apply(const StateChange& change) {
         if (change.run || m_worker->isRunning() || m_heatmapJobs->busy()) m_pendingInstance = *change.instance;
         emit instanceRequested(*change.instance);
     }
-    if (change.tab) {
-        const QString tab = QString::fromStdString(*change.tab);
-        if (!tabIds().contains(tab))
-            emit errorOccurred(tr("Unknown view"), tr("There is no view '%1' (views: %2).").arg(tab, tabIds().join(", ")));
-        else
-            emit tabRequested(tab);
-    }
     if (change.run) {
         if (change.spec)
             run(*change.spec);
         else
             runCurrent();
+    }
+    if (change.tab) {   // after the run, which brings the curves to the front
+        const QString tab = QString::fromStdString(*change.tab);
+        if (!tabIds().contains(tab))
+            emit errorOccurred(tr("Unknown view"), tr("There is no view '%1' (views: %2).").arg(tab, tabIds().join(", ")));
+        else
+            emit tabRequested(tab);
     }
 }
 
@@ -77,7 +78,26 @@ ExperimentSpec ExperimentController::currentSpec() const {
     return spec;
 }
 
-void ExperimentController::setEditedImportance(const std::vector<double>& values) { m_editedImportance = values; }
+void ExperimentController::setEditedImportance(const std::vector<double>& values) {
+    m_editedImportance = values;
+    m_importanceJobs->discard();   // the hand-edited values are the run's now
+    m_state.setImportance(values);
+    emit budgetChanged(m_state.budget(), m_state.maxBudget());
+}
+
+void ExperimentController::computeRunImportance() {
+    m_importanceJobs->discard();
+    if (!m_data || m_state.spec().importance.kind == ImportanceSpec::Kind::Dataset) return;
+    const ExperimentSpec spec = m_state.spec();
+    const QString what = QString::fromStdString(toJson(spec).value("importance", nlohmann::json::object()).value("kind", ""));
+    m_importanceJobs->run([spec, data = m_data](const JobContext&) { return importanceOfRun(spec, *data); },
+                          [this, what](const std::vector<double>& v) {
+                              m_state.setImportance(v);
+                              emit importanceReady(v, what);
+                              emit budgetChanged(m_state.budget(), m_state.maxBudget());
+                          },
+                          [this](const QString& msg) { emit errorOccurred(tr("Could not compute the importance values"), msg); });
+}
 
 // ---- data -----------------------------------------------------------------------------------
 
@@ -91,14 +111,19 @@ void ExperimentController::applySpec(const ExperimentSpec& spec) {
     m_editedImportance.reset();
     m_state.setSpec(spec);
     emit viewsStale();
-    emit specApplied(m_state.spec());
     const QString source = QString::fromStdString(sourceName(spec.dataset));
-    if (source != m_loadedSource) {
-        m_specSource = source;   // its split is the spec's where it fits
-        openSource(source, spec.dataset.options);
-    } else if (m_data) {
-        onLoaded(source, m_data, QString());   // the same data: adapt the spec to it again
+    if (source == m_loadedSource && m_data) {
+        // The same data: the spec is adapted to it at once.
+        const std::vector<std::string> notes = m_state.adaptToData(m_data, spec.dataset, true);
+        emit specApplied(m_state.spec());
+        emit budgetChanged(m_state.budget(), m_state.maxBudget());
+        for (const std::string& n : notes) emit statusMessage(QString::fromStdString(n), 0);
+        computeRunImportance();
+        return;
     }
+    emit specApplied(m_state.spec());
+    m_specSource = source;   // its split is the spec's where it fits
+    openSource(source, spec.dataset.options);
 }
 
 void ExperimentController::openSource(const QString& source, const LoadOptions& options) {
@@ -118,6 +143,13 @@ void ExperimentController::openSource(const QString& source, const LoadOptions& 
 void ExperimentController::onLoaded(const QString& source, DatasetPtr data, const QString& format) {
     const bool specsData = source == m_specSource;
     m_specSource.clear();
+    if (!specsData && m_reader) {
+        try {   // data chosen on its own: what the panels describe now is adapted to it
+            m_state.edit(m_reader(m_state.spec()));
+        } catch (const std::exception&) {
+            // a field the panels cannot express yet (e.g. an unparsable level list): the spec last set
+        }
+    }
     m_data = std::move(data);
     m_loadedSource = source;
     m_editedImportance.reset();
@@ -133,6 +165,7 @@ void ExperimentController::onLoaded(const QString& source, DatasetPtr data, cons
     const QString note = notes.join(' ');
     emit dataLoaded(source, m_data, format, m_state.spec(), note);
     emit budgetChanged(m_state.budget(), m_state.maxBudget());
+    computeRunImportance();
     emit statusMessage(note.isEmpty() ? tr("%1: %2 instances, %3 features")
                                             .arg(QString::fromStdString(m_data->name))
                                             .arg(m_data->rows())

@@ -124,6 +124,9 @@ signals:
     void statusMessage(const QString& message, int timeoutMs);
     void errorOccurred(const QString& title, const QString& message);
     void modelSaved(const QString& path);
+    /// The importance values the run will use (repetition 0's training part) when the spec does
+    /// not simply keep the data's own (mutual information, uniform, a file): the Importance panel shows them.
+    void importanceReady(const std::vector<double>& values, const QString& what);
 
 private:
     void onLoaded(const QString& source, DatasetPtr data, const QString& format);
@@ -135,6 +138,7 @@ private:
     /// Stops a run going on and drops all it would still report.
     void abandonRun();
     void prepareHeatmaps(const fdlab::ExperimentResult& r);
+    void computeRunImportance();
 
     fdlab::ExperimentState m_state;
     std::function<fdlab::ExperimentSpec(const fdlab::ExperimentSpec&)> m_reader;
@@ -142,6 +146,7 @@ private:
     ExperimentWorker* m_worker = nullptr;
     JobRunner* m_heatmapJobs = nullptr;
     JobRunner* m_exportJobs = nullptr;
+    JobRunner* m_importanceJobs = nullptr;
     DatasetPtr m_data;
     QString m_loadedSource;
     fdlab::LoadOptions m_loadOptions;

@@ -1,11 +1,10 @@
 #pragma once
-// The main window only assembles panels, views and workers; it computes nothing. Core does the
-// work on worker threads (DatasetLoader, ExperimentWorker, JobRunner); the window hands specs
-// to them and draws what comes back.
+// The main window only builds panels, views and menus and connects them to the one experiment
+// state (ExperimentController, ui/experiment_controller.h), which owns the workers and decides
+// what every view shows. The window computes nothing; its public calls forward to the controller.
 
-#include "core/eval/experiment_runner.h"
-#include "ui/workers/core_metatypes.h"
-#include "ui/workers/dataset_loader.h"
+#include "core/eval/presets.h"
+#include "ui/experiment_controller.h"
 
 #include <QMainWindow>
 
@@ -26,8 +25,6 @@ class DataView;
 class AlgorithmsPanel;
 class AttackPanel;
 class CurvePlot;
-class ExperimentWorker;
-class JobRunner;
 class ImportanceEditor;
 class LabelNoiseView;
 
@@ -37,27 +34,28 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// What `fdlab` opens with: MNIST 3 vs 5, SVM / FDROP / MCF / Dekel-Shamir LP under random
-    /// deletion of 0..150 pixels, tuned per level, 3 repetitions.
-    static fdlab::ExperimentSpec defaultExperiment();
+    /// What `fdlab` opens with (core/eval/presets.h).
+    static fdlab::ExperimentSpec defaultExperiment() { return fdlab::defaultExperiment(); }
+    /// The one experiment state: lessons and views change what is shown through its apply().
+    ExperimentController* controller() const { return m_controller; }
 
     /// Loads "bundled:NAME" or a file path in the background.
-    void openSource(const QString& source, const fdlab::LoadOptions& options = {});
-    DatasetPtr currentDataset() const { return m_data; }
+    void openSource(const QString& source, const fdlab::LoadOptions& options = {}) { m_controller->openSource(source, options); }
+    DatasetPtr currentDataset() const { return m_controller->data(); }
 
     /// Shows `spec` in the panels (and loads its dataset); runs it when `run` is true.
     void loadSpec(const fdlab::ExperimentSpec& spec, bool run);
     /// The spec the panels describe now (throws std::invalid_argument when a field is wrong).
-    fdlab::ExperimentSpec buildSpec() const;
+    fdlab::ExperimentSpec buildSpec() const { return m_controller->currentSpec(); }
     /// Builds the spec from the panels and starts it; false (and a message) when it is invalid.
-    bool runFromPanels();
+    bool runFromPanels() { return m_controller->runCurrent(); }
     /// Starts `spec` as it is (the panels are not read).
-    void runSpec(const fdlab::ExperimentSpec& spec);
+    void runSpec(const fdlab::ExperimentSpec& spec) { m_controller->run(spec); }
     /// Requests the run's stop; it still reports finished() with the points done so far.
-    void cancelRun();
-    bool isRunning() const;
+    void cancelRun() { m_controller->cancel(); }
+    bool isRunning() const { return m_controller->isRunning(); }
     /// The last finished (or cancelled) run.
-    const std::optional<fdlab::ExperimentResult>& lastResult() const { return m_result; }
+    const std::optional<fdlab::ExperimentResult>& lastResult() const { return m_controller->lastResult(); }
 
     // Files (return false and report the error when something fails).
     bool saveExperiment(const QString& path);   ///< with results when there are any
@@ -69,8 +67,14 @@ public:
     bool exportCurves(const QString& path, bool texTable = false);
     /// Trains learner `learnerId` of the current spec on repetition 0's training data on a
     /// worker and saves it (modelSaved / errorShown follow).
-    void exportModel(const QString& path, const QString& learnerId);
+    void exportModel(const QString& path, const QString& learnerId) { m_controller->exportModel(path, learnerId); }
     void runPreset(const QString& name);
+
+    /// Presentation mode (View > Presentation, F11): docks, toolbar and tab bar hidden, the
+    /// current view alone, fonts 1.5x; `fullScreen` also fills the screen. Off restores the
+    /// docks, fonts and geometry. Esc leaves it.
+    void setPresentation(bool on, bool fullScreen = true);
+    bool presentation() const { return m_presentation.has_value(); }
 
     DataView* dataView() const { return m_dataView; }
     DatasetPanel* datasetPanel() const { return m_datasetPanel; }
@@ -100,44 +104,33 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    QDockWidget* addDock(QWidget* w, const QString& title, const char* name, Qt::DockWidgetArea area);
+    void connectController();
     void buildMenus();
+    void buildPresetMenu(QMenu* presets);
     void buildToolBar();
     void buildStatusBar();
     void openFileDialog();
     void openTextCorpusDialog();
-    void openExperimentDialog();
-    void saveExperimentDialog();
-    void exportPlotDialog();
-    void exportCurvesDialog();
-    void exportModelDialog();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
-    void onLoaded(const QString& source, DatasetPtr data, const QString& format);
+    /// The panels show `spec` (a spec applied, or the state's spec adapted to new data).
+    void showSpec(const fdlab::ExperimentSpec& spec);
+    void onLoaded(const QString& source, DatasetPtr data, const QString& format, const fdlab::ExperimentSpec& spec,
+                  const QString& note);
     /// Hands the loaded data, as the Dataset panel's task makes it, to the Label noise tab
     /// (which offers it when it has two classes). Only when the data or the task changed.
     void updateLabelNoiseData();
-    void onFailed(const QString& source, const QString& message);
-    // Reports of the experiment worker; only those of run m_runId are taken.
-    void onPoint(quint64 runId, const fdlab::CurvePoint& p);
-    void onProgress(quint64 runId, double fraction, const QString& message);
-    void onFinished(quint64 runId, const fdlab::ExperimentResult& r);
-    void onRunFailed(quint64 runId, const QString& message);
-    /// Stops a run going on and drops all it would still report (an opened experiment replaces
-    /// it); hides the progress bar.
-    void abandonRun();
     void setRunning(bool running);
-    void prepareHeatmaps(const fdlab::ExperimentResult& r);
     void showError(const QString& title, const QString& message);
 
-    DatasetLoader* m_loader = nullptr;
-    ExperimentWorker* m_worker = nullptr;
-    JobRunner* m_heatmapJobs = nullptr;   // trains the models the Heatmaps tab shows
-    JobRunner* m_exportJobs = nullptr;    // trains a model for Export model
+    ExperimentController* m_controller = nullptr;
     DatasetPanel* m_datasetPanel = nullptr;
     AlgorithmsPanel* m_algorithmsPanel = nullptr;
     AttackPanel* m_attackPanel = nullptr;
     ImportanceEditor* m_importance = nullptr;
     QTabWidget* m_tabs = nullptr;
+    QHash<QString, QWidget*> m_tabById;   ///< ExperimentController::tabIds() -> page
     DataView* m_dataView = nullptr;
     LabelNoiseView* m_labelNoise = nullptr;
     CurvePlot* m_curves = nullptr;
@@ -146,21 +139,21 @@ private:
     QPushButton* m_cancel = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
+    QAction* m_presentationAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     std::vector<QDockWidget*> m_docks;
 
-    DatasetPtr m_data;
     std::pair<const fdlab::Dataset*, std::string> m_labelNoiseKey;   // data and task last handed over
-    QString m_loadedSource;
-    fdlab::LoadOptions m_loadOptions;   ///< how the current file source is read (import dialog)
-    fdlab::ExperimentSpec m_spec;                 // the template the panels edit on top of
-    std::optional<fdlab::ExperimentSpec> m_runSpec;   // the spec of the running / last run
-    std::optional<fdlab::ExperimentResult> m_result;
-    bool m_importanceEdited = false;
-    int m_pointCount = 0;
-    quint64 m_runId = 0;      ///< the run whose points and result the window takes (0: none)
-    QString m_specSource;     ///< data being loaded for a spec (its split is kept as the spec says)
+    bool m_syncingBudget = false;   ///< a budget being handed to the views (no echo back)
+    bool m_showingRunImportance = false;   ///< the Importance panel shows the run's values (not an edit)
+    /// What presentation mode hides and scales, to restore it.
+    struct Saved {
+        QByteArray geometry, state;
+        QFont font;
+        bool maximized = false;
+    };
+    std::optional<Saved> m_presentation;
 };
 
 }  // namespace fdlab::ui

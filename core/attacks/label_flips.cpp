@@ -62,10 +62,10 @@ Dataset flipLabels(const Dataset& d, const std::vector<int>& rows) {
     std::vector<char> seen(static_cast<std::size_t>(d.rows()), 0);
     for (int i : rows) {
         if (i < 0 || i >= d.rows())
-            throw std::invalid_argument("flipLabels: row " + std::to_string(i) + " out of range [0, " +
+            throw std::invalid_argument("label flips: row " + std::to_string(i) + " out of range [0, " +
                                         std::to_string(d.rows()) + ")");
         if (seen[static_cast<std::size_t>(i)]++)
-            throw std::invalid_argument("flipLabels: row " + std::to_string(i) + " listed twice");
+            throw std::invalid_argument("label flips: row " + std::to_string(i) + " listed twice");
         int& l = t.labels[static_cast<std::size_t>(i)];
         l = 1 - l;
     }

@@ -252,7 +252,7 @@ std::string csvField(const std::string& s, char sep) {
     std::string r = "\"";
     for (char c : s) {
         if (c == '\n' || c == '\r')
-            throw std::invalid_argument("saveCsv: names cannot contain line breaks: " + detail::inQuotes(s));
+            throw std::invalid_argument("writing CSV: names cannot contain line breaks: " + detail::inQuotes(s));
         if (c == '"') r += '"';
         r += c;
     }
@@ -264,7 +264,7 @@ std::string csvField(const std::string& s, char sep) {
 void saveCsv(const Dataset& d, const std::string& path) {
     using namespace detail;
     if (static_cast<int>(d.labels.size()) != d.rows())
-        throw std::invalid_argument("saveCsv: " + std::to_string(d.labels.size()) + " labels for " +
+        throw std::invalid_argument("writing CSV: " + std::to_string(d.labels.size()) + " labels for " +
                                     std::to_string(d.rows()) + " instances");
     const auto n = static_cast<std::size_t>(d.features());
     // The label goes last, so that loadCsv's default (last column) finds it; its header name must
@@ -284,13 +284,13 @@ void saveCsv(const Dataset& d, const std::string& path) {
         for (std::size_t j = 0; j < n; ++j) {
             const float x = d.value(i, static_cast<int>(j));
             if (!std::isfinite(x))
-                throw std::invalid_argument("saveCsv: non-finite value at instance " + std::to_string(i + 1));
+                throw std::invalid_argument("writing CSV: non-finite value at instance " + std::to_string(i + 1));
             out += formatFloat(x);
             out += ',';
         }
         const int l = d.labels[static_cast<std::size_t>(i)];
         if (l < 0 || l >= d.numClasses())
-            throw std::invalid_argument("saveCsv: label index " + std::to_string(l) + " out of range");
+            throw std::invalid_argument("writing CSV: label index " + std::to_string(l) + " out of range");
         out += csvField(d.classNames[static_cast<std::size_t>(l)], ',');
         out += '\n';
     }

@@ -151,7 +151,7 @@ Dataset globersonToyDataset(int m, std::uint64_t seed, GlobersonFeatures feature
 Dataset biggioGaussianDataset(int m, int dim, std::uint64_t seed) {
     requireRows(m, "biggioGaussianDataset");
     if (dim < 1)
-        throw std::invalid_argument("biggioGaussianDataset: dim must be >= 1 (got " + std::to_string(dim) + ")");
+        throw std::invalid_argument("Biggio Gaussians generator: dim must be >= 1 (got " + std::to_string(dim) + ")");
     Dataset d = binaryShell(m, dim, "biggio-" + std::to_string(dim) + "d",
                             "biggioGaussian(m=" + std::to_string(m) + ", dim=" + std::to_string(dim) +
                                 ", seed=" + std::to_string(seed) + ")");

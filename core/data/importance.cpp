@@ -76,7 +76,7 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
     std::unordered_map<std::string, std::size_t> index;
     for (std::size_t j = 0; j < names.size(); ++j)
         if (!index.emplace(names[j], j).second)
-            throw std::invalid_argument("importanceFromCsv: the dataset has two features named '" + names[j] +
+            throw std::invalid_argument("importance file: the dataset has two features named '" + names[j] +
                                         "', so an importance file cannot tell them apart");
 
     std::ifstream in(path, std::ios::binary);
@@ -171,11 +171,11 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
 void saveImportanceCsv(const Dataset& d, const std::vector<double>& v, const std::string& path) {
     const auto names = featureNamesOf(d, "saveImportanceCsv");
     if (v.size() != names.size())
-        throw std::invalid_argument("saveImportanceCsv: " + std::to_string(v.size()) + " values for " +
+        throw std::invalid_argument("writing importance values: " + std::to_string(v.size()) + " values for " +
                                     std::to_string(names.size()) + " features");
     for (std::size_t j = 0; j < v.size(); ++j)
         if (!(v[j] > 0.0) || !std::isfinite(v[j]))
-            throw std::invalid_argument("saveImportanceCsv: value of feature '" + names[j] + "' is " +
+            throw std::invalid_argument("writing importance values: value of feature '" + names[j] + "' is " +
                                         formatDouble(v[j]) + " (must be finite and > 0)");
     std::string text = "name,value\n";
     for (std::size_t j = 0; j < v.size(); ++j) text += csvField(names[j]) + "," + formatDouble(v[j]) + "\n";
@@ -193,16 +193,16 @@ void MutualInfoParams::validate() const {
 
 std::vector<double> mutualInformationBits(const Dataset& d, int bins) {
     if (bins < 2 || bins > 256)
-        throw std::invalid_argument("mutualInformationBits: bins = " + std::to_string(bins) + " outside [2, 256]");
+        throw std::invalid_argument("mutual information: bins = " + std::to_string(bins) + " outside [2, 256]");
     const int m = d.rows();
     const int n = d.features();
     const int C = d.numClasses();
     if (static_cast<int>(d.labels.size()) != m)
-        throw std::invalid_argument("mutualInformationBits: " + std::to_string(d.labels.size()) + " labels for " +
+        throw std::invalid_argument("mutual information: " + std::to_string(d.labels.size()) + " labels for " +
                                     std::to_string(m) + " rows");
     for (int l : d.labels)
         if (l < 0 || l >= C)
-            throw std::invalid_argument("mutualInformationBits: label index " + std::to_string(l) + " outside [0, " +
+            throw std::invalid_argument("mutual information: label index " + std::to_string(l) + " outside [0, " +
                                         std::to_string(C) + ")");
     std::vector<double> I(static_cast<std::size_t>(n), 0.0);
     if (m == 0) return I;
@@ -232,7 +232,7 @@ std::vector<double> mutualInformationBits(const Dataset& d, int bins) {
     for (int j = 0; j < n; ++j) {
         const double a = lo[static_cast<std::size_t>(j)], b = hi[static_cast<std::size_t>(j)];
         if (!std::isfinite(a) || !std::isfinite(b))
-            throw std::invalid_argument("mutualInformationBits: feature " + std::to_string(j + 1) +
+            throw std::invalid_argument("mutual information: feature " + std::to_string(j + 1) +
                                         " has a non-finite value");
         if (!(b > a)) continue;  // constant feature: a single bin, I = 0
         std::fill(joint.begin(), joint.end(), 0);

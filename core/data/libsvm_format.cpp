@@ -105,7 +105,7 @@ Dataset loadLibsvm(const std::string& path, const LoadOptions& opt) {
 void saveLibsvm(const Dataset& d, const std::string& path) {
     using namespace detail;
     if (static_cast<int>(d.labels.size()) != d.rows())
-        throw std::invalid_argument("saveLibsvm: " + std::to_string(d.labels.size()) + " labels for " +
+        throw std::invalid_argument("writing LIBSVM: " + std::to_string(d.labels.size()) + " labels for " +
                                     std::to_string(d.rows()) + " instances");
     // LIBSVM labels are numbers: numeric class names are written as they are; otherwise a binary
     // set is written as -1 / +1 (class 0 / 1) and a multi-class one as the class indices.
@@ -121,7 +121,7 @@ void saveLibsvm(const Dataset& d, const std::string& path) {
     for (int i = 0; i < d.rows(); ++i) {
         const int l = d.labels[static_cast<std::size_t>(i)];
         if (l < 0 || l >= d.numClasses())
-            throw std::invalid_argument("saveLibsvm: label index " + std::to_string(l) + " out of range");
+            throw std::invalid_argument("writing LIBSVM: label index " + std::to_string(l) + " out of range");
         out += written[static_cast<std::size_t>(l)];
         bool bad = false;
         d.forEachNonZero(i, [&](int j, float x) {
@@ -131,7 +131,7 @@ void saveLibsvm(const Dataset& d, const std::string& path) {
             out += ':';
             out += formatFloat(x);
         });
-        if (bad) throw std::invalid_argument("saveLibsvm: non-finite value at instance " + std::to_string(i + 1));
+        if (bad) throw std::invalid_argument("writing LIBSVM: non-finite value at instance " + std::to_string(i + 1));
         out += '\n';
     }
     writeFileAtomically(path, out);

@@ -70,8 +70,8 @@ void sortParts(TrainValTest& s) {
 }  // namespace
 
 TrainTest stratifiedSplit(const Dataset& d, double testFraction, std::uint64_t seed) {
-    constexpr const char* where = "stratifiedSplit";
-    requireFraction(testFraction, where, "testFraction");
+    constexpr const char* where = "split into training and test";
+    requireFraction(testFraction, where, "test fraction");
     requireRows(d, where);
     const auto byClass = shuffledByClass(d, seed, where);
 
@@ -91,11 +91,11 @@ TrainTest stratifiedSplit(const Dataset& d, double testFraction, std::uint64_t s
 
 TrainValTest stratifiedSplit3(const Dataset& d, double validationFraction, double testFraction,
                               std::uint64_t seed) {
-    constexpr const char* where = "stratifiedSplit3";
-    requireFraction(validationFraction, where, "validationFraction");
-    requireFraction(testFraction, where, "testFraction");
+    constexpr const char* where = "split into training, validation and test";
+    requireFraction(validationFraction, where, "validation fraction");
+    requireFraction(testFraction, where, "test fraction");
     if (!(validationFraction + testFraction < 1.0))
-        throw std::invalid_argument(std::string(where) + ": validationFraction + testFraction = " +
+        throw std::invalid_argument(std::string(where) + ": validation fraction + test fraction = " +
                                     std::to_string(validationFraction + testFraction) + " must be < 1");
     requireRows(d, where);
     const auto byClass = shuffledByClass(d, seed, where);
@@ -122,12 +122,12 @@ TrainValTest stratifiedSplit3(const Dataset& d, double validationFraction, doubl
 
 TrainValTest splitByCounts(const Dataset& d, int perClassTrain, int perClassValidation, int perClassTest,
                            std::uint64_t seed) {
-    constexpr const char* where = "splitByCounts";
+    constexpr const char* where = "split by counts per class";
     if (perClassTrain < 1)
-        throw std::invalid_argument(std::string(where) + ": perClassTrain = " + std::to_string(perClassTrain) +
+        throw std::invalid_argument(std::string(where) + ": training instances per class = " + std::to_string(perClassTrain) +
                                     " must be >= 1");
     if (perClassValidation < 0)
-        throw std::invalid_argument(std::string(where) + ": perClassValidation = " +
+        throw std::invalid_argument(std::string(where) + ": validation instances per class = " +
                                     std::to_string(perClassValidation) + " must be >= 0");
     const auto byClass = shuffledByClass(d, seed, where);
 
@@ -156,7 +156,7 @@ TrainValTest splitByCounts(const Dataset& d, int perClassTrain, int perClassVali
 }
 
 std::vector<TrainTest> stratifiedKFold(const Dataset& d, int k, std::uint64_t seed) {
-    constexpr const char* where = "stratifiedKFold";
+    constexpr const char* where = "k-fold split";
     requireRows(d, where);
     const auto byClass = shuffledByClass(d, seed, where);
     // Classes without any row take no part (they cannot be in any fold either way).

@@ -8,11 +8,11 @@ namespace fdlab {
 
 DecisionGrid decisionGrid(const Scorer& model, const Projection2d& plane, double uMin, double uMax, double vMin,
                           double vMax, int nu, int nv, const RunControl& rc) {
-    if (nu < 2 || nv < 2) throw std::invalid_argument("decisionGrid: nu and nv must be >= 2");
-    if (!(uMin < uMax) || !(vMin < vMax)) throw std::invalid_argument("decisionGrid: empty range (need uMin < uMax, vMin < vMax)");
-    if (model.outputs() != 1) throw std::invalid_argument("decisionGrid: a binary model (one score) is needed");
+    if (nu < 2 || nv < 2) throw std::invalid_argument("decision surface: nu and nv must be >= 2");
+    if (!(uMin < uMax) || !(vMin < vMax)) throw std::invalid_argument("decision surface: empty range (need uMin < uMax, vMin < vMax)");
+    if (model.outputs() != 1) throw std::invalid_argument("decision surface: a binary model (one score) is needed");
     if (model.features() != plane.axes.rows())
-        throw std::invalid_argument("decisionGrid: the model takes " + std::to_string(model.features()) +
+        throw std::invalid_argument("decision surface: the model takes " + std::to_string(model.features()) +
                                     " features, the plane lives in " + std::to_string(plane.axes.rows()));
     DecisionGrid g;
     g.uMin = uMin, g.uMax = uMax, g.vMin = vMin, g.vMax = vMax, g.nu = nu, g.nv = nv;

@@ -150,11 +150,24 @@ std::string ExperimentState::titleKey(const ExperimentSpec& s) const {
 
 int ExperimentState::features() const { return m_data ? m_data->features() : 0; }
 
-double ExperimentState::totalValue() const { return m_data ? m_data->totalImportance() : 0.0; }
+double ExperimentState::totalValue() const {
+    if (m_importanceTotal) return *m_importanceTotal;
+    return m_data ? m_data->totalImportance() : 0.0;
+}
+
+void ExperimentState::setImportance(std::vector<double> values) {
+    double V = 0.0;
+    for (double v : values) V += v;
+    m_importanceTotal = V;
+    setBudget(m_budget);
+}
+
+void ExperimentState::edit(ExperimentSpec spec) { m_spec = std::move(spec); }
 
 void ExperimentState::setSpec(ExperimentSpec spec) {
     m_spec = std::move(spec);
     m_titleKey = titleKey(m_spec);
+    m_importanceTotal.reset();
     if (m_data && sourceName(m_spec.dataset) != m_dataSource) {
         m_data.reset();   // the spec's own data is on its way
         m_dataSource.clear();
@@ -181,6 +194,7 @@ std::vector<std::string> ExperimentState::adaptToData(std::shared_ptr<const Data
     std::vector<std::string> notes;
     m_data = std::move(data);
     m_dataSource = sourceName(ref);
+    m_importanceTotal.reset();
     if (!m_data) return notes;
     const Dataset& d = *m_data;
     ExperimentSpec& s = m_spec;

@@ -21,6 +21,7 @@
 #include "core/eval/experiment_spec.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,10 @@ public:
     /// its own data, task and threat. Keeps the loaded data when the spec names the same source.
     void setSpec(ExperimentSpec spec);
 
+    /// The user's edits of the spec (the panels' version of it): its title stays tied to the
+    /// data, task and threat of the spec last set, so forRun and adaptToData retitle it when those changed.
+    void edit(ExperimentSpec spec);
+
     /// Data arrived from `ref`. When `specsData` it is the data the spec names (the spec's
     /// split and levels are kept where they fit); otherwise the data was chosen on its own and
     /// becomes the spec's. Adapts what no longer fits (header comment) and returns one sentence
@@ -66,6 +71,12 @@ public:
     /// was written for; its split adapted when it cannot be filled by the loaded data.
     ExperimentSpec forRun(ExperimentSpec edited) const;
 
+    /// The importance values the run uses (importanceOfRun, or values edited by hand): value
+    /// budgets are bounded by their sum V. Reset by setSpec and adaptToData (then V is the data's).
+    void setImportance(std::vector<double> values);
+    /// V: the sum of the run's importance values (the data's own until setImportance).
+    double totalValue() const;
+
     /// The one budget (clamped) and its bounds for the spec's threat and the loaded data.
     double budget() const { return m_budget; }
     double maxBudget() const;
@@ -75,13 +86,13 @@ public:
 private:
     std::string titleKey(const ExperimentSpec& s) const;
     int features() const;
-    double totalValue() const;
 
     ExperimentSpec m_spec;
     std::string m_titleKey;   ///< source | task | threat the spec's title was written for
     std::shared_ptr<const Dataset> m_data;
     std::string m_dataSource;   ///< sourceName of the data in m_data
     double m_budget = 0.0;
+    std::optional<double> m_importanceTotal;   ///< V of setImportance
 };
 
 /// The split `split` made to fit `data` under `task`: a split by counts per class becomes one by

@@ -71,7 +71,7 @@ LevelScore scoreDataset(const Scorer& model, const Dataset& d, const AttackSpec&
 std::vector<LevelScore> evaluateAtLevels(const TrainedModel& model, const Dataset& test, const AttackSpec& base,
                                          const std::vector<double>& levels, const RunControl& rc, const Dataset* donors) {
     std::vector<LevelScore> out;
-    if (!model.scorer) throw std::invalid_argument("evaluateAtLevels: the model was not trained");
+    if (!model.scorer) throw std::invalid_argument("evaluation: the model was not trained");
     const bool binary = model.scorer->outputs() == 1;
     if (hasFastLevelPath(model, base)) {
         std::vector<int> Ks;

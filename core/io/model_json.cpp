@@ -84,24 +84,24 @@ ModelMetadata describeTraining(const Dataset& train, std::string learner, nlohma
 std::string modelToJson(const LinearModel& model, const ModelMetadata& meta) {
     const auto n = static_cast<std::size_t>(model.W.rows());
     const auto K = static_cast<std::size_t>(model.W.cols());
-    if (K == 0) throw std::invalid_argument("saveModel: the model has no column");
+    if (K == 0) throw std::invalid_argument("saving the model: the model has no column");
     if (static_cast<std::size_t>(model.b.size()) != K)
-        throw std::invalid_argument("saveModel: the model has " + std::to_string(K) + " columns but " +
+        throw std::invalid_argument("saving the model: the model has " + std::to_string(K) + " columns but " +
                                     std::to_string(model.b.size()) + " biases");
     if (meta.featureNames.size() != n)
-        throw std::invalid_argument("saveModel: " + std::to_string(meta.featureNames.size()) + " feature names for " +
+        throw std::invalid_argument("saving the model: " + std::to_string(meta.featureNames.size()) + " feature names for " +
                                     std::to_string(n) + " weights per column");
     const std::vector<std::string>& classes = meta.classNames.empty() ? model.classNames : meta.classNames;
     if (!meta.classNames.empty() && !model.classNames.empty() && meta.classNames != model.classNames)
-        throw std::invalid_argument("saveModel: the metadata's class names differ from the model's");
+        throw std::invalid_argument("saving the model: the metadata's class names differ from the model's");
     const std::size_t wantClasses = K == 1 ? 2 : K;
     if (classes.size() != wantClasses)
-        throw std::invalid_argument("saveModel: a model with " + std::to_string(K) + " column(s) needs " +
+        throw std::invalid_argument("saving the model: a model with " + std::to_string(K) + " column(s) needs " +
                                     std::to_string(wantClasses) + " class names, has " + std::to_string(classes.size()));
     if (!model.W.allFinite() || !model.b.allFinite())
-        throw std::invalid_argument("saveModel: the model has non-finite weights (JSON cannot store NaN/Inf)");
+        throw std::invalid_argument("saving the model: the model has non-finite weights (JSON cannot store NaN/Inf)");
     if (meta.imageShape && static_cast<std::size_t>(meta.imageShape->size()) != n)
-        throw std::invalid_argument("saveModel: image shape does not match the feature count");
+        throw std::invalid_argument("saving the model: image shape does not match the feature count");
 
     json j;
     j["format"] = kFormat;

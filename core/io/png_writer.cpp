@@ -36,7 +36,7 @@ void RgbImage::set(int x, int y, std::uint8_t r, std::uint8_t g, std::uint8_t b)
 }
 
 std::string encodePng(const RgbImage& img) {
-    if (img.width <= 0 || img.height <= 0) throw std::invalid_argument("encodePng: empty image");
+    if (img.width <= 0 || img.height <= 0) throw std::invalid_argument("PNG export: empty image");
     std::string raw;   // each scanline: filter byte 0 + RGB
     raw.reserve(static_cast<std::size_t>(img.height) * (static_cast<std::size_t>(img.width) * 3 + 1));
     for (int y = 0; y < img.height; ++y) {
@@ -48,7 +48,7 @@ std::string encodePng(const RgbImage& img) {
     std::string z(len, '\0');
     if (compress2(reinterpret_cast<Bytef*>(z.data()), &len, reinterpret_cast<const Bytef*>(raw.data()),
                   static_cast<uLong>(raw.size()), 6) != Z_OK)
-        throw std::runtime_error("encodePng: zlib compression failed");
+        throw std::runtime_error("PNG export: zlib compression failed");
     z.resize(len);
     std::string out("\x89PNG\r\n\x1a\n", 8);
     std::string ihdr;

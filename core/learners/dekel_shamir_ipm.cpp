@@ -582,9 +582,9 @@ private:
 DekelShamirIpmResult solveDekelShamirIpm(const Dataset& d, const std::vector<double>& v, double gamma, double N,
                                          double C, bool boxBias, const DekelShamirIpmParams& p, const RunControl& rc) {
     p.validate();
-    if (d.rows() == 0) throw std::invalid_argument("solveDekelShamirIpm: no examples");
+    if (d.rows() == 0) throw std::invalid_argument("Dekel-Shamir LP (interior point): no examples");
     if (static_cast<int>(v.size()) != d.features())
-        throw std::invalid_argument("solveDekelShamirIpm: " + std::to_string(v.size()) + " feature values for " +
+        throw std::invalid_argument("Dekel-Shamir LP (interior point): " + std::to_string(v.size()) + " feature values for " +
                                     std::to_string(d.features()) + " features");
     Solver s(d, v, gamma, N, C, boxBias);
     return s.run(p, rc);

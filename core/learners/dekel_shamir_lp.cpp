@@ -673,9 +673,9 @@ SolveOut solveOne(const Dataset& d, const DekelShamirLpParams& p, const RunContr
 FitResult fitDekelShamirLp(const Dataset& train, const DekelShamirLpParams& p, const RunControl& rc) {
     p.validate();
     if (!train.isBinary())
-        throw std::invalid_argument("fitDekelShamirLp: needs a binary dataset, got " +
+        throw std::invalid_argument("Dekel-Shamir LP: needs a binary dataset, got " +
                                     std::to_string(train.numClasses()) + " classes");
-    if (train.rows() == 0) throw std::invalid_argument("fitDekelShamirLp: empty training set");
+    if (train.rows() == 0) throw std::invalid_argument("Dekel-Shamir LP: empty training set");
     if (p.chunks > train.rows())
         bad("chunks", "= " + std::to_string(p.chunks) + " exceeds the " + std::to_string(train.rows()) +
                           " training examples");

@@ -34,9 +34,9 @@ void DekelShamirPerceptronParams::validate() const {
 FitResult fitDekelShamirPerceptron(const Dataset& train, const DekelShamirPerceptronParams& p, const RunControl& rc) {
     p.validate();
     if (!train.isBinary())
-        throw std::invalid_argument("fitDekelShamirPerceptron: needs a binary dataset, got " +
+        throw std::invalid_argument("Dekel-Shamir perceptron: needs a binary dataset, got " +
                                     std::to_string(train.numClasses()) + " classes");
-    if (train.rows() == 0) throw std::invalid_argument("fitDekelShamirPerceptron: empty training set");
+    if (train.rows() == 0) throw std::invalid_argument("Dekel-Shamir perceptron: empty training set");
     Stopwatch clock;
     const auto adv = [&] {
         try {

@@ -45,9 +45,9 @@ void FdropParams::validate() const {
 FitResult fitFdrop(const Dataset& train, const FdropParams& p, const RunControl& rc, FdropDualStart* end) {
     p.validate();
     if (!train.isBinary())
-        throw std::invalid_argument("fitFdrop: dataset '" + train.name + "' has " + std::to_string(train.numClasses()) +
+        throw std::invalid_argument("FDROP: dataset '" + train.name + "' has " + std::to_string(train.numClasses()) +
                                     " classes, FDROP needs a binary dataset");
-    if (train.rows() == 0) throw std::invalid_argument("fitFdrop: dataset '" + train.name + "' has no rows");
+    if (train.rows() == 0) throw std::invalid_argument("FDROP: dataset '" + train.name + "' has no rows");
     Stopwatch clock;
 
     std::unique_ptr<WorstCaseHingeOracle> oracle;

@@ -391,7 +391,7 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
     res.w = Eigen::VectorXd::Zero(oracle.dimension());
     res.objective = std::numeric_limits<double>::infinity();
     res.dualObjective = -std::numeric_limits<double>::infinity();
-    if (oracle.rows() == 0) throw std::invalid_argument("solveFdropDual: no rows");
+    if (oracle.rows() == 0) throw std::invalid_argument("FDROP: no rows");
 
     DualState state(oracle, p.C);
     if (p.start && !p.start->empty()) state.warmStart(*p.start);

@@ -98,7 +98,7 @@ void KernelSvmParams::validate() const {
 // Kernels
 
 double kernelValue(SvmKernel kernel, double gamma, std::span<const double> x, std::span<const double> z) {
-    if (x.size() != z.size()) throw std::invalid_argument("kernelValue: vectors of different lengths");
+    if (x.size() != z.size()) throw std::invalid_argument("kernel: vectors of different lengths");
     return kernelRaw(kernel, gamma, x.data(), z.data(), static_cast<int>(x.size()));
 }
 
@@ -115,7 +115,7 @@ Eigen::MatrixXd kernelMatrix(const Dataset& d, SvmKernel kernel, double gamma) {
 
 Eigen::MatrixXd labelNoiseCorrectedKernel(const Eigen::MatrixXd& K, double mu) {
     if (!(mu >= 0.0 && mu <= 1.0))
-        throw std::invalid_argument("labelNoiseCorrectedKernel: mu must be in [0, 1] (got " + std::to_string(mu) + ")");
+        throw std::invalid_argument("LN-robust SVM: mu must be in [0, 1] (got " + std::to_string(mu) + ")");
     const double S = 4.0 * mu * (1.0 - mu);
     Eigen::MatrixXd Kc = (1.0 - S) * K;
     Kc.diagonal() = K.diagonal();
@@ -128,16 +128,16 @@ Eigen::MatrixXd labelNoiseCorrectedKernel(const Eigen::MatrixXd& K, double mu) {
 KernelSvmDual solveKernelSvmDual(const Eigen::MatrixXd& K, std::span<const int> y, double C, double mu, double eps,
                                  double cacheMb) {
     const int n = static_cast<int>(K.rows());
-    if (K.cols() != n) throw std::invalid_argument("solveKernelSvmDual: kernel matrix is not square");
+    if (K.cols() != n) throw std::invalid_argument("kernel SVM: kernel matrix is not square");
     if (static_cast<int>(y.size()) != n)
-        throw std::invalid_argument("solveKernelSvmDual: " + std::to_string(y.size()) + " labels for " +
+        throw std::invalid_argument("kernel SVM: " + std::to_string(y.size()) + " labels for " +
                                     std::to_string(n) + " kernel rows");
-    if (n == 0) throw std::invalid_argument("solveKernelSvmDual: no training rows");
+    if (n == 0) throw std::invalid_argument("kernel SVM: no training rows");
     for (int v : y)
-        if (v != 1 && v != -1) throw std::invalid_argument("solveKernelSvmDual: labels must be -1 or +1");
-    if (!(C > 0) || !std::isfinite(C)) throw std::invalid_argument("solveKernelSvmDual: C must be finite and > 0");
-    if (!(mu >= 0.0 && mu <= 1.0)) throw std::invalid_argument("solveKernelSvmDual: mu must be in [0, 1]");
-    if (!K.allFinite()) throw std::invalid_argument("solveKernelSvmDual: kernel matrix has non-finite entries");
+        if (v != 1 && v != -1) throw std::invalid_argument("kernel SVM: labels must be -1 or +1");
+    if (!(C > 0) || !std::isfinite(C)) throw std::invalid_argument("kernel SVM: C must be finite and > 0");
+    if (!(mu >= 0.0 && mu <= 1.0)) throw std::invalid_argument("kernel SVM: mu must be in [0, 1]");
+    if (!K.allFinite()) throw std::invalid_argument("kernel SVM: kernel matrix has non-finite entries");
 
     const double muEff = (mu == 0.5) ? 0.5 - 0.001 : mu;
     const Eigen::MatrixXd Kc = muEff == 0.0 ? K : labelNoiseCorrectedKernel(K, muEff);
@@ -217,7 +217,7 @@ KernelSvmDual solveKernelSvmDual(const Eigen::MatrixXd& K, std::span<const int> 
 KernelSvmResult fitKernelSvm(const Dataset& train, const KernelSvmParams& p, const RunControl& rc) {
     p.validate();
     if (!train.isBinary())
-        throw std::invalid_argument("fitKernelSvm: needs a binary dataset (got " +
+        throw std::invalid_argument("kernel SVM: needs a binary dataset (got " +
                                     std::to_string(train.numClasses()) + " classes)");
     train.requireNonEmptyClasses("fitKernelSvm");
     Stopwatch sw;
@@ -266,7 +266,7 @@ KernelSvmResult fitKernelSvm(const Dataset& train, const KernelSvmParams& p, con
 
 FitResult fitLnRobustLinearSvm(const Dataset& train, const KernelSvmParams& p, const RunControl& rc) {
     if (p.kernel != SvmKernel::Linear)
-        throw std::invalid_argument("fitLnRobustLinearSvm: KernelSvmParams.kernel must be linear");
+        throw std::invalid_argument("LN-robust linear SVM: the kernel must be linear");
     KernelSvmResult k = fitKernelSvm(train, p, rc);
     FitResult r;
     r.status = k.status;

@@ -9,9 +9,9 @@
 namespace fdlab {
 
 FitResult fitOneVsRest(const Dataset& train, const BinaryFit& fit, const RunControl& rc) {
-    if (!fit) throw std::invalid_argument("fitOneVsRest: no binary fit function");
+    if (!fit) throw std::invalid_argument("one-vs-rest training: no binary fit function");
     if (train.numClasses() < 2)
-        throw std::invalid_argument("fitOneVsRest: the dataset needs at least 2 classes, has " +
+        throw std::invalid_argument("one-vs-rest training: the dataset needs at least 2 classes, has " +
                                     std::to_string(train.numClasses()));
     if (train.isBinary()) return fit(train, rc);
 
@@ -40,7 +40,7 @@ FitResult fitOneVsRest(const Dataset& train, const BinaryFit& fit, const RunCont
             };
         const FitResult s = fit(sub, subRc);
         if (s.model.W.rows() != train.features() || s.model.W.cols() != 1 || s.model.b.size() != 1)
-            throw std::logic_error("fitOneVsRest: the binary learner returned a model of the wrong shape");
+            throw std::logic_error("one-vs-rest training: the binary learner returned a model of the wrong shape");
         r.objective += s.objective;
         r.iterations += s.iterations;
         r.gap = std::max(r.gap, s.gap);

@@ -73,7 +73,7 @@ void rankPositiveProfits(const std::vector<double>& profit, std::size_t top, std
 }
 
 KnapsackResult topKProfits(const std::vector<double>& profit, int K) {
-    if (K < 0) throw std::invalid_argument("topKProfits: K must be >= 0, got " + std::to_string(K));
+    if (K < 0) throw std::invalid_argument("worst-case deletion: K must be >= 0, got " + std::to_string(K));
     KnapsackResult r;
     if (K == 0) return r;
     std::vector<int> idx;
@@ -131,10 +131,10 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
                              double scale) {
     checkWeights(profit, weight, capacity, "exactKnapsack");
     if (!(scale > 0.0) || !std::isfinite(scale))
-        throw std::invalid_argument("exactKnapsack: scale must be finite and > 0");
+        throw std::invalid_argument("value-budget knapsack: scale must be finite and > 0");
     const double capScaled = capacity * scale;
     if (capScaled > 1e7)
-        throw std::invalid_argument("exactKnapsack: capacity*scale = " + std::to_string(capScaled) +
+        throw std::invalid_argument("value-budget knapsack: capacity*scale = " + std::to_string(capScaled) +
                                     " exceeds 10^7 (DP table too large)");
     // The same tolerance as fits(): a capacity of 0.29 at scale 100 is 28.999999999999996 units.
     const long W = static_cast<long>(std::floor(capScaled * (1.0 + kBudgetTolerance)));
@@ -146,7 +146,7 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
         const double s = weight[j] * scale;
         const double rs = std::round(s);
         if (std::abs(s - rs) > 1e-9)
-            throw std::invalid_argument("exactKnapsack: weight[" + std::to_string(j) + "]*scale = " +
+            throw std::invalid_argument("value-budget knapsack: weight[" + std::to_string(j) + "]*scale = " +
                                         std::to_string(s) + " is not an integer");
         if (profit[j] > 0.0 && static_cast<long>(rs) <= W) {
             items.push_back(static_cast<int>(j));

@@ -84,8 +84,8 @@ private:
 LbfgsResult minimizeLbfgs(const LbfgsObjective& f, const Eigen::VectorXd& x0, const LbfgsParams& p,
                           const RunControl& rc) {
     p.validate();
-    if (x0.size() == 0) throw std::invalid_argument("minimizeLbfgs: empty starting point");
-    if (!f) throw std::invalid_argument("minimizeLbfgs: no objective");
+    if (x0.size() == 0) throw std::invalid_argument("L-BFGS solver: empty starting point");
+    if (!f) throw std::invalid_argument("L-BFGS solver: no objective");
 
     LBFGSpp::LBFGSParam<double> lp;
     lp.m = p.m;

@@ -86,7 +86,7 @@ int truncatedCg(const NewtonObjective& f, const Eigen::VectorXd& g, const Eigen:
 
 NewtonResult minimizeNewton(NewtonObjective& f, const Eigen::VectorXd& x0, const NewtonParams& p, const RunControl& rc) {
     p.validate();
-    if (x0.size() == 0) throw std::invalid_argument("minimizeNewton: empty starting point");
+    if (x0.size() == 0) throw std::invalid_argument("Newton solver: empty starting point");
     // liblinear's tron.cpp constants.
     const double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75;
     const double sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4.0;

@@ -73,10 +73,10 @@ std::string gunzip(std::string_view in, const std::string& path, std::uint64_t m
 }
 
 std::string gzipCompress(std::string_view raw, int level) {
-    if (raw.size() > UINT_MAX / 2) throw std::invalid_argument("gzipCompress: input larger than 2 GiB");
+    if (raw.size() > UINT_MAX / 2) throw std::invalid_argument("gzip compression: input larger than 2 GiB");
     z_stream s{};
     if (deflateInit2(&s, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        throw std::runtime_error("gzipCompress: cannot initialise zlib");
+        throw std::runtime_error("gzip compression: cannot initialise zlib");
     std::unique_ptr<z_stream, void (*)(z_stream*)> guard(&s, [](z_stream* z) { deflateEnd(z); });
     // deflateBound covers the zlib wrapper only; gzip's header and trailer need 18 more bytes.
     std::string out(deflateBound(&s, static_cast<uLong>(raw.size())) + 32, '\0');
@@ -84,7 +84,7 @@ std::string gzipCompress(std::string_view raw, int level) {
     s.avail_in = static_cast<uInt>(raw.size());
     s.next_out = reinterpret_cast<Bytef*>(out.data());
     s.avail_out = static_cast<uInt>(out.size());
-    if (deflate(&s, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("gzipCompress: deflate failed");
+    if (deflate(&s, Z_FINISH) != Z_STREAM_END) throw std::runtime_error("gzip compression: deflate failed");
     out.resize(s.total_out);
     return out;
 }

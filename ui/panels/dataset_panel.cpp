@@ -21,11 +21,6 @@
 namespace fdlab::ui {
 
 namespace {
-QString joinNames(const std::vector<std::string>& v) {
-    QStringList l;
-    for (const auto& s : v) l << QString::fromStdString(s);
-    return l.join(", ");
-}
 bool allIn(const std::vector<std::string>& names, const std::vector<std::string>& classes) {
     for (const auto& n : names)
         if (std::find(classes.begin(), classes.end(), n) == classes.end()) return false;
@@ -196,52 +191,9 @@ void DatasetPanel::setClassNames(const std::vector<std::string>& names) {
     m_negative->setCheckedNames(neg);
 }
 
-QString DatasetPanel::fitSplitTo(const Dataset& d) {
-    m_splitNote->setVisible(false);
-    if (m_splitKind->currentIndex() != 0) return {};
-    ExperimentSpec spec;
-    applyTo(spec);
-    const std::vector<int> counts = d.classCounts();
-    auto countOf = [&](const std::vector<std::string>& names) {
-        if (names.empty()) return -1LL;   // no class on a side: Run says so
-        long long n = 0;
-        for (const std::string& name : names) {
-            const auto it = std::find(d.classNames.begin(), d.classNames.end(), name);
-            if (it == d.classNames.end()) return -1LL;   // the task itself is wrong: Run says so
-            n += counts[static_cast<std::size_t>(it - d.classNames.begin())];
-        }
-        return n;
-    };
-    // The classes of the task, as the split sees them: (name, instances).
-    std::vector<std::pair<std::string, long long>> sides;
-    const TaskSpec& t = spec.task;
-    if (t.kind == TaskSpec::Kind::Binary) {
-        sides = {{joinNames(t.positive).toStdString(), countOf(t.positive)},
-                 {joinNames(t.negative).toStdString(), countOf(t.negative)}};
-    } else if (t.kind == TaskSpec::Kind::OneVsRest) {
-        const long long pos = countOf(t.positive);
-        sides = {{joinNames(t.positive).toStdString(), pos}, {"rest", pos < 0 ? -1 : d.rows() - pos}};
-    } else {
-        for (std::size_t c = 0; c < counts.size(); ++c) sides.emplace_back(d.classNames[c], counts[c]);
-    }
-    const long long needed =
-        static_cast<long long>(m_train->value()) + m_validation->value() + std::max(m_test->value(), 0);
-    for (const auto& [name, n] : sides) {
-        if (n < 0) return {};
-        if (n >= needed) continue;
-        m_splitKind->setCurrentIndex(1);
-        const QString note = tr("%1: class '%2' has %3 instances, fewer than the %4 per class the counts need; the "
-                                "split is now by fractions (test %5, validation %6).")
-                                 .arg(QString::fromStdString(d.name), QString::fromStdString(name))
-                                 .arg(n)
-                                 .arg(needed)
-                                 .arg(m_testFraction->value())
-                                 .arg(m_validationFraction->value());
-        m_splitNote->setText(note);
-        m_splitNote->setVisible(true);
-        return note;
-    }
-    return {};
+void DatasetPanel::setNote(const QString& note) {
+    m_splitNote->setText(note);
+    m_splitNote->setVisible(!note.isEmpty());
 }
 
 void DatasetPanel::setFromSpec(const ExperimentSpec& spec) {

@@ -36,11 +36,9 @@ public:
     /// The class names of the loaded dataset (offered in the task's class boxes). Keeps the
     /// current choice when it names existing classes, else picks the first two classes.
     void setClassNames(const std::vector<std::string>& names);
-    /// When the split is by counts per class and a class of the task has fewer instances than
-    /// train + validation + test, switches to fractions (a bundled dataset chosen after MNIST's
-    /// 50 + 100 + 150 must still run) and shows why under the split. Returns that note ("" when
-    /// the split was kept).
-    QString fitSplitTo(const fdlab::Dataset& d);
+    /// Shows under the split what was adapted to the loaded data (the experiment state's
+    /// sentences, core/eval/experiment_state.h); "" hides it.
+    void setNote(const QString& note);
     /// Shows the task, split and preprocessing of `spec`.
     void setFromSpec(const fdlab::ExperimentSpec& spec);
     /// Writes dataset source, task, split and preprocessing into `spec`.

@@ -1,5 +1,7 @@
 #include "ui/plots/curve_plot.h"
 
+#include <QApplication>
+
 #include "core/attacks/threat_registry.h"
 
 #include "core/eval/presets.h"
@@ -69,6 +71,19 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
             [this](int i) { setMetric(i == 1 ? Metric::Auc : Metric::Error); });
     connect(m_logBox, &QCheckBox::toggled, this, &CurvePlot::setLogScale);
     connect(m_plot, &QCustomPlot::mouseMove, this, &CurvePlot::onMouseMove);
+}
+
+void CurvePlot::setFontScale(double s) {
+    QFont base = QApplication::font();
+    if (base.pointSizeF() > 0) base.setPointSizeF(base.pointSizeF() * s);
+    QFont label = base;
+    if (label.pointSizeF() > 0) label.setPointSizeF(label.pointSizeF() + 1);
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setLabelFont(label);
+        axis->setTickLabelFont(base);
+    }
+    m_plot->legend->setFont(base);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CurvePlot::setSpec(const ExperimentSpec& spec) {

@@ -53,6 +53,10 @@ public:
     int attackedPointCount(int learnerIndex) const;
     int othersPointCount(int learnerIndex) const;
 
+    /// Scales the plot's own fonts (axes, ticks, legend) by `s` against the application font
+    /// (presentation mode: 1.5; 1 restores).
+    void setFontScale(double s);
+
     /// Axis title for the level of a threat model.
     static QString levelLabel(const std::string& threat);
 

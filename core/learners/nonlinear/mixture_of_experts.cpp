@@ -14,7 +14,7 @@ void MixtureParams::validate() const {
     if (members < 1 || members > 1000)
         throw std::invalid_argument("members: must be in 1..1000, got " + std::to_string(members));
     if (!(subsetFraction > 0.0 && subsetFraction <= 1.0))
-        throw std::invalid_argument("subsetFraction: must be in (0, 1]");
+        throw std::invalid_argument("mixture of experts: subset fraction: must be in (0, 1]");
 }
 
 ModelFit<VotingEnsemble> fitMixtureOfExperts(const Dataset& d, const MixtureParams& p, const RunControl& rc) {
