@@ -4,7 +4,7 @@
 
 #include "core/util/install_paths.h"
 #include "ui/lessons/lesson_dock.h"
-#include "ui/lessons/main_window_lesson_host.h"
+#include "ui/lessons/add_lessons.h"
 #include "ui/lessons/start_page.h"
 #include "ui/main_window.h"
 #include "ui/plots/curve_plot.h"

@@ -226,8 +226,7 @@ void ExperimentController::showResult(const ExperimentResult& r) {
     abandonRun();
     m_runSpec = r.spec;
     m_result = r;
-    emit runStarted(r.spec);
-    emit finished(r);
+    emit resultShown(r);   // not runStarted / finished: nothing ran
     emit tabRequested("curves");
     prepareHeatmaps(r);
 }

@@ -113,6 +113,8 @@ signals:
     void pointAdded(const fdlab::CurvePoint& p, double fraction);
     void progressMessage(const QString& message);
     void finished(const fdlab::ExperimentResult& r);
+    /// A saved result is shown (showResult): drawn as it was saved, no run started or finished.
+    void resultShown(const fdlab::ExperimentResult& r);
     void failed(const QString& message);
     /// The heatmaps' models are trained.
     void heatmapsReady(std::shared_ptr<const fdlab::ui::HeatmapContext> context);

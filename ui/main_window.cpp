@@ -93,10 +93,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_attackPanel = new AttackPanel;
     addDock(m_attackPanel, tr("Attack"), "attackDock", Qt::RightDockWidgetArea);
 
-    connectController();
     buildMenus();
     buildToolBar();
     buildStatusBar();
+    connectController();   // after the status bar: its progress bar follows the controller
     showSpec(m_controller->state().spec());   // Run does something sensible from the start
 
     QSettings settings;
@@ -207,6 +207,11 @@ void MainWindow::connectController() {
         setRunning(false);
         m_curves->setPoints(r.points);   // the engine's sorted, complete list
         emit runFinished(r);
+    });
+    connect(c, &ExperimentController::resultShown, this, [this](const ExperimentResult& r) {
+        setRunning(false);
+        m_curves->setSpec(r.spec);
+        m_curves->setPoints(r.points);
     });
     connect(c, &ExperimentController::failed, this, [this](const QString& message) {
         setRunning(false);
@@ -423,7 +428,10 @@ void MainWindow::showSpec(const ExperimentSpec& spec) {
     m_datasetPanel->setFromSpec(spec);
     m_algorithmsPanel->setLearners(spec.learners);
     m_attackPanel->setFromSpec(spec);
-    m_curves->setSpec(spec);
+    // The curves keep what they show of this very experiment (a run going on, or a results file
+    // whose data arrives after it was opened); another experiment clears them.
+    const auto& shown = m_controller->runSpec();
+    if (!shown || toJson(*shown) != toJson(spec)) m_curves->setSpec(spec);
 }
 
 void MainWindow::onLoaded(const QString& source, DatasetPtr data, const QString& format, const ExperimentSpec& spec,

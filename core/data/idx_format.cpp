@@ -179,13 +179,13 @@ Dataset loadIdx(const std::string& imagesPath, const std::string& labelsPath) {
 void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string& labelsPath) {
     using namespace detail;
     if (!d.imageShape || d.imageShape->size() != d.features() || d.imageShape->size() == 0)
-        throw std::invalid_argument("saveIdx: the dataset needs an image shape matching its " +
+        throw std::invalid_argument(imagesPath + ": the dataset needs an image shape matching its " +
                                     std::to_string(d.features()) + " features");
     if (d.numClasses() > 256)
-        throw std::invalid_argument("saveIdx: IDX labels are bytes, found " + std::to_string(d.numClasses()) +
+        throw std::invalid_argument(imagesPath + ": IDX labels are bytes, found " + std::to_string(d.numClasses()) +
                                     " classes (at most 256)");
     if (static_cast<int>(d.labels.size()) != d.rows())
-        throw std::invalid_argument("saveIdx: " + std::to_string(d.labels.size()) + " labels for " +
+        throw std::invalid_argument(imagesPath + ": " + std::to_string(d.labels.size()) + " labels for " +
                                     std::to_string(d.rows()) + " instances");
     const auto m = static_cast<std::size_t>(d.rows());
     const auto n = static_cast<std::size_t>(d.features());
@@ -194,7 +194,7 @@ void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string&
         for (std::size_t j = 0; j < n; ++j) {
             const float x = d.denseOnly("saveIdx")(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
             if (!(x >= 0.0f && x <= 1.0f))
-                throw std::invalid_argument("saveIdx: pixel values must lie in [0, 1], found " + std::to_string(x) +
+                throw std::invalid_argument(imagesPath + ": pixel values must lie in [0, 1], found " + std::to_string(x) +
                                             " at instance " + std::to_string(i + 1) + ", feature " +
                                             std::to_string(j + 1));
             pixels[i * n + j] = static_cast<char>(static_cast<unsigned char>(std::lround(255.0f * x)));
@@ -203,7 +203,7 @@ void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string&
     for (std::size_t i = 0; i < m; ++i) {
         const int l = d.labels[i];
         if (l < 0 || l > 255)
-            throw std::invalid_argument("saveIdx: label index " + std::to_string(l) + " of instance " +
+            throw std::invalid_argument(imagesPath + ": label index " + std::to_string(l) + " of instance " +
                                         std::to_string(i + 1) + " does not fit a byte");
         labels[i] = static_cast<char>(static_cast<unsigned char>(l));
     }

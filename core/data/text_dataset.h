@@ -41,6 +41,27 @@ struct TextDataset {
 TextDataset vectorize(TextCorpus corpus, const Vocabulary& vocabulary, const TextCorpusOptions& options,
                       const std::string& name);
 
+/// A message typed by a user, as a row of a vectorised text corpus.
+struct TypedDocument {
+    TextDocument document;           ///< tokens with their vocabulary indices
+    std::vector<std::int32_t> columns;   ///< the row's non-zero features, increasing
+    std::vector<float> values;       ///< their values
+    int unseenWords = 0;             ///< distinct words outside the vocabulary (dropped)
+
+    RowView row(int features) const {
+        return {values.data(), columns.data(), static_cast<int>(values.size()), features, true};
+    }
+};
+
+/// `text` (plain text, tokenised as the corpus was; no MIME parsing) as a row of the text
+/// corpus `d`: its vocabulary and weighting (words outside the vocabulary are dropped, as in a
+/// test part). Throws std::invalid_argument when d is not a text corpus.
+TypedDocument typedDocumentRow(const Dataset& d, std::string text);
+/// `d` with the typed document as one more row, of class `label` and instance id `id`; its
+/// document and id join copies of d's. Throws std::invalid_argument when d is not a text corpus
+/// or label is out of range.
+Dataset withTypedDocument(const Dataset& d, TypedDocument typed, int label, const std::string& id);
+
 /// A training corpus and a test corpus vectorised with the training vocabulary.
 struct TextSplit {
     TextDataset train;

@@ -29,8 +29,6 @@
 
 namespace fdlab {
 
-enum class TermWeighting { Binary, TermFrequency, TfIdf };
-
 /// "binary", "tf", "tfidf".
 const char* toString(TermWeighting w);
 

@@ -34,9 +34,15 @@ struct TextDocument {
     std::string_view tokenText(const TextToken& t) const { return std::string_view(text).substr(t.offset, t.length); }
 };
 
-/// All documents of a corpus, indexed like the Dataset's source rows.
+/// Feature values of a word occurring c times in a document (text_corpus.h).
+enum class TermWeighting { Binary, TermFrequency, TfIdf };
+
+/// All documents of a corpus, indexed like the Dataset's source rows, and how their rows were
+/// computed, so that a new document (a message a student types) gets a row the same way.
 struct TextDocuments {
     std::vector<TextDocument> docs;
+    TermWeighting weighting = TermWeighting::Binary;
+    std::vector<double> idf;   ///< per vocabulary word (= feature), for TfIdf
 };
 
 }  // namespace fdlab

@@ -175,8 +175,8 @@ private slots:
         QVERIFY(throwsMentioning([&] { splitByCounts(d, 8, 1, 2, 1); }, "'cat'"));
         QVERIFY(throwsMentioning([&] { splitByCounts(d, 8, 1, 2, 1); }, "11 needed"));
         QVERIFY(throwsMentioning([&] { splitByCounts(d, 11, 0, -1, 1); }, "'cat'"));
-        QVERIFY(throwsMentioning([&] { splitByCounts(d, 0, 0, 1, 1); }, "perClassTrain"));
-        QVERIFY(throwsMentioning([&] { splitByCounts(d, 1, -1, 1, 1); }, "perClassValidation"));
+        QVERIFY(throwsMentioning([&] { splitByCounts(d, 0, 0, 1, 1); }, "training instances per class"));
+        QVERIFY(throwsMentioning([&] { splitByCounts(d, 1, -1, 1, 1); }, "validation instances per class"));
     }
 
     void kFold() {
@@ -216,10 +216,10 @@ private slots:
     void badArguments() {
         const Dataset d = tenTwenty();
         for (double f : {0.0, 1.0, -0.1, 1.5, std::nan("")})
-            QVERIFY(throwsMentioning([&] { stratifiedSplit(d, f, 1); }, "testFraction"));
-        QVERIFY(throwsMentioning([&] { stratifiedSplit3(d, 0.0, 0.3, 1); }, "validationFraction"));
-        QVERIFY(throwsMentioning([&] { stratifiedSplit3(d, 0.3, 1.0, 1); }, "testFraction"));
-        QVERIFY(throwsMentioning([&] { stratifiedSplit3(d, 0.5, 0.5, 1); }, "validationFraction + testFraction"));
+            QVERIFY(throwsMentioning([&] { stratifiedSplit(d, f, 1); }, "test fraction"));
+        QVERIFY(throwsMentioning([&] { stratifiedSplit3(d, 0.0, 0.3, 1); }, "validation fraction"));
+        QVERIFY(throwsMentioning([&] { stratifiedSplit3(d, 0.3, 1.0, 1); }, "test fraction"));
+        QVERIFY(throwsMentioning([&] { stratifiedSplit3(d, 0.5, 0.5, 1); }, "validation fraction + test fraction"));
         QVERIFY(throwsMentioning([&] { stratifiedKFold(d, 1, 1); }, "k = 1"));
         QVERIFY(throwsMentioning([&] { stratifiedKFold(d, 11, 1); }, "k = 11"));
         const Dataset one = makeDataset({0}, {"a"});

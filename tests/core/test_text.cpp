@@ -134,6 +134,7 @@ private slots:
     void emptyMessage();
     void vocabularyFromTrainingOnly();
     void weightings();
+    void typedMessage();
     void unseenWordReport();
     void maxFeatures();
     void vocabularyErrors();
@@ -593,6 +594,55 @@ void TestText::weightings() {
     QVERIFY(std::abs(r2[0].second - 0.6133555f) < 1e-6f);
     QVERIFY(std::abs(r2[1].second - 0.7898069f) < 1e-6f);
     QVERIFY(contains(tfidf.data.provenance, "tfidf"));
+}
+
+// A typed message becomes the row vectorize() gives the same text as a test document, for every
+// weighting (hand-computed for tf-idf), and joins the set as a document of its own.
+void TestText::typedMessage() {
+    const TextCorpus train = corpusOf({"apple apple banana", "apple cherry", "banana apple date"}, {0, 1, 0});
+    const Vocabulary v = fitVocabulary(train.documents, {}, "memory");
+    for (TermWeighting w : {TermWeighting::Binary, TermWeighting::TermFrequency, TermWeighting::TfIdf}) {
+        TextCorpusOptions o;
+        o.weighting = w;
+        const TextDataset d = vectorize(train, v, o, "fruit");
+        const std::string text = "Banana, BANANA and apple; cherry is unseen";
+        const TextDataset reference = vectorize(corpusOf({text}, {1}), v, o, "reference");
+        const TypedDocument typed = typedDocumentRow(d.data, text);
+        Row got;
+        typed.row(d.data.features()).forEachNonZero([&](int j, float x) { got.emplace_back(j, x); });
+        QCOMPARE(got, rowOf(reference.data, 0));
+        QCOMPARE(typed.unseenWords, 4);   // and, cherry, is, unseen
+        if (w == TermWeighting::TfIdf) {
+            // (1 * 1, 2 * 1.2876821) / sqrt(1 + (2 * 1.2876821)^2) = (0.3619650, 0.9321917).
+            QVERIFY(std::abs(got[0].second - 0.3619650f) < 1e-6f);
+            QVERIFY(std::abs(got[1].second - 0.9321917f) < 1e-6f);
+        }
+        const Dataset with = withTypedDocument(d.data, typed, 1, "your message");
+        QCOMPARE(with.rows(), 4);
+        QCOMPARE(rowOf(with, 3), got);
+        QCOMPARE(with.labels.back(), 1);
+        QCOMPARE(with.instanceId(3), std::string("your message"));
+        QCOMPARE(with.documents->docs.at(static_cast<std::size_t>(with.sourceRow(3))).text, text);
+        QCOMPARE(rowOf(with, 0), rowOf(d.data, 0));
+        QCOMPARE(d.data.documents->docs.size(), std::size_t(3));   // the original is untouched
+    }
+    // A subset (the test part of a split): the new document follows the corpus's documents.
+    const TextDataset d = vectorize(train, v, {}, "fruit");
+    const Dataset part = d.data.subset(std::vector<int>{2, 0});
+    const Dataset with = withTypedDocument(part, typedDocumentRow(part, "date apple"), 0, "mine");
+    QCOMPARE(with.rows(), 3);
+    QCOMPARE(with.sourceRow(2), 3);
+    QCOMPARE(with.instanceId(2), std::string("mine"));
+    QCOMPARE(with.instanceId(0), d.data.instanceId(2));
+    QCOMPARE(rowOf(with, 2), (Row{{0, 1.0f}}));
+    // Not a text corpus, or a class out of range: named errors.
+    Dataset dense;
+    dense.name = "dense";
+    dense.X = Dataset::Matrix::Zero(1, 2);
+    dense.labels = {0};
+    dense.fillDefaults();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, typedDocumentRow(dense, "apple"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, withTypedDocument(d.data, typedDocumentRow(d.data, "apple"), 2, "x"));
 }
 
 void TestText::unseenWordReport() {

@@ -5,17 +5,21 @@
 // flip (3 for A, 10 for B, by hand); the scoreboard counts the round once. On a tiny spam message,
 // words are links (tiny_fixtures.h): clicking "pills" flips A (by hand: 3 - 3 = 0) and strikes the word. Drawing:
 // a mouse stroke along the top row of the 4x4 pad inks it, A reads it as "pos" (4 - 1.5), and the
-// drawing becomes a test instance the attack and the game work on.
+// drawing becomes a test instance the attack and the game work on. Typing (text data): a typed
+// message is classified as typed (by hand: A 4, B 2.5), becomes test message #2, and the game and
+// Reveal work on it (A needs 2 deletions, B cannot be flipped).
 
 #include "core/attacks/worst_case_linear.h"
 #include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/draw_canvas.h"
 #include "ui/plots/heatmap_view.h"
+#include "ui/plots/type_message.h"
 #include "tiny_fixtures.h"
 
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTest>
 #include <QTextBrowser>
@@ -157,6 +161,48 @@ private slots:
         QCOMPARE(v.adversaryPlay()->need(0)->need, 3.0);
         pad->clear();
         QCOMPARE(pad->values(), std::vector<float>(16, 0.0f));
+    }
+
+    void typeYourOwn() {
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setContext(tinyText(), textModels(), worstCaseCount(), 2);
+        QCOMPARE(v.findChild<QPushButton*>("drawToggle")->text(), QString("Type your own"));
+        v.setDrawMode(true);
+        QVERIFY(v.drawMode());
+        TypeMessage* t = v.typeMessage();
+        QVERIFY(t->isVisible());
+        t->setIntendedClass(1);
+        // Vocabulary: at, cheap, meeting, now, pills. A = -1 + 2 (cheap) + 3 (pills) = 4 (a word
+        // counts once: binary); B = 0.5 + 1 + 1 = 2.5; "hello" is not in the vocabulary.
+        QTest::keyClicks(t->editor(), "Cheap pills, PILLS! hello");
+        t->classify();
+        QVERIFY2(t->verdict(0)->text().contains("<b style='font-size:large'>spam</b> (score 4.000)"), qPrintable(t->verdict(0)->text()));
+        QVERIFY2(t->verdict(1)->text().contains("(score 2.500)"), qPrintable(t->verdict(1)->text()));
+        QVERIFY2(t->words()->text().startsWith("2 of its words are in the vocabulary, 1 are not"), qPrintable(t->words()->text()));
+        QPushButton* use = t->findChild<QPushButton*>("typeMessageUse");
+        QVERIFY(use && use->isEnabled());
+        QTest::mouseClick(use, Qt::LeftButton);
+        QVERIFY(!v.drawMode());
+        QCOMPARE(v.context()->test->rows(), 3);
+        QCOMPARE(v.instance(), 2);
+        QCOMPARE(v.context()->test->instanceId(2), std::string("your message"));
+        v.setAdversaryMode(true);
+        AdversaryPlay* p = v.adversaryPlay();
+        QCOMPARE(p->messageBrowser()->toPlainText(), QString("Cheap pills, PILLS! hello"));
+        QCOMPARE(p->score(0).scores[0], 4.0);
+        emit p->messageBrowser()->anchorClicked(QUrl("4"));   // delete "pills"
+        QCOMPARE(p->score(0).scores[0], 1.0);
+        p->reveal();
+        QCOMPARE(p->need(0)->need, 2.0);
+        QVERIFY(!p->need(1)->flips());
+        // Nothing in the vocabulary: nothing to attack.
+        v.setAdversaryMode(false);
+        v.setDrawMode(true);
+        t->editor()->setPlainText("hello world");
+        t->classify();
+        QVERIFY(!use->isEnabled());
     }
 };
 

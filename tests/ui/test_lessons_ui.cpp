@@ -9,7 +9,7 @@
 #include "ui/experiment_controller.h"
 #include "ui/lessons/controller_lesson_host.h"
 #include "ui/lessons/lesson_dock.h"
-#include "ui/lessons/main_window_lesson_host.h"
+#include "ui/lessons/add_lessons.h"
 #include "ui/lessons/start_page.h"
 #include "ui/main_window.h"
 

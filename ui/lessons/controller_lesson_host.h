@@ -1,8 +1,7 @@
 #pragma once
 // The lesson host over the application's one state command: a lesson step becomes a StateChange
 // handed to ExperimentController::apply (spec, budget, instance, tab, run), and the controller's
-// finished / failed reports are the host's. MainWindow uses this once it owns the controller;
-// until then main_window_lesson_host.h maps the same command onto the window.
+// finished / failed reports are the host's. The main window's lessons use it (add_lessons.h).
 
 #include "ui/lessons/lesson_host.h"
 

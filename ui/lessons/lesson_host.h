@@ -1,8 +1,8 @@
 #pragma once
 // What the lesson dock needs from the application: one command that sets the experiment state
 // (the experiment, to be run; the budget, instance and tab the views show) and a signal when a
-// run has finished. The dock never touches other widgets; MainWindow's adapter
-// (main_window_lesson_host.h) maps the command onto the window.
+// run has finished. The dock never touches other widgets; ControllerLessonHost
+// (controller_lesson_host.h) maps the command onto the one experiment state.
 
 #include "core/eval/experiment_runner.h"
 #include "core/teach/lesson.h"

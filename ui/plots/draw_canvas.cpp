@@ -107,6 +107,16 @@ void InkPad::paintEvent(QPaintEvent*) {
     p.drawRect(origin.x(), origin.y(), s * m_cols - 1, s * m_rows - 1);
 }
 
+QString ownInputVerdict(const std::string& learner, const PlayScore& s, const Dataset& d) {
+    const QString cls = s.predicted >= 0 && s.predicted < d.numClasses()
+                            ? QString::fromStdString(d.classNames[static_cast<std::size_t>(s.predicted)])
+                            : QStringLiteral("?");
+    return QObject::tr("<b>%1</b> reads it as <b style='font-size:large'>%2</b> (%3 %4)")
+        .arg(QString::fromStdString(learner).toHtmlEscaped(), cls.toHtmlEscaped(),
+             s.scores.size() == 1 ? QObject::tr("score") : QObject::tr("margin"))
+        .arg(s.scores.size() == 1 ? s.scores[0] : s.margin, 0, 'f', 3);
+}
+
 DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
     auto* outer = new QHBoxLayout(this);
     m_pad = new InkPad(this);
@@ -190,12 +200,7 @@ void DrawCanvas::classify() {
     for (int k = 0; k < 2; ++k) {
         const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(m_learner[k])];
         const PlayScore s = scoreWithDeletions(model, x, intendedClass(), {});
-        const QString cls = s.predicted >= 0 && s.predicted < d.numClasses()
-                                ? QString::fromStdString(d.classNames[static_cast<std::size_t>(s.predicted)]) : QStringLiteral("?");
-        m_verdict[k]->setText(tr("<b>%1</b> reads it as <b style='font-size:large'>%2</b> (%3 %4)")
-                                  .arg(QString::fromStdString(name).toHtmlEscaped(), cls.toHtmlEscaped(),
-                                       s.scores.size() == 1 ? tr("score") : tr("margin"))
-                                  .arg(s.scores.size() == 1 ? s.scores[0] : s.margin, 0, 'f', 3));
+        m_verdict[k]->setText(ownInputVerdict(name, s, d));
     }
     m_use->setEnabled(std::any_of(m_pad->values().begin(), m_pad->values().end(), [](float v) { return v != 0.0f; }));
 }

@@ -16,7 +16,14 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 
+namespace fdlab {
+struct PlayScore;
+}  // namespace fdlab
+
 namespace fdlab::ui {
+
+/// "<learner> reads it as <class> (score s)": a learner's verdict on the student's own input.
+QString ownInputVerdict(const std::string& learner, const fdlab::PlayScore& s, const fdlab::Dataset& d);
 
 /// The paper: mouse strokes become ink; one cell per feature.
 class InkPad : public QWidget {

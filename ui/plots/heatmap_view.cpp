@@ -5,6 +5,7 @@
 #include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/draw_canvas.h"
+#include "ui/plots/type_message.h"
 #include "ui/plots/feature_rounds_view.h"
 #include "ui/plots/message_view.h"
 
@@ -295,6 +296,8 @@ void HeatmapView::buildUi() {
     m_stack->addWidget(m_adversary);
     m_draw = new DrawCanvas(m_stack);
     m_stack->addWidget(m_draw);
+    m_type = new TypeMessage(m_stack);
+    m_stack->addWidget(m_type);
 
     m_playTimer = new QTimer(this);
     m_playTimer->setInterval(150);
@@ -317,6 +320,7 @@ void HeatmapView::buildUi() {
     connect(m_adversaryToggle, &QPushButton::toggled, this, &HeatmapView::setAdversaryMode);
     connect(m_drawToggle, &QPushButton::toggled, this, &HeatmapView::setDrawMode);
     connect(m_draw, &DrawCanvas::useDrawing, this, &HeatmapView::addOwnInstance);
+    connect(m_type, &TypeMessage::useMessage, this, &HeatmapView::addOwnMessage);
     connect(m_slider, &QSlider::valueChanged, this, &HeatmapView::onSliderMoved);
     connect(m_play, &QPushButton::toggled, this, &HeatmapView::setPlaying);
     connect(m_playTimer, &QTimer::timeout, this, &HeatmapView::stepPlay);
@@ -379,7 +383,11 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
     for (QWidget* w : std::initializer_list<QWidget*>{m_prev, m_next, m_instance, m_learnerA, m_learnerB, m_jump, m_adversaryToggle})
         w->setEnabled(true);
     m_gridToggle->setEnabled(image);
-    m_drawToggle->setEnabled(image && !m_ctx->test->isSparse());
+    const bool text = m_ctx->test->documents && m_ctx->test->isSparse();
+    m_drawToggle->setEnabled((image && !m_ctx->test->isSparse()) || text);
+    m_drawToggle->setText(text ? tr("Type your own") : tr("Draw your own"));
+    m_drawToggle->setToolTip(text ? tr("Type a message yourself; both learners classify it as you type, then attack it")
+                                  : tr("Draw an image yourself; both learners classify it as you draw, then attack it"));
     if (!image) setGridMode(false);
     m_detail->setVisible(true);
     onSliderMoved();
@@ -671,14 +679,20 @@ void HeatmapView::setAdversaryMode(bool on) {
 }
 
 void HeatmapView::setDrawMode(bool on) {
-    if (on && (!m_ctx || !m_ctx->test->imageShape || m_ctx->test->isSparse())) on = false;
+    const bool text = m_ctx && m_ctx->test->documents && m_ctx->test->isSparse();
+    if (on && (!m_ctx || !((m_ctx->test->imageShape && !m_ctx->test->isSparse()) || text))) on = false;
     if (m_drawToggle->isChecked() != on) m_drawToggle->setChecked(on);   // re-enters once
     if (on) {
         if (m_gridToggle->isChecked()) m_gridToggle->setChecked(false);
         if (m_adversaryToggle->isChecked()) m_adversaryToggle->setChecked(false);
         setPlaying(false);
-        m_draw->setContext(m_ctx, learnerA(), learnerB());
-        m_stack->setCurrentIndex(3);
+        if (text) {
+            m_type->setContext(m_ctx, learnerA(), learnerB());
+            m_stack->setCurrentWidget(m_type);
+        } else {
+            m_draw->setContext(m_ctx, learnerA(), learnerB());
+            m_stack->setCurrentWidget(m_draw);
+        }
     } else if (drawMode()) {
         m_stack->setCurrentIndex(0);
     }
@@ -691,7 +705,7 @@ int HeatmapView::imageSide() const {
     return std::min(r.width() / cols, r.height() / rows) * cols;
 }
 
-bool HeatmapView::drawMode() const { return m_stack->currentIndex() == 3; }
+bool HeatmapView::drawMode() const { return m_stack->currentWidget() == m_draw || m_stack->currentWidget() == m_type; }
 
 void HeatmapView::addOwnInstance(const std::vector<float>& x, int label) {
     if (!m_ctx || m_ctx->test->isSparse() || static_cast<int>(x.size()) != m_ctx->test->features() || label < 0 ||
@@ -703,14 +717,30 @@ void HeatmapView::addOwnInstance(const std::vector<float>& x, int label) {
     for (std::size_t j = 0; j < x.size(); ++j) d->X(row, static_cast<Eigen::Index>(j)) = x[j];
     d->labels.push_back(label);
     if (!d->sourceRows.empty()) d->sourceRows.push_back(*std::max_element(d->sourceRows.begin(), d->sourceRows.end()) + 1);
+    openOwnInstance(std::move(d), tr("Your drawing"));
+}
+
+void HeatmapView::addOwnMessage(const TypedDocument& message, int label) {
+    if (!m_ctx || !m_ctx->test->documents || label < 0 || label >= m_ctx->test->numClasses()) return;
+    try {
+        openOwnInstance(std::make_shared<Dataset>(withTypedDocument(*m_ctx->test, message, label, "your message")),
+                        tr("Your message"));
+    } catch (const std::exception& e) {
+        m_status->setText(QString::fromStdString(e.what()));
+    }
+}
+
+void HeatmapView::openOwnInstance(std::shared_ptr<Dataset> d, const QString& what) {
+    const int row = d->rows() - 1;
+    const int label = d->labels.back();
     std::vector<std::pair<QString, TrainedModel>> models;
     for (const auto& [name, model] : m_ctx->models) models.emplace_back(QString::fromStdString(name), model);
     const int a = learnerA(), b = learnerB();
     setContext(d, std::move(models), m_ctx->attack, budget(), m_ctx->donors);
     setLearners(a, b);
     setDrawMode(false);
-    setInstance(static_cast<int>(row));
-    m_status->setText(tr("Your drawing is test instance #%1 (true class %2).").arg(row).arg(className(*d, label)));
+    setInstance(row);
+    m_status->setText(tr("%1 is test instance #%2 (true class %3).").arg(what).arg(row).arg(className(*d, label)));
 }
 
 bool HeatmapView::adversaryMode() const { return m_stack->currentIndex() == 2; }

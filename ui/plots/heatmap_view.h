@@ -38,11 +38,16 @@ class QStackedWidget;
 class QTimer;
 class QToolButton;
 
+namespace fdlab {
+struct TypedDocument;
+}  // namespace fdlab
+
 namespace fdlab::ui {
 
 class AdversaryPlay;
 class ColorMapWidget;
 class DrawCanvas;
+class TypeMessage;
 class FeatureBars;
 class FeatureRoundsView;
 class MessageViewWidget;
@@ -102,13 +107,17 @@ public:
     void setAdversaryMode(bool on);
     bool adversaryMode() const;
     AdversaryPlay* adversaryPlay() const { return m_adversary; }
-    /// "Draw your own" (image data): the drawing page (ui/plots/draw_canvas.h).
+    /// "Your own input": the drawing page for image data (ui/plots/draw_canvas.h), the typing
+    /// page for text data (ui/plots/type_message.h).
     void setDrawMode(bool on);
     bool drawMode() const;
     DrawCanvas* drawCanvas() const { return m_draw; }
+    TypeMessage* typeMessage() const { return m_type; }
     /// Appends x (dense, one value per feature) with true class `label` to the test set shown,
     /// keeping the models, attack and budget, and opens it (the last instance).
     void addOwnInstance(const std::vector<float>& x, int label);
+    /// The same for a typed message (text data): appended as a document of the corpus.
+    void addOwnMessage(const fdlab::TypedDocument& message, int label);
     /// Starts/stops the budget animation (one step per 150 ms, stops at the largest budget).
     void setPlaying(bool playing);
     bool playing() const;
@@ -145,6 +154,8 @@ signals:
     void jumpFinished(bool found, int instance);
 
 private:
+    /// Shows `d` (the test set with the student's instance as its last row) and opens that row.
+    void openOwnInstance(std::shared_ptr<fdlab::Dataset> d, const QString& what);
     void buildUi();
     void buildDetailMaps(bool image);
     void updateRoundViews();
@@ -194,6 +205,7 @@ private:
     AdversaryPlay* m_adversary = nullptr;
     QPushButton* m_drawToggle = nullptr;
     DrawCanvas* m_draw = nullptr;
+    TypeMessage* m_type = nullptr;
     QSlider* m_slider = nullptr;
     QLabel* m_levelLabel = nullptr;
     QPushButton* m_play = nullptr;
