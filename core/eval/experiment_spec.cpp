@@ -179,7 +179,20 @@ void ExperimentSpec::validate() const {
     }
     if (levels.empty()) fieldError("levels", "at least one level is needed");
     for (double l : levels)
-        if (!std::isfinite(l) || l < 0) fieldError("levels", "levels must be finite and >= 0");
+        if (!std::isfinite(l) || l < 0) fieldError("levels", "levels must be finite and >= 0, got " + levelText(l));
+    // A count budget K is a whole number of features, and no data has 2^31 of them: said here,
+    // where the file and the field are known, rather than when the attack meets the data.
+    if (threat.level == LevelKind::Count)
+        for (double l : levels)
+            if (l != std::floor(l) || l > static_cast<double>(std::numeric_limits<int>::max()))
+                fieldError("levels", "the threat " + attack.threat + " deletes K features, a whole number below 2^31, got " + levelText(l));
+    // Curves, tables and shard parts index points by level: a repeated level would be two points
+    // at one x, and an unsorted list a curve that doubles back. Refused, not silently reordered.
+    for (std::size_t k = 1; k < levels.size(); ++k) {
+        if (levels[k] == levels[k - 1]) fieldError("levels", "the level " + levelText(levels[k]) + " is given twice");
+        if (levels[k] < levels[k - 1])
+            fieldError("levels", "levels must be increasing, got " + levelText(levels[k]) + " after " + levelText(levels[k - 1]));
+    }
     if (repetitions < 1) fieldError("repetitions", "must be >= 1");
     if (split.kind == SplitSpec::Kind::KFold && split.folds < 2) fieldError("split.folds", "must be >= 2");
     if (split.kind == SplitSpec::Kind::KFold &&
