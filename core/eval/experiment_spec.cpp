@@ -148,6 +148,10 @@ void ExperimentSpec::validate() const {
         const LearnerSpec& l = learners[a];
         const std::string where = "learners[" + std::to_string(a) + "]";
         if (l.id.empty()) fieldError(where + ".id", "must not be empty");
+        // Ids name curves in legends, CSV and LaTeX tables: a newline or other control character
+        // would break those files' lines.
+        if (std::any_of(l.id.begin(), l.id.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+            fieldError(where + ".id", "must not contain control characters (newlines, tabs, ...), got " + json(l.id).dump());
         for (std::size_t b = 0; b < a; ++b)
             if (learners[b].id == l.id) fieldError(where + ".id", "'" + l.id + "' is used twice");
         completeParams(l.learner, l.params);   // throws naming learner and parameter
