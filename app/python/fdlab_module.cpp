@@ -1086,7 +1086,7 @@ PYBIND11_MODULE(_fdlab, m) {
             // What trainLearner really does with more than two classes: binary-only linear
             // learners run one-vs-rest (registry.cpp, linearFit); a binary-only non-linear one
             // (the kernel SVM) refuses; the others are multi-class themselves.
-            const std::string multi = !l.binaryOnly ? "native" : l.linear ? "one-vs-rest" : "refused";
+            const std::string multi = multiClassHandling(l);
             d["multiclass"] = multi;
             d["binary_only"] = multi == "refused";
             // Sparse X: linear learners iterate over stored entries; the others get a dense copy.
