@@ -9,6 +9,7 @@
 #include "core/text/message_bundle.h"
 #include "core/text/mime_message.h"
 #include "core/text/tokenizer.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/file_bytes.h"
 
@@ -98,6 +99,11 @@ LoadOptions loadOptionsFrom(const Args& args) {
     return opt;
 }
 
+/// --labels with a format that carries its own labels is a usage error, not something to ignore.
+void checkLabelsOption(const std::string& path, const LoadOptions& opt) {
+    if (const std::string why = labelsFileProblem(path, opt); !why.empty()) throw UsageError("--labels: " + why);
+}
+
 std::set<std::string> with(std::set<std::string> a, const std::set<std::string>& b) {
     a.insert(b.begin(), b.end());
     return a;
@@ -109,6 +115,7 @@ int runInfo(const std::vector<std::string>& argv) {
     const std::string format = args.choice("format", {"text", "json"}, "text");
     const std::string path = args.positional()[0];
     const LoadOptions opt = loadOptionsFrom(args);
+    checkLabelsOption(path, opt);
     const bool text = isTextCorpus(path, opt);
     const std::string kind = text ? "text corpus" : toString(guessFormat(path));
     const Dataset d = loadDataFile(path, opt);
@@ -190,9 +197,26 @@ int runConvert(const std::vector<std::string>& argv) {
     const auto bundled = bundledDatasets();
     const bool isBundled = !std::filesystem::exists(in) &&
                            std::any_of(bundled.begin(), bundled.end(), [&](const BundledInfo& b) { return b.name == in; });
-    const Dataset d = isBundled ? loadBundled(in) : loadDataFile(in, loadOptionsFrom(args));
-    if (to == "libsvm") saveLibsvm(d, out);
-    else if (to == "csv") saveCsv(d, out);
+    const LoadOptions opt = loadOptionsFrom(args);
+    if (isBundled && !opt.idxLabels.empty()) throw UsageError("--labels: " + in + " is a bundled dataset, which has its labels");
+    if (!isBundled) checkLabelsOption(in, opt);
+    const Dataset d = isBundled ? loadBundled(in) : loadDataFile(in, opt);
+    if (to == "libsvm") {
+        saveLibsvm(d, out);
+        // LIBSVM labels are numbers: when the class names are not, say how they were renamed and
+        // keep the mapping beside the file (a comment line would break LIBSVM's own tools).
+        const std::vector<std::string> labels = libsvmLabels(d);
+        if (labels != d.classNames) {
+            std::string table, shown;
+            for (std::size_t c = 0; c < labels.size(); ++c) {
+                table += labels[c] + '\t' + d.classNames[c] + '\n';
+                if (c < 10) shown += (c ? ", " : "") + labels[c] + " = " + d.classNames[c];
+            }
+            writeFileAtomically(out + ".classes", "# LIBSVM label\tclass name (fdlab-cli convert " + in + ")\n" + table);
+            std::cerr << "convert: LIBSVM labels are numbers, so the classes are written as " << shown
+                      << (labels.size() > 10 ? ", ..." : "") << "; the mapping is in " << out << ".classes\n";
+        }
+    } else if (to == "csv") saveCsv(d, out);
     else saveNpz(d, out);
     std::cerr << "wrote " << out << ": " << d.rows() << " instances x " << d.features() << " features ("
               << (d.isSparse() ? "sparse, " + std::to_string(d.storedValues()) + " non-zeros" : std::string("dense")) << "), "
@@ -207,8 +231,9 @@ const char* const kLoadHelp =
     "A FOLDER is a text corpus: one entry per class, each a sub-folder of .txt/.eml files, a Maildir\n"
     "(cur/, new/) or an mbox file CLASS.mbox; a CSV with --text-column is one too.\n"
     "  --label        CSV label column (default: the last column)\n"
-    "  --labels FILE  labels of IDX images (default: derived from the images file name) or of X.npy / a\n"
-    "                 sparse .npz (default: the 'y' member, else the file with X replaced by y: X.npy -> y.npy)\n"
+    "  --labels FILE  labels of IDX images (default: derived from the images file name) or of X.npy / an\n"
+    "                 .npz (replacing its 'y' member; default: 'y', else the file with X replaced by y:\n"
+    "                 X.npy -> y.npy); other formats hold their labels, and --labels with them is an error\n"
     "  --class        ARFF class attribute (default: the last attribute)\n"
     "  --missing      ARFF '?' values: impute mean/mode (default), drop the row, or error\n"
     "  --text-column COL, --weighting binary|tf|tf-idf, --min-df N (default 2): text corpora\n";
@@ -245,6 +270,9 @@ std::vector<Command> dataCommands() {
          "(scipy.sparse.load_npz reads it) plus 'y', the labels; a dense set is 'X' (float32) and 'y'.\n"
          "'y' holds the class names (int64 when all are integers); 'feature_names' the words of a corpus.\n"
          "CSV writes every value (a header of feature names, the label last); LIBSVM only non-zeros.\n"
+         "LIBSVM labels are numbers: numeric class names are kept; other names become -1/+1 (two classes,\n"
+         "in sorted order) or 0, 1, ... (more), said on stderr, with the mapping written to OUT.classes\n"
+         "(one line 'LABEL<TAB>CLASS' per class).\n"
          + std::string(kLoadHelp) +
          "Bad input: a one-line error naming the file, exit code 3.\n",
          runConvert},

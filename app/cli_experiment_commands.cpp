@@ -274,7 +274,13 @@ int runRun(const std::vector<std::string>& argv) {
     RunControl rc;
     rc.stop = guard.token();
     rc.onProgress = [&progress](const Progress& p) { progress(p); };
-    const ExperimentResult r = runExperiment(spec, rc);
+    const ExperimentResult r = [&] {
+        try {
+            return runExperiment(spec, rc);
+        } catch (const std::invalid_argument& e) {   // a field that does not fit the data: name the file too
+            throw std::invalid_argument(a.positional()[0] + ": " + e.what());
+        }
+    }();
     progress.finish();
     if (a.has("output")) saveResultsJson(r, *a.value("output"));
     if (a.has("csv")) saveCurvesCsv(r, *a.value("csv"));

@@ -276,3 +276,22 @@ endif()
 run_cli(3 out err report --presets no-such-preset --output ${report_dir})
 run_cli(2 out err report --presets , --output ${report_dir})
 run_cli(2 out err report extra)
+
+# --labels only where a separate labels file makes sense: elsewhere a usage error, not ignored
+run_cli(2 out err info ${DATA}/tiny.libsvm --labels ${DATA}/tiny-labels-idx1-ubyte)
+expect_match("${err}" "--labels: .*LIBSVM, whose lines start with their labels" "--labels with LIBSVM says why")
+run_cli(2 out err convert ${DATA}/tiny.csv --labels ${DATA}/tiny-labels-idx1-ubyte --to npz ${TMP}/never.npz)
+expect_match("${err}" "CSV, whose label is a column" "--labels with CSV says why")
+if(EXISTS ${TMP}/never.npz)
+  message(FATAL_ERROR "convert wrote its output despite the usage error")
+endif()
+
+# convert --to libsvm renames non-numeric classes: said on stderr, mapping kept in OUT.classes
+run_cli(0 out err convert ${DATA}/three_classes.csv --to libsvm ${TMP}/three.libsvm)
+expect_match("${err}" "classes are written as 0 = a, 1 = b, 2 = c; the mapping is in [^\n]*three.libsvm.classes" "convert says how it renamed the classes")
+file(READ ${TMP}/three.libsvm.classes classes)
+expect_match("${classes}" "\n0\ta\n1\tb\n2\tc\n$" "OUT.classes maps the labels to the class names")
+run_cli(0 out err convert ${TMP}/three.libsvm --to libsvm ${TMP}/three_again.libsvm)
+if(EXISTS ${TMP}/three_again.libsvm.classes OR err MATCHES "classes are written as")
+  message(FATAL_ERROR "numeric classes need no mapping: ${err}")
+endif()

@@ -27,6 +27,7 @@
 #include "core/eval/metrics.h"
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
+#include "core/io/json_file.h"
 #include "core/io/kernel_svm_file.h"
 #include "core/io/model_file.h"
 #include "core/io/model_json.h"
@@ -1057,6 +1058,9 @@ PYBIND11_MODULE(_fdlab, m) {
             exc.attr("file") = e.file();
             exc.attr("line") = e.line();
             PyErr_SetObject(dataError.ptr(), exc.ptr());
+        } catch (const nlohmann::json::exception& e) {
+            // Whatever core did not word itself: nlohmann's text without its "[json.exception...]" tag.
+            PyErr_SetString(PyExc_ValueError, jsonErrorText(e).c_str());
         }
     });
 
@@ -1086,7 +1090,7 @@ PYBIND11_MODULE(_fdlab, m) {
             // What trainLearner really does with more than two classes: binary-only linear
             // learners run one-vs-rest (registry.cpp, linearFit); a binary-only non-linear one
             // (the kernel SVM) refuses; the others are multi-class themselves.
-            const std::string multi = !l.binaryOnly ? "native" : l.linear ? "one-vs-rest" : "refused";
+            const std::string multi = multiClassHandling(l);
             d["multiclass"] = multi;
             d["binary_only"] = multi == "refused";
             // Sparse X: linear learners iterate over stored entries; the others get a dense copy.
@@ -1504,10 +1508,12 @@ PYBIND11_MODULE(_fdlab, m) {
             for (const auto& kv : py::reinterpret_borrow<py::dict>(results))
                 if (py::str(kv.first).cast<std::string>() != "arrays") copy[kv.first] = kv.second;
             r = resultsFromJson(toJson(copy, "results"));
+        } else if (py::isinstance<py::str>(results) || py::hasattr(results, "__fspath__")) {
+            r = loadResultsJson(pathArg(results, "results"));
         } else {
-            r = loadResultsJson(py::str(results).cast<std::string>());
+            throw py::type_error("results: expected the dict run() returns or a results JSON file's path, got " + typeText(results));
         }
-        saveResultsOrCurves(r, py::str(path).cast<std::string>(), table);
+        saveResultsOrCurves(r, pathArg(path, "path"), table);
     }, py::arg("results"), py::arg("path"), py::kw_only(), py::arg("table") = false,
           "export_curves(results, path, *, table=False) -> None\n\n"
           "Writes the curves of `results` (the dict run() returns, or a results JSON file's path) by the\n"

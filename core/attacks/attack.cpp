@@ -59,22 +59,22 @@ nlohmann::json AttackSpec::completeParams() const {
 void AttackSpec::validate(const Dataset& d) const {
     const ThreatInfo& info = threatInfo(threat);
     const nlohmann::json p = completeParams();
-    if (!std::isfinite(level) || level < 0) bad("level", "must be finite and >= 0, got " + std::to_string(level));
+    if (!std::isfinite(level) || level < 0) bad("level", "must be finite and >= 0, got " + levelText(level));
     switch (info.level) {
     case LevelKind::Count:
-        if (level != std::floor(level)) bad("level", "K must be a whole number, got " + std::to_string(level));
+        if (level != std::floor(level)) bad("level", "K must be a whole number, got " + levelText(level));
         if (level > d.features())
-            bad("level", "K = " + std::to_string(countLevel(level)) + " exceeds the " + std::to_string(d.features()) + " features");
+            bad("level", "K = " + levelText(level) + " exceeds the " + std::to_string(d.features()) + " features");
         break;
     case LevelKind::Value: {
         const double V = d.totalImportance();
-        if (level >= V) bad("level", "N = " + std::to_string(level) + " must be below the total value V = " + std::to_string(V));
+        if (level >= V) bad("level", "N = " + levelText(level) + " must be below the total value V = " + levelText(V));
         break;
     }
     case LevelKind::Probability:
     case LevelKind::Fraction:
         if (level > 1) bad("level", "a " + std::string(info.level == LevelKind::Fraction ? "fraction" : "probability") +
-                                        " must be in [0, 1], got " + std::to_string(level));
+                                        " must be in [0, 1], got " + levelText(level));
         break;
     case LevelKind::None: break;
     }

@@ -9,6 +9,8 @@
 #include "core/learners/registry.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <limits>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -349,7 +351,7 @@ std::vector<ThreatInfo> builtInThreats() {
         i.check = [](const AttackSpec& s, const json& p, const Dataset& d) {
             const auto features = p.at("features").get<std::vector<int>>();
             if (s.level > static_cast<double>(features.size()))
-                bad("level", "K = " + std::to_string(countLevel(s.level)) + " exceeds the " + std::to_string(features.size()) +
+                bad("level", "K = " + levelText(s.level) + " exceeds the " + std::to_string(features.size()) +
                                  " listed features");
             for (int j : features) checkFeatureIndex(j, d, "features");
         };
@@ -484,7 +486,20 @@ nlohmann::json threatParamsFromText(const std::string& threat, const std::map<st
     return params;
 }
 
-int countLevel(double level) { return static_cast<int>(std::lround(level)); }
+int countLevel(double level) {
+    // Saturated before the conversion: lround of 2^31 or more into an int is undefined (it gave
+    // K = -2147483648). Validation refuses such a K against the features; this keeps the
+    // arithmetic defined on the way there.
+    if (!(level >= 0)) return 0;
+    if (level >= static_cast<double>(std::numeric_limits<int>::max())) return std::numeric_limits<int>::max();
+    return static_cast<int>(std::lround(level));
+}
+
+std::string levelText(double level) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", level);
+    return buf;
+}
 
 void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
                           const ScoreSink& sink, const RowDeletions& choose) {

@@ -171,7 +171,10 @@ std::vector<std::string> threatParamNames();
 nlohmann::json threatParamsFromText(const std::string& threat, const std::map<std::string, std::string>& values,
                                     const std::string& prefix = "--");
 
-/// The count budget K of a level (levels of count threats are whole numbers).
+/// The count budget K of a level (levels of count threats are whole numbers), saturated to
+/// [0, INT_MAX] so that no level converts with undefined behaviour.
 int countLevel(double level);
+/// A level for messages: whole numbers without decimals ("2147483648", "0.3", "1e+300").
+std::string levelText(double level);
 
 }  // namespace fdlab

@@ -102,11 +102,8 @@ Dataset loadLibsvm(const std::string& path, const LoadOptions& opt) {
     return d;
 }
 
-void saveLibsvm(const Dataset& d, const std::string& path) {
+std::vector<std::string> libsvmLabels(const Dataset& d) {
     using namespace detail;
-    if (static_cast<int>(d.labels.size()) != d.rows())
-        throw std::invalid_argument("writing LIBSVM: " + std::to_string(d.labels.size()) + " labels for " +
-                                    std::to_string(d.rows()) + " instances");
     // LIBSVM labels are numbers: numeric class names are written as they are; otherwise a binary
     // set is written as -1 / +1 (class 0 / 1) and a multi-class one as the class indices.
     std::vector<std::string> written = d.classNames;
@@ -116,6 +113,15 @@ void saveLibsvm(const Dataset& d, const std::string& path) {
         else
             for (std::size_t c = 0; c < written.size(); ++c) written[c] = std::to_string(c);
     }
+    return written;
+}
+
+void saveLibsvm(const Dataset& d, const std::string& path) {
+    using namespace detail;
+    if (static_cast<int>(d.labels.size()) != d.rows())
+        throw std::invalid_argument("writing LIBSVM: " + std::to_string(d.labels.size()) + " labels for " +
+                                    std::to_string(d.rows()) + " instances");
+    const std::vector<std::string> written = libsvmLabels(d);
     std::string out;
     out.reserve(static_cast<std::size_t>(d.rows()) * 64);
     for (int i = 0; i < d.rows(); ++i) {

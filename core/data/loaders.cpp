@@ -95,7 +95,22 @@ void loadTextPair(const std::string& trainPath, const LoadOptions& trainOpt, con
     test = std::move(sp.test.data);
 }
 
+std::string labelsFileProblem(const std::string& path, const LoadOptions& opt) {
+    if (opt.idxLabels.empty()) return "";
+    const std::string why = "a separate labels file applies to IDX images and NumPy .npy/.npz data only; ";
+    if (isTextCorpus(path, opt)) return why + path + " is a text corpus, whose classes are its folders or its label column";
+    switch (guessFormat(path)) {
+    case FileFormat::Idx:
+    case FileFormat::Npy: return "";
+    case FileFormat::Csv: return why + path + " is CSV, whose label is a column (choose it with --label)";
+    case FileFormat::Libsvm: return why + path + " is LIBSVM, whose lines start with their labels";
+    case FileFormat::Arff: return why + path + " is ARFF, whose class is an attribute (choose it with --class)";
+    }
+    return why + path + " is none of them";
+}
+
 Dataset loadDataFile(const std::string& path, const LoadOptions& opt) {
+    if (const std::string why = labelsFileProblem(path, opt); !why.empty()) throw std::invalid_argument("labels: " + why);
     if (isTextCorpus(path, opt)) return vectorizeAll(loadCorpus(path, opt), textOptions(opt), detail::fileStem(path)).data;
     switch (guessFormat(path)) {
     case FileFormat::Csv: return loadCsv(path, opt);

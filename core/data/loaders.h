@@ -58,6 +58,7 @@ struct LoadOptions {
     int minDocumentFrequency = 2;
     /// IDX and .npy/.npz: the labels file; empty means "derive it": images
     /// "X-images-idx3-ubyte[.gz]" -> "X-labels-idx1-ubyte[.gz]"; X.npy -> y.npy (npy_format.h).
+    /// Given, it replaces an .npz's own 'y' member. Other formats refuse it (labelsFileProblem).
     std::string idxLabels;
 };
 
@@ -84,6 +85,11 @@ Dataset loadArff(const std::string& path, const LoadOptions& opt = {});
 /// matrix with labels); see core/data/npy_format.h for how labels are found. Stored as
 /// opt.storage says (Auto: sparse under 10% non-zeros); a 3-D X (m x rows x cols) sets imageShape.
 Dataset loadNpy(const std::string& path, const LoadOptions& opt = {});
+
+/// Why opt.idxLabels (the CLI's --labels) cannot apply to `path`, or "" when it can: only IDX
+/// and NumPy data take a separate labels file; CSV, LIBSVM, ARFF and text corpora carry their
+/// labels themselves. loadDataFile refuses such a combination with this reason.
+std::string labelsFileProblem(const std::string& path, const LoadOptions& opt);
 
 /// Dispatch on guessFormat(path); a folder, or a CSV file with opt.textColumn set, is a text
 /// corpus whose vocabulary is fitted on all its documents (loadTextPair fits it on a training
@@ -118,6 +124,9 @@ void loadTextPair(const std::string& trainPath, const LoadOptions& trainOpt, con
 // Writers (atomic), used for exports and round-trip tests.
 void saveCsv(const Dataset& d, const std::string& path);
 void saveLibsvm(const Dataset& d, const std::string& path);
+/// The label saveLibsvm writes for each class: the class name when every name is a number, else
+/// -1/+1 for two classes and 0, 1, ... for more (LIBSVM tools read numeric labels only).
+std::vector<std::string> libsvmLabels(const Dataset& d);
 /// An .npz numpy and scipy read: a dense set as X (float32; m x rows x cols for images) and y; a
 /// sparse one as scipy.sparse.save_npz's csr members plus y. y holds the class names (int64 when
 /// all are integers, else strings); non-default feature names go in 'feature_names'.

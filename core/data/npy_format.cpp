@@ -116,6 +116,12 @@ std::uint64_t readLe(const unsigned char* p, int bytes) {
     return v;
 }
 
+/// A double in its shortest round-trip form ("3", "1e+300", "0.1"), for messages.
+std::string shortest(double v) {
+    char buf[40];
+    return {buf, std::to_chars(buf, buf + sizeof buf, v).ptr};
+}
+
 /// UTF-8 to code points; an invalid byte becomes U+FFFD.
 std::vector<std::uint32_t> codePoints(std::string_view s) {
     std::vector<std::uint32_t> out;
@@ -143,18 +149,44 @@ std::uint64_t NpyArray::count() const {
     return c;
 }
 
-double NpyArray::number(std::uint64_t k) const {
-    const auto* p = reinterpret_cast<const unsigned char*>(data.data()) + k * static_cast<std::uint64_t>(itemSize);
+namespace {
+
+/// Element k's bytes as a little-endian unsigned integer (byte order undone).
+std::uint64_t rawBits(const NpyArray& a, std::uint64_t k) {
+    const auto* p = reinterpret_cast<const unsigned char*>(a.data.data()) + k * static_cast<std::uint64_t>(a.itemSize);
     unsigned char buf[8];
-    for (int b = 0; b < itemSize; ++b) buf[b] = bigEndian ? p[itemSize - 1 - b] : p[b];
-    const std::uint64_t v = readLe(buf, itemSize);
+    for (int b = 0; b < a.itemSize; ++b) buf[b] = a.bigEndian ? p[a.itemSize - 1 - b] : p[b];
+    return readLe(buf, a.itemSize);
+}
+
+std::int64_t signExtended(std::uint64_t v, int itemSize) {
+    const int shift = 64 - 8 * itemSize;
+    return static_cast<std::int64_t>(v << shift) >> shift;
+}
+
+}  // namespace
+
+std::string NpyArray::integerText(std::uint64_t k) const {
+    const std::uint64_t v = rawBits(*this, k);
+    if (kind == 'b') return v != 0 ? "1" : "0";
+    return kind == 'i' ? std::to_string(signExtended(v, itemSize)) : std::to_string(v);
+}
+
+bool NpyArray::unsignedValue(std::uint64_t k, std::uint64_t& v) const {
+    const std::uint64_t bits = rawBits(*this, k);
+    if (kind == 'b') v = bits != 0;
+    else if (kind == 'u') v = bits;
+    else if (signExtended(bits, itemSize) < 0) return false;
+    else v = static_cast<std::uint64_t>(signExtended(bits, itemSize));
+    return true;
+}
+
+double NpyArray::number(std::uint64_t k) const {
+    const std::uint64_t v = rawBits(*this, k);
     switch (kind) {
     case 'b': return v != 0 ? 1.0 : 0.0;
     case 'u': return static_cast<double>(v);
-    case 'i': {
-        const int shift = 64 - 8 * itemSize;   // sign-extend
-        return static_cast<double>(static_cast<std::int64_t>(v << shift) >> shift);
-    }
+    case 'i': return static_cast<double>(signExtended(v, itemSize));
     default:
         return itemSize == 4 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v)))
                              : std::bit_cast<double>(v);
@@ -303,6 +335,7 @@ std::string labelName(const NpyArray& y, std::uint64_t k, const std::string& pat
         return s;
     }
     if (y.kind == 'b') return y.number(k) != 0 ? "True" : "False";
+    if (y.integral()) return y.integerText(k);   // exactly: int64 labels beyond 2^53 stay distinct
     const double v = y.number(k);
     if (!std::isfinite(v)) throw DataError(path, 0, "label " + std::to_string(k) + " (0-based) is " + (std::isnan(v) ? "NaN" : "infinite"));
     char buf[40];
@@ -332,7 +365,7 @@ float featureValue(const NpyArray& x, std::uint64_t k, const std::string& path, 
     const auto f = static_cast<float>(v);
     if (!std::isfinite(f))
         throw DataError(path, 0, "row " + std::to_string(i) + ", column " + std::to_string(j) + " (0-based): expected a finite value" +
-                                     (std::isfinite(v) ? " within float32's range" : "") + ", found " + std::to_string(v));
+                                     (std::isfinite(v) ? " within float32's range" : "") + ", found " + shortest(v));
     return f;
 }
 
@@ -375,12 +408,24 @@ void readDenseFeatures(const NpyArray& x, const std::string& path, const LoadOpt
     }
 }
 
+/// Element k of an index array (integers; integral floats too), checked to be in [0, bound).
 std::uint64_t indexValue(const NpyArray& a, std::uint64_t k, const std::string& path, const char* what, std::uint64_t bound) {
-    const double v = a.number(k);
-    if (!(v >= 0) || v >= static_cast<double>(bound) || v != std::floor(v))
-        throw DataError(path, 0, std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(v) + " out of range [0, " +
-                                     std::to_string(bound) + ")");
-    return static_cast<std::uint64_t>(v);
+    std::uint64_t v = 0;
+    bool ok = false;
+    std::string text;
+    if (a.integral()) {
+        ok = a.unsignedValue(k, v) && v < bound;
+        text = a.integerText(k);
+    } else {
+        const double d = a.number(k);
+        ok = d >= 0 && d < static_cast<double>(bound) && d == std::floor(d);
+        if (ok) v = static_cast<std::uint64_t>(d);
+        text = shortest(d);   // 3, not 3.000000
+    }
+    if (!ok)
+        throw DataError(path, 0, std::string(what) + "[" + std::to_string(k) + "] = " + text + " out of range [0, " +
+                                     std::to_string(bound) + ")" + (a.integral() ? "" : " or not a whole number"));
+    return v;
 }
 
 /// A scipy.sparse.save_npz matrix (csr, csc or coo) into d.sparse (or d.X when opt asks dense).
@@ -454,7 +499,7 @@ void readSparseFeatures(const ZipReader& zip, const std::string& path, std::uint
             for (; k < nnz && rowOf[order[k]] == i && colOf[order[k]] == j; ++k) sum += data.number(order[k]);
             const auto f = static_cast<float>(sum);
             if (!std::isfinite(f))
-                throw DataError(path, 0, "row " + std::to_string(i) + ", column " + std::to_string(j) + " (0-based): expected a finite value, found " + std::to_string(sum));
+                throw DataError(path, 0, "row " + std::to_string(i) + ", column " + std::to_string(j) + " (0-based): expected a finite value, found " + shortest(sum));
             b.add(static_cast<int>(j), f);
         }
         b.endRow();
@@ -518,8 +563,8 @@ Dataset loadNpy(const std::string& path, const LoadOptions& opt) {
         throw DataError(path, 0, "expected arrays X and y (np.savez(FILE, X=X, y=y)) or a scipy.sparse.save_npz matrix, found " +
                                      (found.empty() ? std::string("an empty archive") : found));
     }
-    std::string ybytes, ypath = path + "[y.npy]";
-    if (ym) ybytes = zip.read(*ym);
+    std::string ybytes, ypath = path + "[" + (ym ? ym->name : std::string("y.npy")) + "]";
+    if (ym && opt.idxLabels.empty()) ybytes = zip.read(*ym);   // an explicit labels file wins
     else {
         ypath = readLabelsFile(path, opt);
         ybytes = readMaybeGzipped(ypath);
@@ -562,10 +607,11 @@ std::string unicodeNpy(const std::vector<std::string>& s) {
     return detail::makeNpy("<U" + std::to_string(width), {s.size()}, bytesOf(payload));
 }
 
+/// True when s is an int64 written the way numpy prints it back ("7", "-3"; not "07", "+7"),
+/// so that class names such as '1' and '01' stay two classes after a round trip.
 bool isInteger(const std::string& s, std::int64_t& v) {
-    const char* b = s.data() + (!s.empty() && s[0] == '+');
-    const auto [p, ec] = std::from_chars(b, s.data() + s.size(), v);
-    return ec == std::errc() && p == s.data() + s.size() && b != p;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return ec == std::errc() && p == s.data() + s.size() && std::to_string(v) == s;
 }
 
 }  // namespace

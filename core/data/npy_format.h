@@ -48,6 +48,12 @@ struct NpyArray {
     std::uint64_t count() const;
     /// Element k (in storage order) as a double; kind must be b, i, u or f.
     double number(std::uint64_t k) const;
+    /// True for bool and integer arrays ('b', 'i', 'u'), whose elements integerText reads exactly.
+    bool integral() const { return kind == 'b' || kind == 'i' || kind == 'u'; }
+    /// Element k of an integral array in decimal, exactly (int64 and uint64 beyond 2^53 too).
+    std::string integerText(std::uint64_t k) const;
+    /// Element k of an integral array when it is in [0, 2^64): false for a negative value.
+    bool unsignedValue(std::uint64_t k, std::uint64_t& v) const;
     /// Element k of a 'U' or 'S' array as UTF-8, trailing NULs removed.
     std::string text(std::uint64_t k) const;
 };

@@ -1,6 +1,7 @@
 #include "core/data/zip_archive.h"
 
 #include "core/util/errors.h"
+#include "core/util/strings.h"
 
 #include <zlib.h>
 
@@ -8,6 +9,7 @@
 #include <climits>
 #include <memory>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace fdlab::detail {
 
@@ -82,6 +84,7 @@ ZipReader::ZipReader(std::string_view bytes, std::string path) : m_bytes(bytes),
     m_members.reserve(count);
 
     std::uint64_t at = dirOffset;
+    std::unordered_set<std::string> names;
     for (std::uint64_t k = 0; k < count; ++k) {
         need(at, 46, "a central directory entry");
         if (le(bytes, at, 4) != kCentralSig) fail(at, "expected a zip central directory entry, found other bytes");
@@ -113,6 +116,11 @@ ZipReader::ZipReader(std::string_view bytes, std::string path) : m_bytes(bytes),
             }
             e += 4 + len;
         }
+        // Readers disagree on a repeated name (Python's zipfile, hence numpy, takes the last copy;
+        // a first-match lookup the first): refuse rather than load what numpy would not.
+        if (!names.insert(m.name).second)
+            fail(at, "the archive holds two members named " + inQuotes(m.name) +
+                         " (numpy would read the last, other tools the first): rewrite the archive without the duplicate");
         m_members.push_back(std::move(m));
         at += 46 + nameLen + extraLen + commentLen;
     }

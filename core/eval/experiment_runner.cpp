@@ -405,8 +405,17 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     if (first->test.rows() == 0)
         throw std::invalid_argument("split.test: the experiment has no test part (test fraction 0 and no \"test\" file)");
     const AttackSpec attack = resolvedAttack(spec, data.data);
-    // Budgets are checked against the data before any training starts.
-    for (double level : spec.levels) attackAtLevel(attack, level).validate(first->test);
+    // Budgets are checked against the data before any training starts, named as the experiment
+    // file's fields ("attack level: ..." comes from a level, any other attack error from "attack").
+    for (double level : spec.levels) {
+        try {
+            attackAtLevel(attack, level).validate(first->test);
+        } catch (const std::invalid_argument& e) {
+            const std::string what = e.what();
+            throw std::invalid_argument(std::string("experiment field '") + (what.rfind("attack level:", 0) == 0 ? "levels" : "attack") +
+                                        "': " + what);
+        }
+    }
 
     const long totalPoints = static_cast<long>(jobs.size()) * static_cast<long>(spec.levels.size());
     std::mutex mutex;   // guards result.points, warnings, progress and onPoint

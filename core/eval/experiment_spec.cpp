@@ -148,6 +148,10 @@ void ExperimentSpec::validate() const {
         const LearnerSpec& l = learners[a];
         const std::string where = "learners[" + std::to_string(a) + "]";
         if (l.id.empty()) fieldError(where + ".id", "must not be empty");
+        // Ids name curves in legends, CSV and LaTeX tables: a newline or other control character
+        // would break those files' lines.
+        if (std::any_of(l.id.begin(), l.id.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+            fieldError(where + ".id", "must not contain control characters (newlines, tabs, ...), got " + json(l.id).dump());
         for (std::size_t b = 0; b < a; ++b)
             if (learners[b].id == l.id) fieldError(where + ".id", "'" + l.id + "' is used twice");
         completeParams(l.learner, l.params);   // throws naming learner and parameter
@@ -179,7 +183,20 @@ void ExperimentSpec::validate() const {
     }
     if (levels.empty()) fieldError("levels", "at least one level is needed");
     for (double l : levels)
-        if (!std::isfinite(l) || l < 0) fieldError("levels", "levels must be finite and >= 0");
+        if (!std::isfinite(l) || l < 0) fieldError("levels", "levels must be finite and >= 0, got " + levelText(l));
+    // A count budget K is a whole number of features, and no data has 2^31 of them: said here,
+    // where the file and the field are known, rather than when the attack meets the data.
+    if (threat.level == LevelKind::Count)
+        for (double l : levels)
+            if (l != std::floor(l) || l > static_cast<double>(std::numeric_limits<int>::max()))
+                fieldError("levels", "the threat " + attack.threat + " deletes K features, a whole number below 2^31, got " + levelText(l));
+    // Curves, tables and shard parts index points by level: a repeated level would be two points
+    // at one x, and an unsorted list a curve that doubles back. Refused, not silently reordered.
+    for (std::size_t k = 1; k < levels.size(); ++k) {
+        if (levels[k] == levels[k - 1]) fieldError("levels", "the level " + levelText(levels[k]) + " is given twice");
+        if (levels[k] < levels[k - 1])
+            fieldError("levels", "levels must be increasing, got " + levelText(levels[k]) + " after " + levelText(levels[k - 1]));
+    }
     if (repetitions < 1) fieldError("repetitions", "must be >= 1");
     if (split.kind == SplitSpec::Kind::KFold && split.folds < 2) fieldError("split.folds", "must be >= 2");
     if (split.kind == SplitSpec::Kind::KFold &&

@@ -31,12 +31,6 @@ std::string num(double v, int decimals = 3) {
     return buf;
 }
 
-std::string levelText(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 [[noreturn]] void badClaim(std::size_t i, const std::string& what) {
     throw std::invalid_argument("paper.claims[" + std::to_string(i) + "]: " + what);
 }

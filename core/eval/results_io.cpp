@@ -84,9 +84,11 @@ json resultsToJson(const ExperimentResult& r) {
 }
 
 ExperimentResult resultsFromJson(const json& j) {
+    std::string at = "spec";   // where a type error was, for the message
     try {
         ExperimentResult r;
         r.spec = experimentFromJson(j.at("spec"));
+        at = "the top level";
         const std::string status = j.value("status", "converged");
         r.status = status == "cancelled" ? Status::Cancelled : status == "failed" ? Status::Failed
                    : status == "max-iterations" ? Status::MaxIterations : Status::Converged;
@@ -95,7 +97,9 @@ ExperimentResult resultsFromJson(const json& j) {
         r.elapsed = j.value("elapsed_seconds", 0.0);
         r.threads = j.value("threads", 1);
         if (const auto p = j.find("provenance"); p != j.end() && p->is_object()) r.provenance = *p;
+        std::size_t k = 0;
         for (const json& p : j.at("points")) {
+            at = "points[" + std::to_string(k++) + "]";
             CurvePoint c;
             c.learner = p.at("learner").get<std::string>();
             c.learnerIndex = p.at("learner_index").get<int>();
@@ -117,7 +121,7 @@ ExperimentResult resultsFromJson(const json& j) {
         r.summary = summarizePoints(r.points);
         return r;
     } catch (const json::exception& e) {
-        throw std::invalid_argument(std::string("results file: ") + e.what());
+        throw std::invalid_argument("results file: " + at + ": " + jsonErrorText(e));
     }
 }
 

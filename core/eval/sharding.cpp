@@ -9,6 +9,7 @@
 #include "core/io/json_file.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/install_paths.h"
 #include "core/util/parallel.h"
 
 #include <algorithm>
@@ -274,10 +275,32 @@ json partToJson(const ShardPart& part) {
     return j;
 }
 
+namespace {
+
+/// The FDLab build that wrote a part: its provenance's "fdlab" (version and commit), else its
+/// version alone (parts from before provenance records).
+std::string writerOf(const json& j) {
+    if (const auto p = j.find("provenance"); p != j.end() && p->is_object())
+        if (const auto f = p->find("fdlab"); f != p->end() && f->is_string()) return f->get<std::string>();
+    const auto v = j.find("fdlab_version");
+    return (v != j.end() && v->is_string() ? v->get<std::string>() : std::string("an unknown version")) +
+           ", a build from before parts recorded their build";
+}
+
+}  // namespace
+
 ShardPart partFromJson(const json& j, const std::string& source) {
-    auto fail = [&](const std::string& what) { throw DataError(source, 0, what); };
     if (!j.is_object() || !j.contains("part") || !j["part"].is_object() || j["part"].value("format", "") != kPartFormat)
-        fail("not a partial results file (no \"part\" object; write one with fdlab-cli run --shard i/N)");
+        throw DataError(source, 0, "not a partial results file (no \"part\" object; write one with fdlab-cli run --shard i/N)");
+    // A part that does not read as this build writes parts: when another build wrote it, that is
+    // the reason (its spec is recorded as that build records specs), not corruption.
+    const std::string writer = writerOf(j), self = versionString();
+    auto fail = [&](const std::string& what) {
+        if (writer != self)
+            throw DataError(source, 0, "written by a different FDLab build (FDLab " + writer + "; this is FDLab " + self +
+                                           "), which this one cannot merge: rerun the shard with this build (" + what + ")");
+        throw DataError(source, 0, what);
+    };
     ShardPart part;
     part.source = source;
     try {
@@ -299,7 +322,7 @@ ShardPart partFromJson(const json& j, const std::string& source) {
             if (!ws.empty()) part.taskWarnings[k] = ws;
         }
     } catch (const json::exception& e) {
-        fail(std::string("malformed part: ") + e.what());
+        fail("malformed part: " + jsonErrorText(e));
     } catch (const DataError&) {
         throw;
     } catch (const std::exception& e) {

@@ -114,4 +114,11 @@ std::vector<std::string> JsonReader::strings(const json& v, const std::string& p
     return each<std::string>(*this, v, path, "strings", [this](const json& e, const std::string& p) { return string(e, p); });
 }
 
+std::string jsonErrorText(const nlohmann::json::exception& e) {
+    std::string what = e.what();
+    if (what.rfind("[json.exception.", 0) == 0)
+        if (const auto end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
+    return what;
+}
+
 }  // namespace fdlab

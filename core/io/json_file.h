@@ -30,6 +30,10 @@ private:
     std::string m_source;
 };
 
+/// nlohmann's message without its "[json.exception.type_error.302] " tag, for users' messages
+/// ("type must be number, but is string").
+std::string jsonErrorText(const nlohmann::json::exception& e);
+
 /// The deepest nesting of arrays and objects a JSON input may have. FDLab's own files nest under
 /// ten levels; refusing deeper input keeps recursive walks (dump, comparisons) off the stack limit.
 inline constexpr int kMaxJsonDepth = 64;

@@ -31,7 +31,7 @@ std::string commentBlock(const std::vector<std::string>& comments) {
     std::string out;
     for (const std::string& c : comments) {
         out += "% ";
-        for (char ch : c) out += ch == '\n' || ch == '\r' ? ' ' : ch;
+        for (char ch : c) out += static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? ' ' : ch;
         out += '\n';
     }
     return out;
@@ -61,9 +61,10 @@ std::string latexEscape(std::string_view text) {
         case '_': out += "\\_"; break;
         case '^': out += "\\textasciicircum{}"; break;
         case '~': out += "\\textasciitilde{}"; break;
-        case '\n':
-        case '\r': out += ' '; break;
-        default: out += c;
+        default:
+            // Line breaks would end a table row or a comment early; other control characters are
+            // "invalid characters" to TeX (catcode 15) or a \par (form feed): all become spaces.
+            out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c;
         }
     }
     return out;

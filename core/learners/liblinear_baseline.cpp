@@ -65,9 +65,9 @@ double logisticObjective(const Dataset& d, const LinearModel& m, double C, doubl
 FitResult fitLiblinear(const Dataset& train, const LiblinearParams& p, const RunControl& rc) {
     p.validate();
     if (!train.isBinary())
-        throw std::invalid_argument("LIBLINEAR baseline: dataset '" + train.name + "' has " +
+        throw std::invalid_argument("liblinear baseline: dataset '" + train.name + "' has " +
                                     std::to_string(train.numClasses()) + " classes, a binary dataset is required");
-    train.requireNonEmptyClasses("LIBLINEAR baseline: dataset '" + train.name + "'");
+    train.requireNonEmptyClasses("liblinear baseline: dataset '" + train.name + "'");
     FitResult r;
     r.model = LinearModel::binary(Eigen::VectorXd::Zero(train.features()), 0.0, train.classNames);
     if (rc.cancelled()) {
@@ -116,7 +116,7 @@ FitResult fitLiblinear(const Dataset& train, const LiblinearParams& p, const Run
     {
         std::lock_guard<std::mutex> lock(g_liblinearMutex);
         if (const char* err = check_parameter(&prob, &param))
-            throw std::invalid_argument(std::string("LIBLINEAR baseline: liblinear rejects the parameters: ") + err);
+            throw std::invalid_argument(std::string("liblinear rejects the parameters: ") + err);
         g_liblinearLog.clear();
         set_print_string_function(&captureLiblinear);
         std::srand(1);   // liblinear's coordinate permutation uses rand(): make it reproducible

@@ -266,7 +266,7 @@ std::vector<LearnerInfo> buildCatalogue() {
                   realParam("gamma", KernelSvmParams{}.gamma, 1e-6, 1e6, "RBF width: K = exp(-gamma ||x - x'||^2)", true),
                   realParam("mu", KernelSvmParams{}.mu, 0.0, 0.5, "assumed label-flip probability (0 = standard SVM)")},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
-                     if (!d.isBinary()) throw std::invalid_argument("kernel-svm: binary data only (use a binary task)");
+                     if (!d.isBinary()) throw std::invalid_argument("kernel-svm: binary data only (multi-class data is refused: use a binary task)");
                      KernelSvmParams kp;
                      kp.kernel = enums().kernel.from(p);
                      kp.C = p.at("C");
@@ -410,9 +410,33 @@ json completeParams(const std::string& learner, const json& params) {
     return completeParamValues(learnerInfo(learner).params, params, "learner " + learner);
 }
 
+std::string multiClassHandling(const LearnerInfo& info) {
+    return !info.binaryOnly ? "native" : info.linear ? "one-vs-rest" : "refused";
+}
+
+namespace {
+
+/// A classifier needs instances of two classes: said in the user's terms, before a learner's
+/// own check could name an internal function ("fitLiblinear: ...").
+void requireTwoClasses(const LearnerInfo& info, const Dataset& train) {
+    const std::vector<int> counts = train.classCounts();
+    int present = 0, only = -1;
+    for (std::size_t c = 0; c < counts.size(); ++c)
+        if (counts[c] > 0) ++present, only = static_cast<int>(c);
+    if (present >= 2) return;
+    throw std::invalid_argument(
+        "learner " + info.name + ": the training set" + (train.name.empty() ? "" : " of '" + train.name + "'") +
+        (present == 0 ? " is empty" : " has instances of one class only ('" + train.classNames[static_cast<std::size_t>(only)] + "', " +
+                                          std::to_string(counts[static_cast<std::size_t>(only)]) + ")") +
+        "; a classifier needs instances of at least two classes (choose a split or task that keeps both)");
+}
+
+}  // namespace
+
 TrainedModel trainLearner(const std::string& learner, const Dataset& train, const json& params, const RunControl& rc) {
     const LearnerInfo& info = learnerInfo(learner);
     const json complete = completeParams(learner, params);
+    requireTwoClasses(info, train);
     // The linear learners iterate over stored entries; the others (trees, kNN, nets, kernels,
     // ensembles) see a dense copy of a sparse set, refused above Dataset::kMaxDensifyValues.
     if (train.isSparse() && !info.linear) return info.train(train.toDense(info.title), complete, rc);
@@ -426,6 +450,7 @@ TrainedModel trainLearner(const std::string& learner, const Dataset& train, cons
         if (end) *end = WarmStart{};
         return trainLearner(learner, train, params, rc);
     }
+    requireTwoClasses(info, train);
     return info.trainWarm(train, completeParams(learner, params), rc, start, end);
 }
 

@@ -58,7 +58,7 @@ struct LearnerInfo {
     std::string paper;     ///< citation
     std::string formula;   ///< the optimisation problem in one line
     bool linear = true;
-    bool binaryOnly = true;   ///< multi-class data is handled one-vs-rest
+    bool binaryOnly = true;   ///< fits two classes; see multiClassHandling for more
     std::vector<ParamInfo> params;
     /// Trains on `train` with complete, validated params (see completeParams).
     std::function<TrainedModel(const Dataset&, const nlohmann::json&, const RunControl&)> train;
@@ -71,6 +71,11 @@ struct LearnerInfo {
 /// A linear fit as a TrainedModel (the scorer shares ownership of the model). Models are set
 /// when fit is ok or cancelled.
 TrainedModel wrapLinear(FitResult fit);
+
+/// How trainLearner treats data with more than two classes: "native", "one-vs-rest" (linear
+/// binary learners) or "refused" (non-linear binary learners such as kernel-svm). What help texts
+/// must say.
+std::string multiClassHandling(const LearnerInfo& info);
 
 /// Every learner, in a stable order.
 const std::vector<LearnerInfo>& learnerCatalogue();

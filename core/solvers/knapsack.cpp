@@ -1,6 +1,7 @@
 #include "core/solvers/knapsack.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -127,6 +128,13 @@ KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::
     return r;
 }
 
+long knapsackCapacityUnits(double capacity, double scale) {
+    // The same tolerance as fits(): a capacity of 0.29 at scale 100 is 28.999999999999996 units.
+    const double units = std::floor(capacity * scale * (1.0 + kBudgetTolerance));
+    if (!(units < 1e18)) return units > 0 ? std::numeric_limits<long>::max() : 0;   // no undefined conversion
+    return std::max(0L, static_cast<long>(units));
+}
+
 KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
                              double scale) {
     checkWeights(profit, weight, capacity, "exactKnapsack");
@@ -136,8 +144,7 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
     if (capScaled > 1e7)
         throw std::invalid_argument("value-budget knapsack: capacity*scale = " + std::to_string(capScaled) +
                                     " exceeds 10^7 (DP table too large)");
-    // The same tolerance as fits(): a capacity of 0.29 at scale 100 is 28.999999999999996 units.
-    const long W = static_cast<long>(std::floor(capScaled * (1.0 + kBudgetTolerance)));
+    const long W = knapsackCapacityUnits(capacity, scale);
 
     // Only positive profits that fit on their own can be part of an optimum.
     std::vector<int> items;

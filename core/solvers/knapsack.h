@@ -54,4 +54,9 @@ KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::
 KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
                              double scale = 1.0);
 
+/// The whole weight units (of 1/scale) exactKnapsack allows for `capacity`:
+/// floor(capacity * scale * (1 + kBudgetTolerance)). Whoever asks "does a need fit in this
+/// budget?" of the exact adversary compares against this, so both agree exactly.
+long knapsackCapacityUnits(double capacity, double scale);
+
 }  // namespace fdlab

@@ -1,6 +1,7 @@
 #include "core/teach/deletion_game.h"
 
 #include "core/attacks/greedy_deletion.h"
+#include "core/attacks/threat_registry.h"
 #include "core/attacks/worst_case_linear.h"
 #include "core/learners/scorer.h"
 #include "core/solvers/knapsack.h"
@@ -95,7 +96,7 @@ void requireKnapsackUnits(const PlayBudget& b, const RowView& x, double limit) {
     if (!b.byValue) return;
     if (limit * b.knapsackScale > 1e7)
         throw std::invalid_argument("the exact adversary's table would be too large: N * knapsack_scale = " +
-                                    std::to_string(limit * b.knapsackScale) + " is above 10^7");
+                                    levelText(limit * b.knapsackScale) + " is above 10^7");
     x.forEachNonZero([&](int j, float) {
         const double s = b.prices[static_cast<std::size_t>(j)] * b.knapsackScale;
         if (std::abs(s - std::round(s)) > 1e-9)
@@ -106,9 +107,13 @@ void requireKnapsackUnits(const PlayBudget& b, const RowView& x, double limit) {
     });
 }
 
+// A count budget as an int: a K above the instance's features deletes them all, so it is
+// clamped to x.n before the conversion (lround of 1e300 into an int is undefined).
+int countBudget(double limit, int features) { return static_cast<int>(std::lround(std::min(limit, static_cast<double>(features)))); }
+
 // The linear worst case at budget `limit` (count K or value N).
 std::vector<int> worstCaseAt(const LinearModel& m, const RowView& x, int label, const PlayBudget& b, double limit) {
-    if (!b.byValue) return worstCaseCountDeletion(m, x, label, static_cast<int>(std::lround(limit))).deleted;
+    if (!b.byValue) return worstCaseCountDeletion(m, x, label, countBudget(limit, x.n)).deleted;
     requireKnapsackUnits(b, x, limit);
     return worstCaseValueDeletion(m, x, label, b.prices, limit, ValueBudgetMethod::Exact, b.knapsackScale).deleted;
 }
@@ -135,7 +140,7 @@ OptimalPlay optimalPlay(const TrainedModel& model, const RowView& x, int label, 
     } else {
         requireCount(budget);
         const std::vector<float> dense = denseOf(x);
-        r.deleted = greedyDeletion(*model.scorer, dense, label, static_cast<int>(std::lround(budget.limit)), false).deleted;
+        r.deleted = greedyDeletion(*model.scorer, dense, label, countBudget(budget.limit, x.n), false).deleted;
         std::sort(r.deleted.begin(), r.deleted.end());
         r.exact = false;
         r.method = "greedy (heuristic)";

@@ -29,7 +29,7 @@ namespace fdlab {
 /// The adversary's budget for one game.
 struct PlayBudget {
     bool byValue = false;    ///< false: count K; true: value N with prices v_j
-    double limit = 0.0;      ///< K (whole) or N, >= 0
+    double limit = 0.0;      ///< K (whole) or N, >= 0; a K above the features deletes them all (clamped)
     /// Value budgets: v_j > 0 per feature (the test set's importance); ignored for counts.
     std::vector<double> prices;
     /// Value budgets: the exact knapsack's unit (v_j * scale whole numbers), as the threat's

@@ -1,5 +1,6 @@
 #include "core/teach/lesson.h"
 
+#include "core/attacks/threat_registry.h"
 #include "core/eval/presets.h"
 #include "core/io/json_file.h"
 #include "core/util/install_paths.h"
@@ -24,12 +25,6 @@ const std::set<std::string> kExperimentKeys = {
     "schema", "name", "description", "dataset", "test", "task", "preprocessing", "split", "importance",
     "learners", "attack", "levels", "repetitions", "seed", "threads", "tune_per_level", "paper"};
 const std::set<std::string> kTabs = {"curves", "heatmaps", "data", "label-noise"};
-
-std::string levelText(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
 
 std::string joined(const std::set<std::string>& s) {
     std::string out;
@@ -166,11 +161,26 @@ Lesson loadLessonFile(const std::string& path) {
     return l;
 }
 
-std::vector<Lesson> listLessons() {
+std::vector<Lesson> listLessons(std::vector<std::string>* broken) {
     std::vector<Lesson> out;
     std::error_code ec;
+    std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(lessonsDir(), ec))
-        if (entry.path().extension() == ".json") out.push_back(loadLessonFile(entry.path().string()));
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+        if (!broken) {
+            out.push_back(loadLessonFile(file.string()));
+            continue;
+        }
+        try {
+            out.push_back(loadLessonFile(file.string()));
+        } catch (const std::exception& e) {
+            // Messages already name the file (and the step and key) except a few from below.
+            const std::string what = e.what();
+            broken->push_back(what.rfind(file.string(), 0) == 0 ? what : file.string() + ": " + what);
+        }
+    }
     std::sort(out.begin(), out.end(), [](const Lesson& a, const Lesson& b) { return a.id < b.id; });
     return out;
 }

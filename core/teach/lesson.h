@@ -74,8 +74,10 @@ std::string lessonsDir();
 Lesson lessonFromJson(const nlohmann::json& j, const std::string& source);
 /// Reads a lesson file (DataError for unreadable JSON, with the byte position).
 Lesson loadLessonFile(const std::string& path);
-/// Every lesson of lessonsDir(), sorted by id. Broken files throw (they are part of the product).
-std::vector<Lesson> listLessons();
+/// Every lesson of lessonsDir(), sorted by id. Broken files throw (they are part of the product),
+/// unless `broken` is given: then each broken file is left out and reported there as
+/// "PATH: what is wrong", so one bad file does not hide the others.
+std::vector<Lesson> listLessons(std::vector<std::string>* broken = nullptr);
 
 /// The view instance a step's observation uses: the step's view instance, else the last one
 /// set by an earlier step, else 0.

@@ -55,7 +55,13 @@ std::vector<StepOutcome> runLesson(const Lesson& lesson, const RunControl& rc,
         const auto start = std::chrono::steady_clock::now();
         const LessonStep& s = lesson.steps[static_cast<std::size_t>(i)];
         if (s.newExperiment || !run) {
-            ExperimentResult r = runExperiment(s.experiment, rc);
+            ExperimentResult r = [&] {
+                try {
+                    return runExperiment(s.experiment, rc);
+                } catch (const std::invalid_argument& e) {   // a field that does not fit the data
+                    throw std::invalid_argument(lesson.path + ": step " + std::to_string(i + 1) + " (\"" + s.title + "\"): experiment: " + e.what());
+                }
+            }();
             if (r.status == Status::Cancelled) break;
             if (r.status == Status::Failed)
                 throw std::runtime_error(lesson.path + ": step " + std::to_string(i + 1) + ": the run failed: " + r.message);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -105,9 +106,17 @@ private:
             return v;
         }
         if (m_pos < m_s.size() && (std::isdigit(static_cast<unsigned char>(m_s[m_pos])) || m_s[m_pos] == '.')) {
-            std::size_t used = 0;
-            const double v = std::stod(m_s.substr(m_pos), &used);
-            m_pos += used;
+            double v = 0.0;
+            const char* begin = m_s.data() + m_pos;
+            const auto [end, ec] = std::from_chars(begin, m_s.data() + m_s.size(), v);
+            std::size_t len = 0;   // the number as written, for the message
+            while (m_pos + len < m_s.size() && (std::isalnum(static_cast<unsigned char>(m_s[m_pos + len])) ||
+                                                m_s[m_pos + len] == '.' || m_s[m_pos + len] == '+' || m_s[m_pos + len] == '-'))
+                ++len;
+            if (ec == std::errc::result_out_of_range || (ec == std::errc() && !std::isfinite(v)))
+                fail("the number " + m_s.substr(m_pos, len) + " is beyond a double's range");
+            if (ec != std::errc()) fail("expected a number, found '" + m_s.substr(m_pos, std::max<std::size_t>(len, 1)) + "'");
+            m_pos += static_cast<std::size_t>(end - begin);
             return v;
         }
         const std::size_t start = m_pos;
@@ -253,7 +262,10 @@ ObservationSpec parseObservation(const json& j, const std::string& where, const 
         }
         if (q.contains("instance")) {
             const double v = num(q.at("instance"), path + ".instance");
-            if (v < 0 || v != std::floor(v)) throw std::invalid_argument(path + ".instance: expected a whole number >= 0");
+            // Bounded like a view's instance: a cast of 1e10 to int is undefined (it became -1,
+            // "the step's instance", silently).
+            if (!(v >= 0 && v <= 1e9) || v != std::floor(v))
+                throw std::invalid_argument(path + ".instance: expected a whole number from 0 to 1000000000, got " + q.at("instance").dump());
             s.instance = static_cast<int>(v);
         }
         if (q.contains("top")) {

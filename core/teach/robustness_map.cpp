@@ -2,7 +2,10 @@
 
 #include "core/attacks/threat_registry.h"
 
+#include "core/solvers/knapsack.h"
+
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace fdlab {
@@ -20,7 +23,11 @@ PlayBudget budgetOfThreat(const AttackSpec& attack, const Dataset& test) {
 double RobustnessMap::fractionFlipped(int which, double budget) const {
     const std::vector<double>& need = which == 0 ? needA : needB;
     if (need.empty()) return std::numeric_limits<double>::quiet_NaN();
-    const auto n = std::count_if(need.begin(), need.end(), [&](double v) { return v <= budget; });
+    const auto fits = [&](double v) {
+        if (!byValue || !std::isfinite(v)) return v <= budget;
+        return std::llround(v * knapsackScale) <= knapsackCapacityUnits(budget, knapsackScale);
+    };
+    const auto n = std::count_if(need.begin(), need.end(), fits);
     return static_cast<double>(n) / static_cast<double>(need.size());
 }
 
@@ -29,6 +36,7 @@ RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const Tr
     const PlayBudget budget = budgetOfThreat(attack, test);
     RobustnessMap r;
     r.byValue = budget.byValue;
+    r.knapsackScale = budget.knapsackScale;
     const auto m = static_cast<std::size_t>(test.rows());
     r.needA.assign(m, std::numeric_limits<double>::infinity());
     r.needB = r.needA;

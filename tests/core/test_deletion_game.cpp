@@ -318,6 +318,56 @@ private slots:
         }
     }
 
+    void mapAgreesWithTheKnapsackOnTenths() {
+        // Prices of tenths: a need of 3 units is 3 * (1/10) = 0.30000000000000004 > 0.3 in
+        // floating point, yet the curve's exact adversary (knapsack units, with its tolerance)
+        // flips the instance at N = 0.3. The map must count it at 0.3 too.
+        Dataset one;
+        one.X = Dataset::Matrix::Ones(1, 3);
+        one.labels = {1};
+        one.classNames = {"neg", "pos"};
+        one.fillDefaults();
+        one.importance = {0.1, 0.1, 0.1};
+        const TrainedModel t = testing::linearModel(Eigen::Vector3d(1, 1, 1), -0.5);   // 2.5 > 0; 3 deletions make it -0.5
+        AttackSpec value;
+        value.threat = "worst-case-value-exact";
+        value.params = {{"knapsack_scale", 10}};
+        const RobustnessMap hand = robustnessMap(one, t, t, value);
+        QCOMPARE(hand.needA.at(0), 3 * (1.0 / 10));
+        QCOMPARE(evaluateAtLevels(t, one, value, {0.2, 0.3}).at(1).error, 1.0);
+        QCOMPARE(hand.fractionFlipped(0, 0.3), 1.0);
+        QCOMPARE(hand.fractionFlipped(0, 0.2), 0.0);
+
+        // And on random instances at every N = k/10.
+        auto test = randomSet(40, 10, 31);
+        test.importance.clear();
+        for (int j = 0; j < 10; ++j) test.importance.push_back(0.1 * (1 + j % 3));
+        const TrainedModel a = randomLinear(10, 1), b = randomLinear(10, 2);
+        const RobustnessMap map = robustnessMap(test, a, b, value);
+        std::vector<double> levels;
+        for (int k = 0; k < 19; ++k) levels.push_back(k / 10.0);   // V = 1.9
+        int which = 0;
+        for (const TrainedModel* m : {&a, &b}) {
+            const std::vector<LevelScore> curve = evaluateAtLevels(*m, test, value, levels);
+            for (std::size_t l = 0; l < levels.size(); ++l) QCOMPARE(map.fractionFlipped(which, levels[l]), curve[l].error);
+            ++which;
+        }
+    }
+
+    void hugeCountBudgetIsClamped() {
+        // K = 1e300 converted to int was undefined behaviour; above the features it deletes them all.
+        const Dataset d = randomSet(6, 8, 5);
+        const TrainedModel t = randomLinear(8, 6);
+        for (int i = 0; i < d.rows(); ++i) {
+            const int label = d.labels[static_cast<std::size_t>(i)];
+            const OptimalPlay all = optimalPlay(t, d.row(i), label, PlayBudget::count(8));
+            const OptimalPlay huge = optimalPlay(t, d.row(i), label, PlayBudget::count(1e300));
+            QCOMPARE(huge.deleted, all.deleted);
+            QCOMPARE(huge.after.margin, all.after.margin);
+            QCOMPARE(optimalPlay(t, d.row(i), label, PlayBudget::count(2147483648.0)).deleted, all.deleted);
+        }
+    }
+
     void cancelStops() {
         const Dataset d = randomSet(20, 8, 3);
         const TrainedModel t = randomLinear(8, 4);

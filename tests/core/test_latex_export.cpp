@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -66,6 +67,30 @@ private slots:
                  std::string("a\\_b\\%c\\&d\\#e\\$f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j\\textbackslash{}k"));
         QCOMPARE(latexEscape("two\nlines"), std::string("two lines"));
         QCOMPARE(latexEscape("caf\xC3\xA9"), std::string("caf\xC3\xA9"));
+    }
+
+    void controlCharactersNeverReachTheFile() {
+        // A vertical tab or escape is an "invalid character" to TeX, a form feed a \\par.
+        QCOMPARE(latexEscape("a\vb\x1b" "c\fd\x7f" "e\tf"), std::string("a b c d e f"));
+        ChartSpec c = hostileChart();
+        c.series[1].name = "SV\nM\v";
+        const std::string t = booktabsTable(c, {"id: SV\vM"});
+        QVERIFY(std::all_of(t.begin(), t.end(), [](char ch) { return ch == '\n' || (static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f); }));
+        QVERIFY2(t.find(" & SV M  \\\\\n\\midrule") != std::string::npos, t.c_str());
+        const std::string f = pgfplotsFigure(c, {"id: SV\vM"});
+        QVERIFY(std::all_of(f.begin(), f.end(), [](char ch) { return ch == '\n' || (static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f); }));
+        // Experiment files refuse such ids outright (they also name CSV columns and legends).
+        const nlohmann::json spec = {{"dataset", {{"bundled", "heart_scale"}}},
+                                     {"learners", {{{"id", "SV\nM"}, {"learner", "svm"}}}},
+                                     {"attack", {{"threat", "none"}}},
+                                     {"levels", {0}}};
+        try {
+            experimentFromJson(spec).validate();
+            QFAIL("a learner id with a newline was accepted");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()), std::string("experiment field 'learners[0].id': must not contain control characters "
+                                                        "(newlines, tabs, ...), got \"SV\\nM\""));
+        }
     }
 
     void figureHoldsTheChartsNumbers() {

@@ -4,6 +4,7 @@
 // (resources/lessons) run step by step headless with each step's claim checked on its real
 // numbers. The bundled lessons take about a minute together on 2 cores (printed per step).
 
+#include "core/attacks/threat_registry.h"
 #include "core/eval/experiment_runner.h"
 #include "core/teach/lesson.h"
 #include "core/teach/lesson_runner.h"
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 using namespace fdlab;
 using nlohmann::json;
@@ -244,6 +246,75 @@ private slots:
         QCOMPARE(with([](json& j) { j["values"] = json::object(); }),
                  std::string("L.json: step 2.values: expected an object of named quantities"));
         QVERIFY(startsWith(with([](json& j) { j["values"]["2x"] = j["values"]["e"]; }), "L.json: step 2.values.2x: a quantity's n"));
+    }
+
+    void reviewDefects() {
+        // An instance index beyond an int was cast and became -1, "the step's instance".
+        const json ok = {{"values", {{"m", {{"kind", "margin"}, {"learner", "A"}}}}}, {"text", "{m}"}, {"claim", "m > 0"}};
+        auto err = [&](const std::function<void(json&)>& f) {
+            json j = ok;
+            f(j);
+            try {
+                parseObservation(j, "L.json: step 2", {"A", "B"});
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        QCOMPARE(err([](json& j) { j["values"]["m"]["instance"] = 1e10; }),
+                 std::string("L.json: step 2.values.m.instance: expected a whole number from 0 to 1000000000, got 10000000000.0"));
+        QCOMPARE(err([](json& j) { j["values"]["m"]["instance"] = 7; }), std::string());
+        // Claims with a number that does not parse or does not fit a double: our message, no
+        // "stod", no std::out_of_range escaping.
+        QCOMPARE(err([](json& j) { j["claim"] = "m > ."; }), std::string("L.json: step 2.claim: ' .': expected a number, found '.'"));
+        QCOMPARE(err([](json& j) { j["claim"] = "m > 1e999"; }),
+                 std::string("L.json: step 2.claim: ' 1e999': the number 1e999 is beyond a double's range"));
+        QCOMPARE(evaluateExpression("2.5e1 - .5", {}), 24.5);
+        // Levels: 2^31 is no count K (it became K = -2147483648); repeated or unsorted levels
+        // are refused, in lessons as in experiment files.
+        auto lessonWith = [](const json& levels) {
+            json j = lessonJson();
+            j["steps"][0]["experiment"]["levels"] = levels;
+            return lessonError(j);
+        };
+        QCOMPARE(lessonWith({0, 2147483648.0}),
+                 std::string("bad.json: step 1 (\"One\"): experiment: experiment field 'levels': the threat worst-case-count deletes K "
+                             "features, a whole number below 2^31, got 2147483648"));
+        QCOMPARE(lessonWith({0, 5, 5}), std::string("bad.json: step 1 (\"One\"): experiment: experiment field 'levels': the level 5 is given twice"));
+        QCOMPARE(lessonWith({5, 0}),
+                 std::string("bad.json: step 1 (\"One\"): experiment: experiment field 'levels': levels must be increasing, got 0 after 5"));
+        QCOMPARE(countLevel(2147483648.0), std::numeric_limits<int>::max());
+        QCOMPARE(countLevel(1e300), std::numeric_limits<int>::max());
+        QCOMPARE(levelText(2147483648.0), std::string("2147483648"));
+    }
+
+    void brokenLessonDoesNotHideTheOthers() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto write = [&](const char* name, const json& j) { std::ofstream(dir.filePath(name).toStdString()) << j.dump(1); };
+        write("a-good.json", lessonJson());
+        json bad = lessonJson();
+        bad["steps"][0]["observation"]["claim"] = "e < 1e999";
+        write("b-bad.json", bad);
+        std::ofstream(dir.filePath("c-not-json.json").toStdString()) << "{";
+        json good2 = lessonJson();
+        good2["title"] = "Second";
+        write("d-good.json", good2);
+        const QByteArray old = qgetenv("FDLAB_LESSONS_DIR");
+        qputenv("FDLAB_LESSONS_DIR", dir.path().toUtf8());
+        std::vector<std::string> broken;
+        const std::vector<Lesson> lessons = listLessons(&broken);
+        QVERIFY_THROWS_EXCEPTION(std::exception, listLessons());   // without a report: throws, as the tests of the bundled ones want
+        if (old.isEmpty()) qunsetenv("FDLAB_LESSONS_DIR");
+        else qputenv("FDLAB_LESSONS_DIR", old);
+        QCOMPARE(lessons.size(), std::size_t(2));
+        QCOMPARE(lessons[0].id, std::string("a-good"));
+        QCOMPARE(lessons[1].title, std::string("Second"));
+        QCOMPARE(broken.size(), std::size_t(2));
+        const std::string b = dir.filePath("b-bad.json").toStdString(), c = dir.filePath("c-not-json.json").toStdString();
+        QVERIFY2(broken[0].rfind(b + ": step 1 (\"One\"): observation.claim: ", 0) == 0, broken[0].c_str());
+        QVERIFY2(broken[0].find("beyond a double's range") != std::string::npos, broken[0].c_str());
+        QVERIFY2(broken[1].find(c) != std::string::npos, broken[1].c_str());
     }
 
     void malformedLessons() {

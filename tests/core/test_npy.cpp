@@ -47,6 +47,22 @@ bool havePython() {
     return p.waitForFinished(60000) && p.exitCode() == 0;
 }
 
+/// A vector's bytes (host order, little-endian here) as an .npy payload.
+template <class T>
+std::string_view bytes(const std::vector<T>& v) {
+    return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T)};
+}
+
+/// The DataError message of loading `path` ("" when it loads).
+std::string loadError(const std::string& path) {
+    try {
+        loadNpy(path);
+    } catch (const DataError& e) {
+        return e.what();
+    }
+    return "";
+}
+
 void checkReference(const Dataset& d, const std::string& what) {
     QVERIFY2(d.rows() == 3 && d.features() == 4, what.c_str());
     for (int i = 0; i < 3; ++i)
@@ -336,7 +352,7 @@ sp.save_npz('rows_X.npz', m)
             {"crc.npz", "CRC-32 mismatch"},
             {"other.npz", "expected arrays X and y"},
             {"badinflate.npz", "deflate"},
-            {"badindex_X.npz", "indices[1] = 9.000000 out of range [0, 4)"},
+            {"badindex_X.npz", "indices[1] = 9 out of range [0, 4)"},
             {"badptr_X.npz", "expected 'indptr' to rise"},
             {"rows_X.npz", "expected 2 rows (one per label)"},
         };
@@ -407,6 +423,105 @@ assert np.load('z64.npz')['X'].shape == (3, 4)
 )");
         QVERIFY2(err.empty(), err.c_str());
         checkReference(loadNpy(path("z64.npz")), "z64.npz");
+    }
+
+    // ---- review defects (issue 27) ----------------------------------------------------------
+
+    void stringClassNamesSurviveNpzRoundTrip() {
+        // '1' and '01' are two classes; saveNpz once wrote both as the int64 1, merging them.
+        Dataset d;
+        d.X = Eigen::MatrixXf::Zero(3, 2);
+        d.X(0, 0) = 1;
+        d.X(1, 1) = 2;
+        d.X(2, 0) = 3;
+        d.classNames = {"01", "1"};
+        d.labels = {0, 1, 0};
+        d.featureNames = {"f1", "f2"};
+        saveNpz(d, path("strings.npz"));
+        const Dataset back = loadNpy(path("strings.npz"));
+        QCOMPARE(back.classNames, (std::vector<std::string>{"01", "1"}));
+        QCOMPARE(back.labels, (std::vector<int>{0, 1, 0}));
+        // Integers written the way numpy prints them still go as int64.
+        d.classNames = {"-3", "7"};
+        saveNpz(d, path("ints.npz"));
+        const Dataset ints = loadNpy(path("ints.npz"));
+        QCOMPARE(ints.classNames, (std::vector<std::string>{"-3", "7"}));
+        const std::string bytes = readAll(path("ints.npz"));
+        const detail::ZipReader zip(bytes, path("ints.npz"));
+        const std::string y = zip.read(*zip.find("y.npy"));
+        QCOMPARE(detail::parseNpy(y, "y.npy").descr, std::string("<i8"));
+    }
+
+    void int64LabelsAreReadExactly() {
+        // 2^53 and 2^53 + 1 are one double: read through a double they were one class.
+        const std::vector<float> x = {0, 1, 2};
+        const std::vector<std::int64_t> y = {std::int64_t{1} << 53, (std::int64_t{1} << 53) + 1, -(std::int64_t{1} << 62)};
+        const std::vector<std::uint64_t> yu = {~std::uint64_t{0}, 5, 5};
+        detail::ZipWriter z;
+        z.add("X.npy", detail::makeNpy("<f4", {3, 1}, bytes(x)), false);
+        z.add("y.npy", detail::makeNpy("<i8", {3}, bytes(y)), false);
+        writeAll(path("big_labels.npz"), std::move(z).finish());
+        const Dataset d = loadNpy(path("big_labels.npz"));
+        QCOMPARE(d.classNames, (std::vector<std::string>{"-4611686018427387904", "9007199254740992", "9007199254740993"}));
+        QCOMPARE(d.labels, (std::vector<int>{1, 2, 0}));
+        detail::ZipWriter u;
+        u.add("X.npy", detail::makeNpy("<f4", {3, 1}, bytes(x)), false);
+        u.add("y.npy", detail::makeNpy("<u8", {3}, bytes(yu)), false);
+        writeAll(path("u64_labels.npz"), std::move(u).finish());
+        QCOMPARE(loadNpy(path("u64_labels.npz")).classNames, (std::vector<std::string>{"5", "18446744073709551615"}));
+    }
+
+    void duplicateMemberIsRefused() {
+        // numpy (zipfile) reads the last of two same-named members; FDLab read the first.
+        const std::vector<float> a = {1, 2}, b = {3, 4};
+        const std::vector<std::int64_t> y = {0, 1};
+        detail::ZipWriter z;
+        z.add("X.npy", detail::makeNpy("<f4", {2, 1}, bytes(a)), false);
+        z.add("y.npy", detail::makeNpy("<i8", {2}, bytes(y)), false);
+        z.add("X.npy", detail::makeNpy("<f4", {2, 1}, bytes(b)), true);
+        writeAll(path("dup.npz"), std::move(z).finish());
+        const std::string what = loadError(path("dup.npz"));
+        QVERIFY2(what.find(path("dup.npz")) != std::string::npos, what.c_str());
+        QVERIFY2(what.find("two members named 'X.npy'") != std::string::npos, what.c_str());
+    }
+
+    void explicitLabelsReplaceTheNpzMember() {
+        const std::vector<float> x = {1, 2, 3};
+        const std::vector<std::int64_t> own = {0, 0, 1}, given = {1, 0, 0};
+        detail::ZipWriter z;
+        z.add("X.npy", detail::makeNpy("<f4", {3, 1}, bytes(x)), false);
+        z.add("y.npy", detail::makeNpy("<i8", {3}, bytes(own)), false);
+        writeAll(path("own_y.npz"), std::move(z).finish());
+        writeAll(path("given.npy"), detail::makeNpy("<i8", {3}, bytes(given)));
+        LoadOptions opt;
+        QCOMPARE(loadNpy(path("own_y.npz"), opt).labels, (std::vector<int>{0, 0, 1}));
+        opt.idxLabels = path("given.npy");
+        QCOMPARE(loadNpy(path("own_y.npz"), opt).labels, (std::vector<int>{1, 0, 0}));
+        QVERIFY(labelsFileProblem(path("own_y.npz"), opt).empty());
+        // Formats with their own labels refuse a labels file instead of ignoring it.
+        QVERIFY(labelsFileProblem(FDLAB_TEST_DATA "/tiny.libsvm", opt).find("LIBSVM") != std::string::npos);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, loadDataFile(FDLAB_TEST_DATA "/tiny.libsvm", opt));
+    }
+
+    void sparseIndexErrorsPrintIntegers() {
+        // csr with a column index 7 in a 2-column matrix; indices as int32 and as float64.
+        const std::vector<std::int32_t> indices = {0, 7};
+        const std::vector<double> findices = {0, 7};
+        const std::vector<std::int64_t> indptr = {0, 1, 2}, shape = {2, 2}, y = {0, 1};
+        const std::vector<float> data = {1, 2};
+        for (bool asFloat : {false, true}) {
+            detail::ZipWriter z;
+            z.add("format.npy", detail::makeNpy("|S3", {}, "csr"), false);
+            z.add("shape.npy", detail::makeNpy("<i8", {2}, bytes(shape)), false);
+            z.add("data.npy", detail::makeNpy("<f4", {2}, bytes(data)), false);
+            z.add("indices.npy", asFloat ? detail::makeNpy("<f8", {2}, bytes(findices)) : detail::makeNpy("<i4", {2}, bytes(indices)), false);
+            z.add("indptr.npy", detail::makeNpy("<i8", {3}, bytes(indptr)), false);
+            z.add("y.npy", detail::makeNpy("<i8", {2}, bytes(y)), false);
+            writeAll(path("bad_index.npz"), std::move(z).finish());
+            const std::string what = loadError(path("bad_index.npz"));
+            QVERIFY2(what.find("indices[1] = 7 out of range [0, 2)") != std::string::npos, what.c_str());
+            QVERIFY2(what.find("7.0") == std::string::npos, what.c_str());
+        }
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "core/data/bundled.h"
 #include "core/data/generators.h"
+#include "core/data/loaders.h"
 #include "core/data/preprocess.h"
 #include "core/data/split.h"
 #include "core/eval/level_evaluation.h"
@@ -158,6 +159,42 @@ private slots:
         QVERIFY(svm.fit.ok());
         QVERIFY(none.fdropDual.empty());
         (void)a;
+    }
+
+    void oneClassAndMultiClassAreSaidInUsersTerms() {
+        // A training set with one class: every learner says so, never an internal function name
+        // ("fitLiblinear: ...").
+        Dataset d = loadBundled("heart_scale");
+        std::vector<int> firstClass;
+        for (int i = 0; i < d.rows(); ++i)
+            if (d.labels[static_cast<std::size_t>(i)] == 0) firstClass.push_back(i);
+        const Dataset one = d.subset(firstClass);
+        for (const LearnerInfo& info : learnerCatalogue()) {
+            try {
+                trainLearner(info.name, one, {});
+                QFAIL((info.name + " trained on one class").c_str());
+            } catch (const std::invalid_argument& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.rfind("learner " + info.name + ": the training set", 0) == 0, what.c_str());
+                QVERIFY2(what.find("instances of one class only ('" + d.classNames[0] + "', " + std::to_string(firstClass.size()) + ")") !=
+                             std::string::npos,
+                         what.c_str());
+            }
+        }
+        // What multiClassHandling says is what training does on three classes.
+        const Dataset three = loadCsv(FDLAB_TEST_DATA "/three_classes.csv");
+        for (const char* name : {"svm", "kernel-svm", "fdrop", "tree"}) {
+            const LearnerInfo& info = learnerInfo(name);
+            bool trained = true;
+            try {
+                trained = trainLearner(name, three, {}).scorer != nullptr;
+            } catch (const std::invalid_argument&) {
+                trained = false;
+            }
+            QVERIFY2(trained == (multiClassHandling(info) != "refused"), name);
+        }
+        QCOMPARE(multiClassHandling(learnerInfo("kernel-svm")), std::string("refused"));
+        QCOMPARE(multiClassHandling(learnerInfo("svm")), std::string("one-vs-rest"));
     }
 
     void unknownNamesAndBadValuesAreRefused() {

@@ -7,6 +7,7 @@
 #include "core/eval/results_io.h"
 #include "core/eval/sharding.h"
 #include "core/util/errors.h"
+#include "core/util/install_paths.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -239,6 +240,46 @@ private slots:
         QVERIFY(both.complete());
         QCOMPARE(both.duplicates.size(), cancelled.complete.size());
         QCOMPARE(withoutTimings(both.result), withoutTimings(runExperiment(s)));
+    }
+
+    void partOfAnotherBuild() {
+        // A part another build wrote, whose spec that build recorded differently (here: a
+        // fingerprint that is not this build's), is refused for what it is, not as corrupt.
+        const ExperimentSpec s = smallSpec();
+        QTemporaryDir dir;
+        auto file = [&](const char* name) { return dir.filePath(name).toStdString(); };
+        savePart(runShard(s, {0, 2}), file("a.json"));
+        const json a = json::parse(readText(file("a.json")));
+        QCOMPARE(a.at("provenance").at("fdlab").get<std::string>(), versionString());
+        json older = a;
+        older["provenance"]["fdlab"] = "0.0.9 (commit 0123abc)";
+        older["part"]["spec_fingerprint"] = "00000000deadbeef";
+        writeText(file("older.json"), older.dump(2));
+        std::string e = errorOf([&] { loadPart(file("older.json")); });
+        QVERIFY2(e.rfind(file("older.json") + ": written by a different FDLab build (FDLab 0.0.9 (commit 0123abc); this is FDLab " +
+                             versionString() + "), which this one cannot merge: rerun the shard with this build",
+                         0) == 0,
+                 e.c_str());
+        // Parts from before provenance records say so.
+        older.erase("provenance");
+        older["spec"]["no_such_key"] = 1;
+        writeText(file("oldest.json"), older.dump(2));
+        e = errorOf([&] { loadPart(file("oldest.json")); });
+        QVERIFY2(e.find("a build from before parts recorded their build") != std::string::npos, e.c_str());
+        // The same edit in a part of this build is what it was: an edited part.
+        json edited = a;
+        edited["part"]["spec_fingerprint"] = "00000000deadbeef";
+        writeText(file("edited.json"), edited.dump(2));
+        e = errorOf([&] { loadPart(file("edited.json")); });
+        QVERIFY2(e.find("is not the fingerprint of the file's spec") != std::string::npos && e.find("different FDLab build") == std::string::npos,
+                 e.c_str());
+    }
+
+    void fuzzSeedPartsAreCurrent() {
+        // tests/fuzz/corpus/shard seeds the shard harness: stale seeds only exercise the refusal.
+        const std::string dir = FDLAB_TEST_DATA "/../fuzz/corpus/shard/";
+        const MergeResult m = mergeParts({loadPart(dir + "part-0.json"), loadPart(dir + "part-1.json")});
+        QVERIFY(m.complete());
     }
 
     void badParts() {

@@ -16,7 +16,9 @@ QString algorithmHelpHtml(const std::string& name) {
                                   "<h3>Problem</h3><p><code>%4</code></p><h3>Source</h3><p><i>%5</i></p>")
                        .arg(esc(info.title), esc(info.name),
                             QString(info.linear ? " &middot; linear model" : " &middot; non-linear model") +
-                                (info.binaryOnly ? " &middot; binary (one-vs-rest on multi-class data)" : ""),
+                                (multiClassHandling(info) == "one-vs-rest" ? " &middot; binary (one-vs-rest on multi-class data)"
+                                 : multiClassHandling(info) == "refused"   ? " &middot; binary data only (refuses more than two classes)"
+                                                                           : ""),
                             esc(info.formula), esc(info.paper));
     html += "<h3>Parameters</h3><table border=1 cellspacing=0 cellpadding=4>"
             "<tr><th>name</th><th>default</th><th>range / choices</th><th>meaning</th></tr>";

@@ -18,12 +18,14 @@ namespace fdlab::ui {
 
 LessonDock* addLessons(MainWindow& window) {
     std::vector<Lesson> lessons;
+    std::vector<std::string> broken;
     QString error;
     try {
-        lessons = listLessons();
+        lessons = listLessons(&broken);   // a broken file is reported, the others still listed
     } catch (const std::exception& e) {
-        error = QString::fromStdString(e.what());   // shown in the dock, the rest of the app works
+        error = QString::fromStdString(e.what());
     }
+    for (const std::string& b : broken) error += (error.isEmpty() ? "" : "\n\n") + QString::fromStdString(b);
     auto* host = new ControllerLessonHost(window.controller(), &window);
     auto* dock = new LessonDock(host, std::move(lessons));
     auto* holder = new QDockWidget(QObject::tr("Lessons"), &window);
@@ -42,7 +44,7 @@ LessonDock* addLessons(MainWindow& window) {
     });
     if (!error.isEmpty())
         QObject::connect(holder, &QDockWidget::visibilityChanged, &window, [&window, error](bool visible) {
-            if (visible) QMessageBox::warning(&window, QObject::tr("Lessons"), QObject::tr("A lesson file is broken: %1").arg(error));
+            if (visible) QMessageBox::warning(&window, QObject::tr("Lessons"), QObject::tr("These lesson files are broken and left out; the other lessons are listed:\n\n%1").arg(error));
         });
     for (QAction* a : window.menuBar()->actions())
         if (a->menu() && a->text().remove('&') == "Help") {

@@ -232,3 +232,21 @@ def test_saved_model_predicts_the_label_dtype_again(tmp_path, vote):
     m = fdlab.train("svm", X, y)   # strings stay strings
     m.save(tmp_path / "s.json")
     assert fdlab.load_model(tmp_path / "s.json").predict(X).dtype.kind == "U"
+
+
+def test_export_curves_argument_errors_name_the_argument(tmp_path):
+    """export_curves(5) read "5" as a file name (DataError); a malformed results dict showed
+    nlohmann's "[json.exception.out_of_range.403] ..." tag."""
+    out = tmp_path / "c.tex"
+    with pytest.raises(TypeError, match=r"^results: expected the dict run\(\) returns or a results JSON file's path, got int$"):
+        fdlab.export_curves(5, out)
+    with pytest.raises(TypeError, match=r"^path: expected a path"):
+        fdlab.export_curves({}, 7)
+    for bad in ({"points": "x"}, {"spec": {"dataset": {"bundled": "heart_scale"}, "learners": [{"id": "A", "learner": "svm"}],
+                                           "levels": [0]}, "points": [{"learner": "A", "learner_index": "zero"}]}):
+        with pytest.raises(ValueError) as e:
+            fdlab.export_curves(bad, out)
+        assert "json.exception" not in str(e.value)
+        assert str(e.value).startswith("results file: ")
+    with pytest.raises(ValueError, match=r"^results file: points\[0\]: "):
+        fdlab.export_curves(bad, out)
