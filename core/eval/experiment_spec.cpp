@@ -221,8 +221,11 @@ void ExperimentSpec::validate() const {
                                       "-fold CV are more runs than an int counts");
     if (split.kind == SplitSpec::Kind::Fraction && !(split.testFraction >= 0 && split.testFraction < 1))
         fieldError("split.test", "must be in [0, 1) (0: no test part, with a \"test\" file or to train a final model)");
-    if (testDataset && split.kind != SplitSpec::Kind::Fraction)
-        fieldError("split.kind", "a separate \"test\" file goes with a fraction split (its validation part is carved from the training file)");
+    if (testDataset && split.kind == SplitSpec::Kind::KFold)
+        fieldError("split.kind", "a separate \"test\" file goes with a fraction or counts split (its validation part is carved from the training file)");
+    if (testDataset && split.kind == SplitSpec::Kind::Counts && split.perClassTest != 0)
+        fieldError("split.test", "with a separate \"test\" file the counts split draws only training and validation instances "
+                                 "per class: set \"test\": 0 (got " + std::to_string(split.perClassTest) + ")");
     if (!(split.validationFraction >= 0 && split.validationFraction < 1)) fieldError("split.validation", "must be in [0, 1)");
     if (split.kind == SplitSpec::Kind::Counts && split.perClassTrain < 1) fieldError("split.train", "must be >= 1");
     if (threads < 0) fieldError("threads", "must be >= 0");

@@ -17,7 +17,9 @@
 //           | {"kind": "multiclass"},
 //   "preprocessing": "none" | "zero-one" | "minus-one-one" | "unit-norm" | "binarise",
 //   "split": {"kind": "fraction", "test": 0.3, "validation": 0.2}
-//          | {"kind": "counts", "train": 50, "validation": 100, "test": 150}   (per class; test -1 = rest)
+//          | {"kind": "counts", "train": 50, "validation": 100, "test": 150}   (per class; test -1 = rest;
+//            with a "test" file, "test": 0: train and validation per class from "dataset", every
+//            instance of the test file tests)
 //          | {"kind": "kfold", "folds": 10, "validation": 0.2},
 //          (fraction "test": 0 trains on all rows: no test part unless a "test" file is given)
 //   "importance": {"kind": "dataset"} | {"kind": "uniform"} | {"kind": "mutual-information", "bins": 8, "floor": 0.1}

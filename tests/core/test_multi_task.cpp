@@ -4,6 +4,7 @@
 
 #include "core/eval/experiment_runner.h"
 #include "core/eval/multi_task.h"
+#include "core/eval/presets.h"
 #include "core/eval/reproduction_report.h"
 #include "core/eval/results_io.h"
 #include "core/eval/sharding.h"
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -318,6 +320,89 @@ private slots:
         QVERIFY2(chart.title.find("mean over 3 tasks") != std::string::npos, chart.title.c_str());
         QCOMPARE(chart.series[0].y[1], agg[1].error.mean);
         QCOMPARE(reportToJson({p}, "now")["presets"][0]["task_curves"]["4 vs 9"]["SVM"].size(), std::size_t(3));
+    }
+
+    void globersonPresetIsTheChaptersTwelvePairs() {
+        const ExperimentSpec s = loadPresetOrFile("globerson-mnist-pairs");
+        // Section 1.6.2: "(4,9),(3,5),(7,9),(5,8),(3,8),(2,8),(2,3),(8,9),(5,6),(2,7),(4,7) and (2,6)".
+        const std::vector<std::pair<std::string, std::string>> pairs = {{"4", "9"}, {"3", "5"}, {"7", "9"}, {"5", "8"},
+                                                                        {"3", "8"}, {"2", "8"}, {"2", "3"}, {"8", "9"},
+                                                                        {"5", "6"}, {"2", "7"}, {"4", "7"}, {"2", "6"}};
+        QCOMPARE(s.taskCount(), 12);
+        for (int t = 0; t < 12; ++t) {
+            const ExperimentSpec one = s.taskSpec(t);
+            QCOMPARE(one.task.positive, std::vector<std::string>{pairs[static_cast<std::size_t>(t)].first});
+            QCOMPARE(one.task.negative, std::vector<std::string>{pairs[static_cast<std::size_t>(t)].second});
+            QCOMPARE(QString::fromStdString(one.dataset.bundled), QString("mnist-full"));
+            QCOMPARE(one.split.perClassTrain, 50);
+            QCOMPARE(one.split.perClassValidation, 100);
+            QCOMPARE(one.split.perClassTest, 150);
+        }
+        QCOMPARE(s.repetitions, 20);
+        QCOMPARE(jobCount(s), 12 * 20 * 4);
+        validateClaims(s);
+        // Reduced: every pair, one repetition, 10 training / 10 holdout / 20 test digits per
+        // class, three levels, two-value grids.
+        ExperimentSpec r = s;
+        r.repetitions = 1;
+        r.levels = {0, 50, 150};
+        for (ExperimentTask& t : r.tasks) t.split.perClassTrain = 10, t.split.perClassValidation = 10, t.split.perClassTest = 20;
+        for (LearnerSpec& l : r.learners) {
+            if (l.grid.count("K")) l.grid["K"] = {0, 25};
+            if (l.grid.count("C")) l.grid["C"] = {0.01, 1};
+        }
+        r.paper["claims"][1]["check"]["levels"] = json::array({150});
+        r.paper["claims"][2]["check"]["levels"] = json::array({150});
+        const ExperimentResult res = runExperiment(r);
+        QCOMPARE(res.status, Status::Converged);
+        QCOMPARE(res.points.size(), std::size_t(12 * 4 * 3));
+        QCOMPARE(aggregateOverTasks(res).size(), std::size_t(4 * 3));
+        for (const CurveSummary& a : aggregateOverTasks(res)) QCOMPARE(a.error.n, 12);
+        const PresetReport p = reportPreset("globerson-mnist-pairs", res, "g.png");
+        QCOMPARE(p.claims.size(), std::size_t(4));
+        QCOMPARE(p.tasks.size(), std::size_t(12));
+    }
+
+    void dekelShamirPresetTestsOnEveryOneAndSeven() {
+        const ExperimentSpec s = loadPresetOrFile("dekel-shamir-mnist-1-7");
+        QVERIFY(!s.multiTask());
+        QCOMPARE(s.task.positive, std::vector<std::string>{"1"});
+        QCOMPARE(s.task.negative, std::vector<std::string>{"7"});
+        QCOMPARE(s.split.perClassTrain, 50);
+        QCOMPARE(s.split.perClassValidation, 100);
+        QCOMPARE(s.repetitions, 5);
+        QVERIFY(s.tunePerLevel);
+        const auto lp = std::find_if(s.learners.begin(), s.learners.end(), [](const LearnerSpec& l) { return l.id == "DS LP"; });
+        const auto n0 = std::find_if(s.learners.begin(), s.learners.end(), [](const LearnerSpec& l) { return l.id == "DS LP (N = 0)"; });
+        QVERIFY(lp != s.learners.end() && n0 != s.learners.end());
+        QVERIFY(lp->grid.count("N") && lp->grid.count("gamma"));
+        QVERIFY(!n0->grid.count("N") && n0->grid.count("gamma"));
+        QCOMPARE(n0->params.at("N").get<double>(), 0.0);
+        validateClaims(s);
+        // Reduced: 10 + 10 digits per class, one repetition, two levels, two-value grids; the
+        // test part is every 1 and 7 of the 10,000 test digits (1135 + 1028).
+        ExperimentSpec r = s;
+        r.repetitions = 1;
+        r.levels = {0, 75};
+        r.split.perClassTrain = 10;
+        r.split.perClassValidation = 10;
+        for (LearnerSpec& l : r.learners) {
+            if (l.grid.count("N")) l.grid["N"] = {0, 25};
+            if (l.grid.count("gamma")) l.grid["gamma"] = {0.1, 1};
+            if (l.grid.count("C")) l.grid["C"] = {0.01, 1};
+        }
+        for (json& c : r.paper["claims"]) c["check"]["levels"] = json::array({75});
+        const TaskData data = loadTaskData(r);
+        const PreparedSplit ps = prepareRepetition(data, r, 0);
+        QCOMPARE(ps.test.rows(), 1135 + 1028);
+        QCOMPARE(ps.train.rows(), 20);
+        QCOMPARE(ps.validation.rows(), 20);
+        const ExperimentResult res = runExperiment(r);
+        QCOMPARE(res.status, Status::Converged);
+        QCOMPARE(res.points.size(), std::size_t(3 * 2));
+        for (const CurvePoint& p : res.points)
+            if (p.learner == "DS LP (N = 0)") QCOMPARE(p.params.at("N").get<double>(), 0.0);
+        QCOMPARE(reportPreset("dekel-shamir-mnist-1-7", res, "d.png").claims.size(), std::size_t(3));
     }
 
     void cancelledMultiTaskRunKeepsItsPoints() {
