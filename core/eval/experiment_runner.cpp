@@ -249,9 +249,7 @@ ExperimentResult partialResult(const ExperimentSpec& spec, std::vector<CurvePoin
 std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points) {
     std::vector<CurveSummary> out;
     std::vector<CurvePoint> sorted = points;
-    std::sort(sorted.begin(), sorted.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        return std::tie(a.task, a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.task, b.learnerIndex, b.levelIndex, b.repetition);
-    });
+    std::sort(sorted.begin(), sorted.end(), pointLess);
     for (std::size_t a = 0; a < sorted.size();) {
         std::size_t b = a;
         std::vector<double> err, auc, errA, errO;
@@ -543,12 +541,19 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     }, rc.stop);
 
     for (const auto& ws : jobWarnings) result.warnings.insert(result.warnings.end(), ws.begin(), ws.end());
-    std::sort(result.points.begin(), result.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
-    });
-    result.summary = summarizePoints(result.points);
+    std::sort(result.points.begin(), result.points.end(), pointLess);
     result.elapsed = clock.seconds();
-    if (rc.cancelled()) {
+    finishResult(result, rc.cancelled(), failed, totalPoints);
+    return result;
+}
+
+bool pointLess(const CurvePoint& a, const CurvePoint& b) {
+    return std::tie(a.task, a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.task, b.learnerIndex, b.levelIndex, b.repetition);
+}
+
+void finishResult(ExperimentResult& result, bool cancelled, bool failed, long totalPoints) {
+    result.summary = summarizePoints(result.points);
+    if (cancelled) {
         result.status = Status::Cancelled;
         result.message = "cancelled with " + std::to_string(result.points.size()) + " of " + std::to_string(totalPoints) + " points";
     } else if (failed) {
@@ -558,7 +563,6 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         result.status = Status::Converged;
         result.message = std::to_string(result.points.size()) + " points";
     }
-    return result;
 }
 
 }  // namespace fdlab

@@ -144,6 +144,11 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc 
                                const RunOptions& options = {});
 
 /// Multi-task specs run every task (core/eval/multi_task.h).
+/// The order of a result's points: by (task, learner, level, repetition).
+bool pointLess(const CurvePoint& a, const CurvePoint& b);
+/// A run's summary (summarizePoints), status and message from its points: Cancelled ("cancelled
+/// with n of totalPoints points"), Failed (a learner failed; see warnings) or Converged.
+void finishResult(ExperimentResult& result, bool cancelled, bool failed, long totalPoints);
 /// Groups points by (task, learner, level) into means and standard errors.
 std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points);
 /// The result of a run stopped part-way: `spec`, the points so far and their summary, Cancelled.

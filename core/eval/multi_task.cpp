@@ -137,22 +137,9 @@ ExperimentResult runTasks(const ExperimentSpec& spec, const RunControl& rc, cons
     result.warnings = std::move(dataWarnings);
     result.warnings.insert(result.warnings.end(), jobWarnings.begin(), jobWarnings.end());
     result.provenance = makeProvenance(spec, result.threads, combineFingerprints(fingerprints));
-    std::sort(result.points.begin(), result.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        return std::tie(a.task, a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.task, b.learnerIndex, b.levelIndex, b.repetition);
-    });
-    result.summary = summarizePoints(result.points);
+    std::sort(result.points.begin(), result.points.end(), pointLess);
     result.elapsed = clock.seconds();
-    const long totalPoints = totalJobs * pointsPerJob;
-    if (rc.cancelled()) {
-        result.status = Status::Cancelled;
-        result.message = "cancelled with " + std::to_string(result.points.size()) + " of " + std::to_string(totalPoints) + " points";
-    } else if (failed) {
-        result.status = Status::Failed;
-        result.message = "some learners failed (see warnings)";
-    } else {
-        result.status = Status::Converged;
-        result.message = std::to_string(result.points.size()) + " points";
-    }
+    finishResult(result, rc.cancelled(), failed, totalJobs * pointsPerJob);
     return result;
 }
 

@@ -428,9 +428,7 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
             r.warnings.insert(r.warnings.end(), w->second.begin(), w->second.end());
     }
     for (const ShardPart& p : parts) r.elapsed += p.result.elapsed;
-    std::sort(r.points.begin(), r.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        return std::tie(a.task, a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.task, b.learnerIndex, b.levelIndex, b.repetition);
-    });
+    std::sort(r.points.begin(), r.points.end(), pointLess);
     r.summary = summarizePoints(r.points);
     r.status = Status::Converged;
     r.message = std::to_string(r.points.size()) + " points";
