@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -16,7 +17,7 @@
 
 namespace fdlab::fuzz {
 
-/// A file named `name` in this process's scratch directory, holding `bytes`.
+/// A file named `name` (a relative path) in this process's scratch directory, holding `bytes`.
 inline std::string writeInput(std::string_view bytes, const std::string& name) {
     static const std::string dir = [] {
         const char* tmp = std::getenv("TMPDIR");
@@ -25,6 +26,7 @@ inline std::string writeInput(std::string_view bytes, const std::string& name) {
         return tmpl;
     }();
     const std::string path = dir + "/" + name;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!out) std::abort();
