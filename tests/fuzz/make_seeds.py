@@ -135,6 +135,113 @@ def idx_seeds():
             put("idx", os.path.basename(p), idx_pair(bad, lab))
 
 
+def npy_bytes(a):
+    import io
+    import numpy as np
+    buf = io.BytesIO()
+    np.save(buf, a, allow_pickle=False)
+    return buf.getvalue()
+
+
+def npz_bytes(compressed=False, **arrays):
+    import io
+    import numpy as np
+    buf = io.BytesIO()
+    (np.savez_compressed if compressed else np.savez)(buf, **arrays)
+    return buf.getvalue()
+
+
+def npy_seeds():
+    # X.npy + labels .npy pairs (the IDX layout): each dtype family, both byte orders, Fortran
+    # order, images, string labels, and the header shapes the parser rejects.
+    import numpy as np
+    rng = np.random.default_rng(1)
+    y = np.array([0, 1, 1, 0])
+    x = rng.random((4, 3))
+    pairs = {
+        "f8": (x, y), "f4-be": (x.astype(">f4"), y), "fortran": (np.asfortranarray(x), y),
+        "i2": ((x * 9).astype("<i2"), y.astype("u1")), "u8-be": ((x * 9).astype(">u8"), y.astype(">i8")),
+        "bool": (x > 0.5, y.astype(bool)), "images": (rng.random((4, 2, 2)).astype("f4"), y),
+        "labels-U": (x, np.array(["spam", "ham", "ham", "spam"])), "labels-S": (x, np.array([b"a", b"b", b"b", b"a"])),
+        "labels-col": (x, y.reshape(4, 1).astype("f8")), "empty": (np.zeros((0, 3)), np.zeros(0, "i8")),
+    }
+    for name, (a, b) in pairs.items():
+        put("npy", name, idx_pair(npy_bytes(a), npy_bytes(b)))
+    good = npy_bytes(x)
+    hdr_len = struct.unpack("<H", good[8:10])[0]
+    payload = good[10 + hdr_len:]
+
+    def raw(header, version=b"\x01\x00", body=payload):
+        h = header.encode("latin-1")
+        h += b" " * ((-(10 + len(h) + 1)) % 64) + b"\n"
+        return b"\x93NUMPY" + version + struct.pack("<H", len(h)) + h + body
+    bad = {
+        "object": raw("{'descr': '|O', 'fortran_order': False, 'shape': (4, 3), }"),
+        "complex": raw("{'descr': '<c16', 'fortran_order': False, 'shape': (4, 3), }"),
+        "huge-shape": raw("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"),
+        "short-data": raw("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 3), }", body=payload[:40]),
+        "no-shape": raw("{'descr': '<f8', 'fortran_order': False, }"),
+        "v2": b"\x93NUMPY\x02\x00" + struct.pack("<I", hdr_len) + good[10:],
+        "truncated": good[:20],
+        "bad-magic": b"\x93NUMPX" + good[6:],
+    }
+    for name, data in bad.items():
+        put("npy", "bad-" + name, idx_pair(data, npy_bytes(y)))
+
+
+def npz_seeds():
+    import io
+    import numpy as np
+    import scipy.sparse as sp
+    rng = np.random.default_rng(2)
+    x = rng.random((5, 4)).astype("f4")
+    y = np.array([1, 0, 1, 1, 0])
+    put("npz", "dense", npz_bytes(X=x, y=y))
+    put("npz", "dense-deflated", npz_bytes(True, X=x, y=y))
+    put("npz", "dense-positional", npz_bytes(arr_0=x, arr_1=y))
+    put("npz", "dense-names", npz_bytes(X=x, y=np.array(["a", "b", "a", "a", "b"]),
+                                        feature_names=np.array(["w", "x", "y", "z"])))
+    m = sp.random(5, 6, density=0.3, random_state=3, format="csr")
+    for fmt in ("csr", "csc", "coo"):
+        for comp in (False, True):
+            buf = io.BytesIO()
+            sp.save_npz(buf, m.asformat(fmt), compressed=comp)
+            # fdlab-cli convert's layout: save_npz's members plus y
+            import zipfile
+            with zipfile.ZipFile(buf, "a", zipfile.ZIP_DEFLATED if comp else zipfile.ZIP_STORED) as z:
+                z.writestr("y.npy", npy_bytes(y))
+            put("npz", "sparse-%s%s" % (fmt, "-deflated" if comp else ""), buf.getvalue())
+    coo = sp.coo_matrix((np.ones(3), ([0, 0, 4], [1, 1, 5])), shape=(5, 6))   # duplicates, summed
+    buf = io.BytesIO()
+    sp.save_npz(buf, coo, compressed=False)
+    with __import__("zipfile").ZipFile(buf, "a") as z:
+        z.writestr("y.npy", npy_bytes(y))
+    put("npz", "sparse-coo-duplicates", buf.getvalue())
+    good = npz_bytes(X=x, y=y)
+    put("npz", "bad-truncated", good[: len(good) // 2])
+    put("npz", "bad-no-eocd", good[:-22])
+    put("npz", "bad-crc", good[:60] + bytes([good[60] ^ 1]) + good[61:])
+    put("npz", "bad-no-y", npz_bytes(X=x))
+
+
+def mailbox_seeds():
+    msgs = [
+        "From alice@example.com Thu Jan  1 00:00:00 1970\nSubject: hi\n\nHello\n>From the start\n\n",
+        "From a Mon Jan  1 00:00:00 2001\r\nSubject: crlf\r\n\r\nbody\r\n\r\nFrom b Mon Jan  1 00:00:00 2001\r\n\r\nx\r\n",
+        "\n\nFrom x\nContent-Type: multipart/mixed; boundary=z\n\n--z\nContent-Type: text/html\n\n<p>a&amp;b</p>\n--z--\n\n"
+        "From y\nSubject: =?utf-8?q?caf=C3=A9?=\n\n>>From mboxrd\n",
+        "Subject: no separator\n\nnot an mbox\n",
+        "From only-separator\n",
+        "",
+    ]
+    for i, m in enumerate(msgs):
+        put("mailbox", "mbox-%d" % i, m.encode())
+    for p in sorted(glob.glob(os.path.join(CORPUS, "mime", "sa-*")))[:6]:
+        with open(p, "rb") as f:
+            put("mailbox", "sa-" + os.path.basename(p)[3:], b"From spamassassin Thu Jan  1 00:00:00 1970\n" + f.read())
+    put("mailbox", "gzip", gzip.compress(msgs[0].encode(), mtime=0))
+
+
 def cli(args, cwd):
     subprocess.run(args, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -178,7 +285,7 @@ def json_seeds(fdlab_cli):
 def main():
     fdlab_cli = os.path.abspath(sys.argv[1])
     for fmt in ("csv", "libsvm", "arff", "idx", "mime", "text_csv", "bundle", "model", "experiment", "shard",
-                "results", "importance"):
+                "results", "importance", "npy", "npz", "mailbox"):
         clear(fmt)
     for p in glob.glob(os.path.join(DATA, "*.csv")) + glob.glob(os.path.join(DATA, "malformed", "csv_*")):
         put_file("csv", p)
@@ -198,6 +305,9 @@ def main():
         put_file("importance", p)
     idx_seeds()
     mime_seeds()
+    npy_seeds()
+    npz_seeds()
+    mailbox_seeds()
     json_seeds(fdlab_cli)
     for fmt in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, fmt))

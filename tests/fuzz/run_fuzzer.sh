@@ -2,9 +2,10 @@
 # Runs one libFuzzer harness for a bounded time on a scratch copy of its seed corpus (so new
 # inputs never land in the source tree). Exit status: 0 when nothing was found; otherwise
 # libFuzzer's (crash, sanitizer report, leak, timeout, out-of-memory), after printing the input.
-# Usage: run_fuzzer.sh HARNESS CORPUS_DIR DICT_FILE SECONDS
+# Usage: run_fuzzer.sh HARNESS CORPUS_DIR DICT_FILE SECONDS [KEEP_DIR]
+# KEEP_DIR (optional): the grown corpus is copied there at the end (for coverage.sh).
 set -euo pipefail
-harness=$1 corpus=$2 dict=$3 seconds=$4
+harness=$1 corpus=$2 dict=$3 seconds=$4 keep=${5:-}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/fdlab-fuzz-run.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 mkdir "$scratch/corpus" "$scratch/artifacts"
@@ -18,7 +19,8 @@ export TMPDIR=$scratch
 status=0
 "$harness" "${args[@]}" "$scratch/corpus" 2>"$scratch/log" || status=$?
 grep -E "^(#[0-9]+ +(INITED|DONE)|stat::|Done )" "$scratch/log" || true
-echo "corpus: $(ls "$corpus" | wc -l) seeds -> $(ls "$scratch/corpus" | wc -l) inputs"
+echo "corpus: $(ls "$corpus" | wc -l) seeds -> $(ls "$scratch/corpus" | wc -l) inputs, $(du -sk "$scratch/corpus" | cut -f1) KB"
+if [ -n "$keep" ]; then mkdir -p "$keep" && cp -r "$scratch"/corpus/. "$keep"/; fi
 if [ "$status" -ne 0 ]; then
   tail -n 60 "$scratch/log"
   for a in "$scratch"/artifacts/*; do

@@ -72,7 +72,8 @@ private slots:
         const int rounds = AdversaryPlay::scoreboard().rounds;
         const int matched = AdversaryPlay::scoreboard().matched;
         p->reveal();
-        const RowView x = testing::tinyImages()->row(2);
+        const auto images = testing::tinyImages();   // kept: the row is a view into it
+        const RowView x = images->row(2);
         QCOMPARE(p->optimum(0)->deleted, worstCaseCountDeletion(*imageModels()[0].second.linear, x, 1, 3).deleted);
         QVERIFY(p->optimum(0)->exact);
         QCOMPARE(p->optimum(0)->after.scores[0], -0.5);
