@@ -535,6 +535,25 @@ Observation computeObservation(const ObservationSpec& spec, const ObservationInp
         const double a = evaluateExpression(cl.lhs, out.values), b = evaluateExpression(cl.rhs, out.values);
         auto number = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "infinity" : "-infinity") : formatValue(v, "level"); };
         out.claimNumbers = number(a) + " " + cl.op + " " + number(b);
+        // Names (letters, digits, '_', starting with a letter or '_') become the values shown.
+        const std::string& c = spec.claim;
+        for (std::size_t i = 0; i < c.size();) {
+            const auto isName = [&](std::size_t k, bool first) {
+                const unsigned char ch = static_cast<unsigned char>(c[k]);
+                return std::isalpha(ch) || ch == '_' || (!first && std::isdigit(ch));
+            };
+            const bool afterNumber = i > 0 && (std::isdigit(static_cast<unsigned char>(c[i - 1])) || c[i - 1] == '.');
+            if (!isName(i, true) || afterNumber) {
+                out.claimWithValues += c[i++];
+                continue;
+            }
+            std::size_t e = i;
+            while (e < c.size() && isName(e, false)) ++e;
+            const std::string name = c.substr(i, e - i);
+            const auto v = std::find_if(out.values.begin(), out.values.end(), [&](const ObservedValue& o) { return o.name == name; });
+            out.claimWithValues += v != out.values.end() ? v->text : name;
+            i = e;
+        }
         out.claimHolds = !std::isnan(a) && !std::isnan(b) &&
                          (cl.op == "<" ? a < b : cl.op == "<=" ? a <= b : cl.op == ">" ? a > b : a >= b);
     }

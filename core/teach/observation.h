@@ -104,7 +104,8 @@ struct Observation {
     std::vector<ObservedValue> values;
     std::string text;            ///< the template with its slots filled
     std::string claim;           ///< as written
-    std::string claimNumbers;    ///< the claim with its numbers, e.g. "0.381 < 0.996"
+    std::string claimNumbers;    ///< the claim's two sides evaluated, e.g. "0.381 < 0.996"
+    std::string claimWithValues; ///< the claim with each name replaced by its shown value, e.g. "0.52 > 0.03 + 0.2"
     bool claimHolds = true;      ///< true when there is no claim
 };
 

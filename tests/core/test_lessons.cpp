@@ -128,11 +128,13 @@ private slots:
                  QString("A 0.400, B 0.300, B ahead from 10, A never (none), A at 0.5 from 20; 0.100 1.00"));
         QVERIFY(o.claimHolds);
         QCOMPARE(QString::fromStdString(o.claimNumbers), QString("0.3 < 0.4"));
+        QCOMPARE(QString::fromStdString(o.claimWithValues), QString("0.300 < 0.400"));   // what a student reads
         // A false claim is reported as false, and "none" makes any comparison false.
         const Observation f = observe({{"values", {{"a", {{"kind", "error"}, {"learner", "A"}, {"level", 0}}},
                                                     {"n", {{"kind", "crossing"}, {"learner", "A"}, {"other", "B"}}}}},
                                        {"text", "{a}"}, {"claim", "a > 0.5"}}, in);
         QVERIFY(!f.claimHolds);
+        QCOMPARE(QString::fromStdString(f.claimWithValues), QString("0.100 > 0.5"));
         QVERIFY(!observe({{"values", {{"n", {{"kind", "crossing"}, {"learner", "A"}, {"other", "B"}}}}},
                           {"text", "{n}"}, {"claim", "n >= 0"}}, in).claimHolds);
         // A level the run does not have is an error naming the quantity.

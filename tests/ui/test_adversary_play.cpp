@@ -133,7 +133,7 @@ private slots:
         pad->setPen(0.5);   // one cell: the stroke stays on its row
         const int s = pad->cellSize();
         QVERIFY(s >= 20);
-        const QPoint origin((pad->width() - 4 * s) / 2, (pad->height() - 4 * s) / 2);
+        const QPoint origin = pad->origin();
         const auto centre = [&](int r, int c) { return origin + QPoint(c * s + s / 2, r * s + s / 2); };
         QTest::mousePress(pad, Qt::LeftButton, {}, centre(0, 0));
         for (int c = 1; c <= 3; ++c) QTest::mouseMove(pad, centre(0, c));

@@ -12,10 +12,12 @@
 #include "ui/plots/draw_canvas.h"
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/robustness_view.h"
+#include "ui/plots/type_message.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -184,6 +186,33 @@ private slots:
             p->reveal();
             shoot(screen.tabs, "play-spam-" + tag + ".png");
             if (size.width() == 1280) showMap(screen, *s.test, "robustness-spam-" + tag + ".png");
+            screen.tabs.setCurrentIndex(0);
+
+            // Type your own: both learners' scores are core's on the typed row; attacked as a test message.
+            screen.heatmaps->setAdversaryMode(false);
+            screen.heatmaps->setDrawMode(true);
+            TypeMessage* t = screen.heatmaps->typeMessage();
+            t->setIntendedClass(1);
+            const QString text = "Subject: FREE money\n\nClick here to claim your free prize, limited offer, act now!";
+            t->editor()->setPlainText(text);
+            t->classify();
+            const TypedDocument typed = typedDocumentRow(*s.test, text.toStdString());
+            for (int k = 0; k < 2; ++k) {
+                const PlayScore want = scoreWithDeletions(s.models[static_cast<std::size_t>(k)].second,
+                                                          typed.row(s.test->features()), 1, {});
+                QVERIFY2(t->verdict(k)->text().contains(QString("(score %1)").arg(want.scores[0], 0, 'f', 3)),
+                         qPrintable(t->verdict(k)->text()));
+            }
+            shoot(screen.tabs, "type-spam-" + tag + ".png");
+            screen.heatmaps->addOwnMessage(typed, 1);
+            QCOMPARE(screen.heatmaps->instance(), s.test->rows());
+            QTRY_VERIFY2_WITH_TIMEOUT(screen.heatmaps->currentView().instance == s.test->rows(),
+                                      qPrintable(screen.heatmaps->findChild<QLabel*>("heatmapStatus")->text() + " / view of " +
+                                                 QString::number(screen.heatmaps->currentView().instance)),
+                                      30000);
+            QApplication::processEvents();
+            QTest::qWait(200);
+            shoot(screen.tabs, "typed-spam-heatmaps-" + tag + ".png");
         }
     }
 };

@@ -239,7 +239,7 @@ void LessonDock::computeObservation(const ExperimentResult& r) {
                         html += "<br><span style='color:" + QString(o.claimHolds ? "#1a7f37" : "#b42318") + "'>" +
                                 (o.claimHolds ? tr("The lesson's claim holds here: %1 (%2).")
                                               : tr("The lesson's claim does not hold in this run: %1 is false (%2)."))
-                                    .arg(QString::fromStdString(o.claim).toHtmlEscaped(),
+                                    .arg(QString::fromStdString(o.claimWithValues).toHtmlEscaped(),
                                          QString::fromStdString(o.claimNumbers).toHtmlEscaped()) +
                                 "</span>";
                     setObservationHtml(html);

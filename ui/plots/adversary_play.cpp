@@ -77,7 +77,11 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
 
     // Images: the instance to click (with the prices of a value budget beside it), then the
     // optimal adversary's deletion against each learner once revealed.
-    auto* images = new QHBoxLayout;
+    // In a box of their own, hidden with text data: an empty layout kept its stretch, and the
+    // message sat under a 200 px gap at 1280x720.
+    m_images = new QWidget(this);
+    auto* images = new QHBoxLayout(m_images);
+    images->setContentsMargins(0, 0, 0, 0);
     m_canvas = new ColorMapWidget(this);
     m_canvas->setObjectName("playCanvas");
     m_canvas->setGradient(ColorMapWidget::inkGradient());
@@ -94,7 +98,7 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
         m_best[k]->setScaleLabel(tr("x_j (red: deleted)"));
         images->addWidget(m_best[k], 1);
     }
-    outer->addLayout(images, 1);
+    outer->addWidget(m_images, 1);
     m_text = new QTextBrowser(this);
     m_text->setObjectName("playMessage");
     m_text->setOpenLinks(false);
@@ -274,6 +278,7 @@ void AdversaryPlay::drawImage() {
     m_canvas->setRange(lo, hi);
     m_canvas->setMask(m_game->deleted());
     m_canvas->setTitle(tr("your deletions (%1)").arg(m_game->deleted().size()));
+    m_images->setVisible(true);
     m_canvas->setVisible(true);
     m_text->setVisible(false);
     m_prices->setVisible(m_game->budget().byValue);
@@ -292,6 +297,7 @@ void AdversaryPlay::drawImage() {
 }
 
 void AdversaryPlay::drawText() {
+    m_images->setVisible(false);
     m_canvas->setVisible(false);
     m_prices->setVisible(false);
     for (ColorMapWidget* w : m_best) w->setVisible(false);

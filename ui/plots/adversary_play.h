@@ -98,6 +98,7 @@ private:
     QPushButton* m_reset = nullptr;
     QPushButton* m_reveal = nullptr;
     QLabel* m_score[2] = {nullptr, nullptr};
+    QWidget* m_images = nullptr;   ///< the image row (canvas, prices, optima)
     ColorMapWidget* m_canvas = nullptr;
     ColorMapWidget* m_prices = nullptr;
     ColorMapWidget* m_best[2] = {nullptr, nullptr};

@@ -235,6 +235,16 @@ void ColorMapWidget::updateAxes() {
         m_plot->xAxis->setScaleRatio(m_plot->yAxis, 1.0);
     else
         m_plot->yAxis->setScaleRatio(m_plot->xAxis, 1.0);
+    if (m_scaleBelow) {
+        // The bar as wide as the image: left and right margins equal to its horizontal padding.
+        const int imageW = static_cast<int>(std::lround(std::min<double>(r.width(), r.height() * imageAspect)));
+        const int padX = kPad + std::max(0, (r.width() - imageW) / 2);
+        if (m_scale->margins().left() != padX || m_scale->margins().right() != padX) {
+            m_scale->setMargins(QMargins(padX, m_scale->margins().top(), padX, m_scale->margins().bottom()));
+            QTimer::singleShot(0, m_plot, [plot = m_plot] { plot->replot(); });
+        }
+        return;
+    }
     const int imageH = static_cast<int>(std::lround(std::min<double>(r.height(), r.width() / imageAspect)));
     const int padY = kPad + std::max(0, (r.height() - imageH) / 2);
     if (m_scale->margins().top() != padY || m_scale->margins().bottom() != padY) {
@@ -254,7 +264,37 @@ void ColorMapWidget::setFitHeightToWidth(bool on) {
     updateGeometry();
 }
 
+void ColorMapWidget::setScaleBelow(bool below) {
+    if (below == m_scaleBelow) return;
+    m_scaleBelow = below;
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    layout->take(m_scale);
+    layout->simplify();
+    if (below) {
+        layout->addElement(1, 0, m_scale);
+        layout->setRowStretchFactor(1, 0.001);   // the bar takes only what it needs
+        m_scale->setType(QCPAxis::atBottom);
+        m_scale->setAutoMargins(QCP::msTop | QCP::msBottom);   // left and right: updateAxes
+    } else {
+        layout->addElement(0, 1, m_scale);
+        layout->setColumnStretchFactor(1, 0.001);
+        m_scale->setType(QCPAxis::atRight);
+        m_scale->setAutoMargins(QCP::msLeft | QCP::msRight);
+    }
+    m_scale->setMargins(QMargins());
+    updateGeometry();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 int ColorMapWidget::heightForWidth(int width) const {
+    if (m_scaleBelow) {
+        const int scaleHeight =
+            m_scale->outerRect().height() > 0 ? m_scale->outerRect().height() : 3 * fontMetrics().height() + 10;
+        const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
+        int h = std::max(1, width - 2 * kPad) * rows / cols + 2 * kPad + 2 + scaleHeight;
+        if (m_title->isVisibleTo(this)) h += m_title->heightForWidth(width) + kTitleGap;
+        return std::max(h, minimumSizeHint().height());
+    }
     // The colour scale's width as laid out (bar, ticks and label); before the first layout, an
     // estimate from the font.
     const int scaleWidth =

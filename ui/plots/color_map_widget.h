@@ -73,6 +73,10 @@ public:
     /// colour scale), so that a layout gives the map no more height than it can use and the
     /// title stays on the image. Off by default (the map fills whatever it is given).
     void setFitHeightToWidth(bool on);
+    /// The colour scale under the image (a horizontal bar) instead of on its right: in narrow
+    /// cells the image gets the whole width (the Heatmaps tab's four columns beside the docks).
+    void setScaleBelow(bool below);
+    bool scaleBelow() const { return m_scaleBelow; }
     bool hasHeightForWidth() const override { return m_fitHeight; }
     int heightForWidth(int width) const override;
 
@@ -106,6 +110,7 @@ private:
     QColor m_maskColor;
     int m_rows = 0, m_cols = 0;
     bool m_fitHeight = false;
+    bool m_scaleBelow = false;
 };
 
 }  // namespace fdlab::ui

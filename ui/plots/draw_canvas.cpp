@@ -1,8 +1,7 @@
 #include "ui/plots/draw_canvas.h"
 
-#include "core/teach/deletion_game.h"
+#include "ui/plots/own_input_verdicts.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -36,12 +35,28 @@ void InkPad::clear() {
 
 void InkPad::setPen(double radius) { m_pen = std::clamp(radius, 0.5, 4.0); }
 
-int InkPad::cellSize() const { return m_rows > 0 ? std::max(1, std::min(width() / m_cols, height() / m_rows)) : 1; }
+QRect InkPad::area() const {
+    // The part of the pad on screen: in the scrolled Heatmaps tab the stack is as tall as its
+    // largest page, and a pad sized to all of it had its bottom rows out of sight at 1280x720.
+    const QRect visible = visibleRegion().boundingRect();
+    return visible.isEmpty() ? rect() : visible;
+}
+
+int InkPad::cellSize() const {
+    const QRect a = area();
+    return m_rows > 0 ? std::max(1, std::min(a.width() / m_cols, a.height() / m_rows)) : 1;
+}
+
+QPoint InkPad::origin() const {
+    const QRect a = area();
+    const int s = cellSize();
+    return {a.x() + (a.width() - s * m_cols) / 2, a.y() + (a.height() - s * m_rows) / 2};
+}
 
 QPointF InkPad::cellPoint(const QPointF& p) const {
     const int s = cellSize();
-    const QPointF origin((width() - s * m_cols) / 2.0, (height() - s * m_rows) / 2.0);
-    return {(p.y() - origin.y()) / s - 0.5, (p.x() - origin.x()) / s - 0.5};   // (row, col), cell centres whole
+    const QPointF o = origin();
+    return {(p.y() - o.y()) / s - 0.5, (p.x() - o.x()) / s - 0.5};   // (row, col), cell centres whole
 }
 
 bool InkPad::cellAt(const QPoint& p, int* row, int* col) const {
@@ -93,11 +108,16 @@ void InkPad::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void InkPad::paintEvent(QPaintEvent*) {
+    // Scrolling moves the part on screen without a resize: then repaint all of it, centred anew.
+    if (area() != m_painted) {
+        m_painted = area();
+        update();
+    }
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Window));
     if (m_rows == 0) return;
     const int s = cellSize();
-    const QPoint origin((width() - s * m_cols) / 2, (height() - s * m_rows) / 2);
+    const QPoint origin = this->origin();
     for (int r = 0; r < m_rows; ++r)
         for (int c = 0; c < m_cols; ++c) {
             const int g = 255 - static_cast<int>(std::lround(255.0 * std::clamp(m_x[static_cast<std::size_t>(r * m_cols + c)] / m_ink, 0.0f, 1.0f)));
@@ -105,16 +125,6 @@ void InkPad::paintEvent(QPaintEvent*) {
         }
     p.setPen(QColor(170, 170, 170));
     p.drawRect(origin.x(), origin.y(), s * m_cols - 1, s * m_rows - 1);
-}
-
-QString ownInputVerdict(const std::string& learner, const PlayScore& s, const Dataset& d) {
-    const QString cls = s.predicted >= 0 && s.predicted < d.numClasses()
-                            ? QString::fromStdString(d.classNames[static_cast<std::size_t>(s.predicted)])
-                            : QStringLiteral("?");
-    return QObject::tr("<b>%1</b> reads it as <b style='font-size:large'>%2</b> (%3 %4)")
-        .arg(QString::fromStdString(learner).toHtmlEscaped(), cls.toHtmlEscaped(),
-             s.scores.size() == 1 ? QObject::tr("score") : QObject::tr("margin"))
-        .arg(s.scores.size() == 1 ? s.scores[0] : s.margin, 0, 'f', 3);
 }
 
 DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
@@ -138,25 +148,11 @@ DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
     pen->addStretch(1);
     pen->addWidget(clear);
     side->addLayout(pen);
-    for (int k = 0; k < 2; ++k) {
-        m_verdict[k] = new QLabel(this);
-        m_verdict[k]->setObjectName(k == 0 ? "drawVerdictA" : "drawVerdictB");
-        m_verdict[k]->setTextFormat(Qt::RichText);
-        m_verdict[k]->setWordWrap(true);
-        m_verdict[k]->setFrameShape(QFrame::StyledPanel);
-        m_verdict[k]->setMargin(4);
-        side->addWidget(m_verdict[k]);
-    }
-    auto* use = new QHBoxLayout;
-    use->addWidget(new QLabel(tr("It is meant to be:"), this));
-    m_class = new QComboBox(this);
-    use->addWidget(m_class, 1);
-    side->addLayout(use);
-    m_use = new QPushButton(tr("Attack it: use as a test instance"), this);
-    m_use->setObjectName("drawUse");
-    m_use->setToolTip(tr("Adds the drawing to the test instances of the Heatmaps tab, with the class chosen above as its "
-                         "true class, and opens it there"));
-    side->addWidget(m_use);
+    m_verdicts = new OwnInputVerdicts(tr("Attack it: use as a test instance"),
+                                      tr("Adds the drawing to the test instances of the Heatmaps tab, with the class "
+                                         "chosen above as its true class, and opens it there"),
+                                      "draw", this);
+    side->addWidget(m_verdicts);
     side->addStretch(1);
     outer->addLayout(side, 1);
 
@@ -172,37 +168,28 @@ DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
     });
     connect(clear, &QPushButton::clicked, m_pad, &InkPad::clear);
     connect(m_pad, &InkPad::changed, this, &DrawCanvas::classify);
-    connect(m_class, &QComboBox::currentIndexChanged, this, &DrawCanvas::classify);
-    connect(m_use, &QPushButton::clicked, this, [this] { emit useDrawing(m_pad->values(), intendedClass()); });
+    connect(m_verdicts, &OwnInputVerdicts::intendedClassChanged, this, &DrawCanvas::classify);
+    connect(m_verdicts, &OwnInputVerdicts::useRequested, this, [this] { emit useDrawing(m_pad->values(), intendedClass()); });
 }
 
 void DrawCanvas::setContext(HeatmapContextPtr ctx, int a, int b) {
-    m_ctx = std::move(ctx);
-    m_learner[0] = a;
-    m_learner[1] = b;
-    m_class->clear();
-    if (!m_ctx || !m_ctx->test->imageShape) return;
-    const Dataset& d = *m_ctx->test;
-    for (const std::string& c : d.classNames) m_class->addItem(QString::fromStdString(c));
+    m_verdicts->setContext(ctx, a, b);
+    if (!ctx || !ctx->test->imageShape) return;
+    const Dataset& d = *ctx->test;
     // Ink as dark as the data's darkest pixel (MNIST: 1, or 255 for raw bytes).
     float ink = 0.0f;
     for (int i = 0; i < d.rows(); ++i) d.forEachNonZero(i, [&](int, float v) { ink = std::max(ink, v); });
     m_pad->setShape(d.imageShape->rows, d.imageShape->cols, ink);
 }
 
-int DrawCanvas::intendedClass() const { return std::max(0, m_class->currentIndex()); }
-void DrawCanvas::setIntendedClass(int k) { m_class->setCurrentIndex(k); }
+QLabel* DrawCanvas::verdict(int which) const { return m_verdicts->verdict(which); }
+int DrawCanvas::intendedClass() const { return m_verdicts->intendedClass(); }
+void DrawCanvas::setIntendedClass(int k) { m_verdicts->setIntendedClass(k); }
 
 void DrawCanvas::classify() {
-    if (!m_ctx) return;
-    const Dataset& d = *m_ctx->test;
-    const RowView x = RowView::dense(m_pad->values());
-    for (int k = 0; k < 2; ++k) {
-        const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(m_learner[k])];
-        const PlayScore s = scoreWithDeletions(model, x, intendedClass(), {});
-        m_verdict[k]->setText(ownInputVerdict(name, s, d));
-    }
-    m_use->setEnabled(std::any_of(m_pad->values().begin(), m_pad->values().end(), [](float v) { return v != 0.0f; }));
+    const std::vector<float>& x = m_pad->values();
+    if (x.empty()) return;
+    m_verdicts->classify(RowView::dense(x), std::any_of(x.begin(), x.end(), [](float v) { return v != 0.0f; }));
 }
 
 }  // namespace fdlab::ui

@@ -12,18 +12,11 @@
 
 #include <vector>
 
-class QComboBox;
 class QLabel;
-class QPushButton;
-
-namespace fdlab {
-struct PlayScore;
-}  // namespace fdlab
 
 namespace fdlab::ui {
 
-/// "<learner> reads it as <class> (score s)": a learner's verdict on the student's own input.
-QString ownInputVerdict(const std::string& learner, const fdlab::PlayScore& s, const fdlab::Dataset& d);
+class OwnInputVerdicts;
 
 /// The paper: mouse strokes become ink; one cell per feature.
 class InkPad : public QWidget {
@@ -36,8 +29,10 @@ public:
     void setPen(double radius);
     double pen() const { return m_pen; }
     const std::vector<float>& values() const { return m_x; }
-    /// Side of one cell in pixels, and the cell under a widget pixel (false outside).
+    /// Side of one cell in pixels, the top left corner of the grid (centred in the part of the
+    /// pad on screen), and the cell under a widget pixel (false outside).
     int cellSize() const;
+    QPoint origin() const;
     bool cellAt(const QPoint& p, int* row, int* col) const;
     /// Ink at cell (row, col): every cell within the pen radius darkens (never lightens).
     void stroke(double row, double col);
@@ -54,11 +49,13 @@ protected:
 
 private:
     QPointF cellPoint(const QPointF& p) const;
+    QRect area() const;
     int m_rows = 0, m_cols = 0;
     float m_ink = 1.0f;
     double m_pen = 1.2;
     std::vector<float> m_x;
     QPointF m_last{-1, -1};
+    QRect m_painted;   ///< area() at the last paint
 };
 
 class DrawCanvas : public QWidget {
@@ -68,7 +65,7 @@ public:
     /// The models to classify with and the image shape (from the context's test set).
     void setContext(HeatmapContextPtr ctx, int a, int b);
     InkPad* pad() const { return m_pad; }
-    QLabel* verdict(int which) const { return m_verdict[which == 0 ? 0 : 1]; }
+    QLabel* verdict(int which) const;
     /// The class the drawing is meant to be (its true label for the attack).
     int intendedClass() const;
     void setIntendedClass(int k);
@@ -79,13 +76,9 @@ signals:
 
 private:
     void classify();
-    HeatmapContextPtr m_ctx;
-    int m_learner[2] = {0, 0};
     InkPad* m_pad = nullptr;
-    QComboBox* m_class = nullptr;
     QLabel* m_penLabel = nullptr;
-    QLabel* m_verdict[2] = {nullptr, nullptr};
-    QPushButton* m_use = nullptr;
+    OwnInputVerdicts* m_verdicts = nullptr;
 };
 
 }  // namespace fdlab::ui

@@ -298,6 +298,18 @@ void HeatmapView::buildUi() {
     m_stack->addWidget(m_draw);
     m_type = new TypeMessage(m_stack);
     m_stack->addWidget(m_type);
+    // The stack asks for the size of its page on screen, not of its largest page: the drawing
+    // pad and the typing page fit the window instead of the detail page's height (the tab
+    // scrolls otherwise, and the pad's bottom rows were out of sight at 1280x720).
+    std::vector<QSizePolicy> policies;
+    for (int i = 0; i < m_stack->count(); ++i) policies.push_back(m_stack->widget(i)->sizePolicy());
+    connect(m_stack, &QStackedWidget::currentChanged, this, [this, policies](int current) {
+        for (int i = 0; i < m_stack->count(); ++i)
+            m_stack->widget(i)->setSizePolicy(i == current ? policies[static_cast<std::size_t>(i)]
+                                                           : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored));
+        m_stack->updateGeometry();
+    });
+    emit m_stack->currentChanged(m_stack->currentIndex());
 
     m_playTimer = new QTimer(this);
     m_playTimer->setInterval(150);
@@ -696,6 +708,19 @@ void HeatmapView::setDrawMode(bool on) {
     } else if (drawMode()) {
         m_stack->setCurrentIndex(0);
     }
+}
+
+void HeatmapView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    // Four map columns: below about 1000 px a scale on the right takes half of each column
+    // (images of about 70 px at 1200x800 with the docks shown); under the image it takes height,
+    // of which the tab has more.
+    // (A band of 40 px keeps a scroll bar that comes and goes from switching back and forth.)
+    const bool below = m_original->scaleBelow() ? width() < 1020 : width() < 980;
+    if (m_original->scaleBelow() == below) return;
+    m_original->setScaleBelow(below);
+    for (auto& row : m_maps)
+        for (ColorMapWidget* map : row) map->setScaleBelow(below);
 }
 
 int HeatmapView::imageSide() const {

@@ -153,6 +153,10 @@ signals:
     /// Result of a (possibly deferred) jump request.
     void jumpFinished(bool found, int instance);
 
+protected:
+    /// Narrow (the docks beside it): the maps' colour scales go under the images.
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     /// Shows `d` (the test set with the student's instance as its last row) and opens that row.
     void openOwnInstance(std::shared_ptr<fdlab::Dataset> d, const QString& what);

@@ -1,9 +1,7 @@
 #include "ui/plots/type_message.h"
 
-#include "core/teach/deletion_game.h"
-#include "ui/plots/draw_canvas.h"
+#include "ui/plots/own_input_verdicts.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -35,25 +33,11 @@ TypeMessage::TypeMessage(QWidget* parent) : QWidget(parent) {
     m_words->setObjectName("typeMessageWords");
     m_words->setWordWrap(true);
     side->addWidget(m_words);
-    for (int k = 0; k < 2; ++k) {
-        m_verdict[k] = new QLabel(this);
-        m_verdict[k]->setObjectName(k == 0 ? "typeVerdictA" : "typeVerdictB");
-        m_verdict[k]->setTextFormat(Qt::RichText);
-        m_verdict[k]->setWordWrap(true);
-        m_verdict[k]->setFrameShape(QFrame::StyledPanel);
-        m_verdict[k]->setMargin(4);
-        side->addWidget(m_verdict[k]);
-    }
-    auto* use = new QHBoxLayout;
-    use->addWidget(new QLabel(tr("It is meant to be:"), this));
-    m_class = new QComboBox(this);
-    use->addWidget(m_class, 1);
-    side->addLayout(use);
-    m_use = new QPushButton(tr("Attack it: use as a test message"), this);
-    m_use->setObjectName("typeMessageUse");
-    m_use->setToolTip(tr("Adds the message to the test messages of the Heatmaps tab, with the class chosen above as "
-                         "its true class, and opens it there"));
-    side->addWidget(m_use);
+    m_verdicts = new OwnInputVerdicts(tr("Attack it: use as a test message"),
+                                      tr("Adds the message to the test messages of the Heatmaps tab, with the class "
+                                         "chosen above as its true class, and opens it there"),
+                                      "typeMessage", this);
+    side->addWidget(m_verdicts);
     side->addStretch(1);
     outer->addLayout(side, 2);
 
@@ -62,8 +46,8 @@ TypeMessage::TypeMessage(QWidget* parent) : QWidget(parent) {
     m_debounce->setInterval(150);
     connect(m_text, &QPlainTextEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
     connect(m_debounce, &QTimer::timeout, this, &TypeMessage::classify);
-    connect(m_class, &QComboBox::currentIndexChanged, this, &TypeMessage::classify);
-    connect(m_use, &QPushButton::clicked, this, [this] {
+    connect(m_verdicts, &OwnInputVerdicts::intendedClassChanged, this, &TypeMessage::classify);
+    connect(m_verdicts, &OwnInputVerdicts::useRequested, this, [this] {
         if (!m_ctx) return;
         try {
             emit useMessage(typedDocumentRow(*m_ctx->test, m_text->toPlainText().left(kMaxTypedChars).toStdString()),
@@ -75,21 +59,18 @@ TypeMessage::TypeMessage(QWidget* parent) : QWidget(parent) {
 }
 
 void TypeMessage::setContext(HeatmapContextPtr ctx, int a, int b) {
-    m_ctx = std::move(ctx);
-    m_learner[0] = a;
-    m_learner[1] = b;
-    m_class->clear();
-    if (!m_ctx) return;
-    for (const std::string& c : m_ctx->test->classNames) m_class->addItem(QString::fromStdString(c));
+    m_ctx = ctx;
+    m_verdicts->setContext(std::move(ctx), a, b);
     classify();
 }
 
-int TypeMessage::intendedClass() const { return std::max(0, m_class->currentIndex()); }
-void TypeMessage::setIntendedClass(int k) { m_class->setCurrentIndex(k); }
+QLabel* TypeMessage::verdict(int which) const { return m_verdicts->verdict(which); }
+int TypeMessage::intendedClass() const { return m_verdicts->intendedClass(); }
+void TypeMessage::setIntendedClass(int k) { m_verdicts->setIntendedClass(k); }
 
 void TypeMessage::classify() {
     m_debounce->stop();
-    if (!m_ctx || m_ctx->models.empty()) return;
+    if (!m_ctx) return;
     const Dataset& d = *m_ctx->test;
     const QString text = m_text->toPlainText();
     TypedDocument typed;
@@ -97,19 +78,14 @@ void TypeMessage::classify() {
         typed = typedDocumentRow(d, text.left(kMaxTypedChars).toStdString());
     } catch (const std::exception& e) {
         m_words->setText(QString::fromStdString(e.what()));
-        m_use->setEnabled(false);
+        m_verdicts->useButton()->setEnabled(false);
         return;
     }
     QString words = tr("%1 of its words are in the vocabulary, %2 are not (they do not count).")
                         .arg(typed.columns.size()).arg(typed.unseenWords);
     if (text.size() > kMaxTypedChars) words += tr(" Only its first %1 characters are read.").arg(kMaxTypedChars);
     m_words->setText(words);
-    for (int k = 0; k < 2; ++k) {
-        const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(m_learner[k])];
-        const PlayScore s = scoreWithDeletions(model, typed.row(d.features()), intendedClass(), {});
-        m_verdict[k]->setText(ownInputVerdict(name, s, d));
-    }
-    m_use->setEnabled(!typed.columns.empty());
+    m_verdicts->classify(typed.row(d.features()), !typed.columns.empty());
 }
 
 }  // namespace fdlab::ui

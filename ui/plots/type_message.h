@@ -10,13 +10,13 @@
 
 #include <QWidget>
 
-class QComboBox;
 class QLabel;
 class QPlainTextEdit;
-class QPushButton;
 class QTimer;
 
 namespace fdlab::ui {
+
+class OwnInputVerdicts;
 
 class TypeMessage : public QWidget {
     Q_OBJECT
@@ -25,7 +25,7 @@ public:
     /// The models to classify with and the corpus (the context's test set).
     void setContext(HeatmapContextPtr ctx, int a, int b);
     QPlainTextEdit* editor() const { return m_text; }
-    QLabel* verdict(int which) const { return m_verdict[which == 0 ? 0 : 1]; }
+    QLabel* verdict(int which) const;
     QLabel* words() const { return m_words; }
     /// The class the message is meant to be (its true label for the attack).
     int intendedClass() const;
@@ -39,12 +39,9 @@ signals:
 
 private:
     HeatmapContextPtr m_ctx;
-    int m_learner[2] = {0, 0};
     QPlainTextEdit* m_text = nullptr;
-    QComboBox* m_class = nullptr;
     QLabel* m_words = nullptr;
-    QLabel* m_verdict[2] = {nullptr, nullptr};
-    QPushButton* m_use = nullptr;
+    OwnInputVerdicts* m_verdicts = nullptr;
     QTimer* m_debounce = nullptr;
 };
 

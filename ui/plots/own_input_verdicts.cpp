@@ -1,0 +1,72 @@
+#include "ui/plots/own_input_verdicts.h"
+
+#include "core/teach/deletion_game.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace fdlab::ui {
+
+OwnInputVerdicts::OwnInputVerdicts(const QString& useText, const QString& useToolTip, const QString& prefix,
+                                   QWidget* parent)
+    : QWidget(parent) {
+    auto* box = new QVBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    for (int k = 0; k < 2; ++k) {
+        m_verdict[k] = new QLabel(this);
+        m_verdict[k]->setObjectName(prefix + (k == 0 ? "VerdictA" : "VerdictB"));
+        m_verdict[k]->setTextFormat(Qt::RichText);
+        m_verdict[k]->setWordWrap(true);
+        m_verdict[k]->setFrameShape(QFrame::StyledPanel);
+        m_verdict[k]->setMargin(4);
+        box->addWidget(m_verdict[k]);
+    }
+    auto* meant = new QHBoxLayout;
+    meant->addWidget(new QLabel(tr("It is meant to be:"), this));
+    m_class = new QComboBox(this);
+    meant->addWidget(m_class, 1);
+    box->addLayout(meant);
+    m_use = new QPushButton(useText, this);
+    m_use->setObjectName(prefix + "Use");
+    m_use->setToolTip(useToolTip);
+    box->addWidget(m_use);
+    connect(m_class, &QComboBox::currentIndexChanged, this, &OwnInputVerdicts::intendedClassChanged);
+    connect(m_use, &QPushButton::clicked, this, &OwnInputVerdicts::useRequested);
+}
+
+void OwnInputVerdicts::setContext(HeatmapContextPtr ctx, int a, int b) {
+    m_ctx = std::move(ctx);
+    m_learner[0] = a;
+    m_learner[1] = b;
+    const QSignalBlocker block(m_class);
+    m_class->clear();
+    if (m_ctx)
+        for (const std::string& c : m_ctx->test->classNames) m_class->addItem(QString::fromStdString(c));
+}
+
+int OwnInputVerdicts::intendedClass() const { return std::max(0, m_class->currentIndex()); }
+void OwnInputVerdicts::setIntendedClass(int k) { m_class->setCurrentIndex(k); }
+
+void OwnInputVerdicts::classify(const RowView& x, bool usable) {
+    if (!m_ctx || m_ctx->models.empty()) return;
+    const Dataset& d = *m_ctx->test;
+    for (int k = 0; k < 2; ++k) {
+        const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(m_learner[k])];
+        const PlayScore s = scoreWithDeletions(model, x, intendedClass(), {});
+        const QString cls = s.predicted >= 0 && s.predicted < d.numClasses()
+                                ? QString::fromStdString(d.classNames[static_cast<std::size_t>(s.predicted)])
+                                : QStringLiteral("?");
+        m_verdict[k]->setText(tr("<b>%1</b> reads it as <b style='font-size:large'>%2</b> (%3 %4)")
+                                  .arg(QString::fromStdString(name).toHtmlEscaped(), cls.toHtmlEscaped(),
+                                       s.scores.size() == 1 ? tr("score") : tr("margin"))
+                                  .arg(s.scores.size() == 1 ? s.scores[0] : s.margin, 0, 'f', 3));
+    }
+    m_use->setEnabled(usable);
+}
+
+}  // namespace fdlab::ui
