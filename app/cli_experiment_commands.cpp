@@ -9,6 +9,7 @@
 #include "core/eval/experiment_runner.h"
 #include "core/eval/level_evaluation.h"
 #include "core/eval/model_data.h"
+#include "core/eval/multi_task.h"
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/deletion_grid.h"
@@ -239,22 +240,43 @@ int runPresets(const std::vector<std::string>& argv) {
 
 // ---- run -------------------------------------------------------------------------------------
 
+// One table row per summary entry (the task column only for multi-task results).
+void printSummaryRows(const ExperimentResult& r, const std::vector<CurveSummary>& rows, bool oneSided) {
+    for (const auto& s : rows) {
+        // The paper's numbers are the aggregate's (a multi-task paper reports the mean over tasks).
+        const auto ref = paperReference(r.spec, s.learner, s.level);
+        const bool showRef = ref && !(r.spec.multiTask() && s.task >= 0);
+        const std::string task = !r.spec.multiTask() ? "" : s.task < 0 ? "mean over tasks" : r.spec.taskName(s.task);
+        char line[320];
+        std::snprintf(line, sizeof line, "%s%-18s %6g   %-7s  %-7s  %-7s  %s%s\n",
+                      r.spec.multiTask() ? (std::string(task.size() < 18 ? 18 - task.size() : 0, ' ') + task + "  ").c_str() : "",
+                      s.learner.c_str(), s.level, fmt(s.error.mean).c_str(), fmt(s.error.se).c_str(), fmt(s.auc.mean).c_str(),
+                      oneSided ? (fmt(s.errorAttacked.mean) + "   " + fmt(s.errorOthers.mean) + "   ").c_str() : "",
+                      showRef ? fmt(*ref, 3).c_str() : "");
+        std::cout << line;
+    }
+}
+
 void printTable(const ExperimentResult& r) {
     std::cout << r.spec.name << "\n" << std::string(r.spec.name.size(), '=') << "\n";
     if (r.spec.paper.is_object() && r.spec.paper.contains("summary"))
         std::cout << "Paper: " << r.spec.paper.at("summary").get<std::string>() << "\n";
     // One-sided threats: the error on the attacked classes' instances and on the others too.
     const bool oneSided = !r.spec.attackedClasses.empty();
-    std::cout << "\nlearner             level   error    +-se     AUC      " << (oneSided ? "attacked others   " : "") << "paper\n";
-    for (const auto& s : r.summary) {
-        const auto ref = paperReference(r.spec, s.learner, s.level);
-        char line[240];
-        std::snprintf(line, sizeof line, "%-18s %6g   %-7s  %-7s  %-7s  %s%s\n", s.learner.c_str(), s.level,
-                      fmt(s.error.mean).c_str(), fmt(s.error.se).c_str(), fmt(s.auc.mean).c_str(),
-                      oneSided ? (fmt(s.errorAttacked.mean) + "   " + fmt(s.errorOthers.mean) + "   ").c_str() : "",
-                      ref ? fmt(*ref, 3).c_str() : "");
-        std::cout << line;
+    const std::string header = std::string(r.spec.multiTask() ? "              task  " : "") +
+                               "learner             level   error    +-se     AUC      " + (oneSided ? "attacked others   " : "") +
+                               "paper\n";
+    if (r.spec.multiTask()) {
+        // The paper's aggregate first: per level, the mean over tasks of each task's mean error
+        // (+-se across tasks); then every task's own curves.
+        std::cout << "\nMean over " << r.spec.taskCount() << " tasks (+-se across tasks):\n" << header;
+        printSummaryRows(r, aggregateOverTasks(r), oneSided);
+        std::cout << "\nPer task (+-se across repetitions):\n";
+    } else {
+        std::cout << "\n";
     }
+    std::cout << header;
+    printSummaryRows(r, r.summary, oneSided);
     for (const auto& w : r.warnings) std::cout << "warning: " << w << '\n';
     std::cout << "\n" << r.message << " in " << fmt(r.elapsed, 2) << " s on " << r.threads << " threads\n";
 }

@@ -64,22 +64,29 @@ int runPlan(const std::vector<std::string>& argv) {
                   {"levels_per_task", spec.levels.size()}, {"total_cost", total}};
         j["tasks"] = json::array();
         for (const auto& t : plan.tasks)
+        {
             j["tasks"].push_back({{"task", t.index}, {"repetition", t.repetition}, {"learner", t.learner},
                                   {"learner_index", t.learnerIndex}, {"cost", t.cost}, {"shard", t.shard}});
+            if (spec.multiTask()) j["tasks"].back()["experiment_task"] = spec.taskName(t.experimentTask);
+        }
         j["shard_costs"] = plan.shardCost;
         std::cout << j.dump(2) << '\n';
         return Ok;
     }
-    std::cout << spec.name << "\nspec fingerprint " << plan.fingerprint << "\n"
-              << plan.tasks.size() << " independent tasks (" << repetitionCount(spec) << " repetitions x "
-              << spec.learners.size() << " learners), each computing all " << spec.levels.size()
-              << " levels of one learner on one repetition.\n"
+    const bool multi = spec.multiTask();
+    std::cout << spec.name << "\nspec fingerprint " << plan.fingerprint << "\n" << plan.tasks.size() << " independent tasks ("
+              << (multi ? std::to_string(spec.taskCount()) + " experiment tasks x " : std::string())
+              << repetitionCount(spec.taskSpec(0)) << " repetitions x " << spec.learners.size()
+              << " learners), each computing all " << spec.levels.size() << " levels of one learner on one repetition"
+              << (multi ? " of one experiment task" : "") << ".\n"
                  "Finer tasks (one level each) would retrain the learner per level, so they are not offered.\n"
                  "Costs are rough relative estimates (1 = one liblinear SVM training).\n\n"
-                 "task  repetition  learner               cost  shard\n";
+              << (multi ? "task  experiment task     " : "task  ") << "repetition  learner               cost  shard\n";
     for (const auto& t : plan.tasks) {
-        char line[200];
-        std::snprintf(line, sizeof line, "%4d  %10d  %-18.18s %7s  %5d\n", t.index, t.repetition, t.learner.c_str(),
+        char line[240];
+        const std::string name = multi ? spec.taskName(t.experimentTask).substr(0, 18) : "";
+        std::snprintf(line, sizeof line, "%4d  %s%10d  %-18.18s %7s  %5d\n", t.index,
+                      multi ? (name + std::string(20 - name.size(), ' ')).c_str() : "", t.repetition, t.learner.c_str(),
                       fixed(t.cost, 1).c_str(), t.shard);
         std::cout << line;
     }

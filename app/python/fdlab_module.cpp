@@ -26,6 +26,7 @@
 #include "core/eval/level_evaluation.h"
 #include "core/eval/metrics.h"
 #include "core/eval/presets.h"
+#include "core/eval/multi_task.h"
 #include "core/eval/results_io.h"
 #include "core/io/kernel_svm_file.h"
 #include "core/io/model_file.h"
@@ -898,6 +899,7 @@ py::object runExperimentPy(const py::object& presetOrFile, const py::object& thr
         for (const auto& p : batch) {
             py::dict d;
             d["learner"] = p.learner;
+            if (spec.multiTask()) d["task"] = spec.taskName(p.task);
             d["level"] = p.level;
             d["repetition"] = p.repetition;
             d["error"] = p.error;
@@ -911,11 +913,13 @@ py::object runExperimentPy(const py::object& presetOrFile, const py::object& thr
                                                 [](const ExperimentResult& res) { return "fdlab.run cancelled: " + res.message; });
     deliver();
     py::dict out = fromJson(resultsToJson(r));
-    // The summary per learner as numpy arrays, ready to plot.
+    // The summary per learner as numpy arrays, ready to plot (a multi-task experiment: the mean
+    // over its tasks, as "aggregate" in the results; each task's curves are in "curves").
     py::dict curves;
+    const std::vector<CurveSummary> rows = r.spec.multiTask() ? aggregateOverTasks(r) : r.summary;
     for (const LearnerSpec& l : r.spec.learners) {
         std::vector<double> lv, err, se, auc, ea, eo;
-        for (const CurveSummary& c : r.summary) {
+        for (const CurveSummary& c : rows) {
             if (c.learner != l.id) continue;
             lv.push_back(c.level), err.push_back(c.error.mean), se.push_back(c.error.se), auc.push_back(c.auc.mean);
             ea.push_back(c.errorAttacked.mean), eo.push_back(c.errorOthers.mean);

@@ -1,5 +1,6 @@
 #include "core/eval/experiment_runner.h"
 
+#include "core/eval/multi_task.h"
 #include "core/eval/provenance.h"
 #include "core/eval/sharding.h"
 
@@ -229,6 +230,13 @@ std::vector<json> gridCandidates(const LearnerSpec& l) {
     return out;
 }
 
+std::vector<std::string> taskDataWarnings(const TaskData& data) {
+    std::vector<std::string> out;
+    if (!data.testAlignment.describe().empty()) out.push_back("test file: " + data.testAlignment.describe());
+    if (!data.testUnseenWords.empty()) out.push_back("test corpus: " + data.testUnseenWords);
+    return out;
+}
+
 ExperimentResult partialResult(const ExperimentSpec& spec, std::vector<CurvePoint> points) {
     ExperimentResult r;
     r.spec = spec;
@@ -241,13 +249,11 @@ ExperimentResult partialResult(const ExperimentSpec& spec, std::vector<CurvePoin
 std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points) {
     std::vector<CurveSummary> out;
     std::vector<CurvePoint> sorted = points;
-    std::sort(sorted.begin(), sorted.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
-    });
+    std::sort(sorted.begin(), sorted.end(), pointLess);
     for (std::size_t a = 0; a < sorted.size();) {
         std::size_t b = a;
         std::vector<double> err, auc, errA, errO;
-        while (b < sorted.size() && sorted[b].learnerIndex == sorted[a].learnerIndex &&
+        while (b < sorted.size() && sorted[b].task == sorted[a].task && sorted[b].learnerIndex == sorted[a].learnerIndex &&
                sorted[b].levelIndex == sorted[a].levelIndex) {
             err.push_back(sorted[b].error);
             auc.push_back(sorted[b].auc);
@@ -256,6 +262,7 @@ std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points)
             ++b;
         }
         CurveSummary s;
+        s.task = sorted[a].task;
         s.learner = sorted[a].learner;
         s.learnerIndex = sorted[a].learnerIndex;
         s.levelIndex = sorted[a].levelIndex;
@@ -368,6 +375,7 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
 
 ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc, const PointCallback& onPoint,
                                const RunOptions& options) {
+    if (spec.multiTask()) return runTasks(spec, rc, onPoint, options);
     Stopwatch clock;
     spec.validate();
     ExperimentResult result;
@@ -377,8 +385,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     const TaskData data = loadTaskData(spec);
     result.provenance = makeProvenance(spec, result.threads, dataFingerprint(data, spec));
     if (options.onData) options.onData(data);
-    if (!data.testAlignment.describe().empty()) result.warnings.push_back("test file: " + data.testAlignment.describe());
-    if (!data.testUnseenWords.empty()) result.warnings.push_back("test corpus: " + data.testUnseenWords);
+    result.warnings = taskDataWarnings(data);
     const int reps = repetitionCount(spec);
     const int L = static_cast<int>(spec.learners.size());
     std::vector<int> jobs = options.jobs;
@@ -534,12 +541,19 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
     }, rc.stop);
 
     for (const auto& ws : jobWarnings) result.warnings.insert(result.warnings.end(), ws.begin(), ws.end());
-    std::sort(result.points.begin(), result.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
-    });
-    result.summary = summarizePoints(result.points);
+    std::sort(result.points.begin(), result.points.end(), pointLess);
     result.elapsed = clock.seconds();
-    if (rc.cancelled()) {
+    finishResult(result, rc.cancelled(), failed, totalPoints);
+    return result;
+}
+
+bool pointLess(const CurvePoint& a, const CurvePoint& b) {
+    return std::tie(a.task, a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.task, b.learnerIndex, b.levelIndex, b.repetition);
+}
+
+void finishResult(ExperimentResult& result, bool cancelled, bool failed, long totalPoints) {
+    result.summary = summarizePoints(result.points);
+    if (cancelled) {
         result.status = Status::Cancelled;
         result.message = "cancelled with " + std::to_string(result.points.size()) + " of " + std::to_string(totalPoints) + " points";
     } else if (failed) {
@@ -549,7 +563,6 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
         result.status = Status::Converged;
         result.message = std::to_string(result.points.size()) + " points";
     }
-    return result;
 }
 
 }  // namespace fdlab

@@ -37,6 +37,7 @@
 namespace fdlab {
 
 struct CurvePoint {
+    int task = 0;                 ///< index into ExperimentSpec::tasks (0 for a single-task experiment)
     std::string learner;          ///< LearnerSpec::id
     int learnerIndex = 0;
     int levelIndex = 0;
@@ -54,6 +55,7 @@ struct CurvePoint {
 };
 
 struct CurveSummary {
+    int task = 0;                 ///< as CurvePoint::task (-1: the mean over tasks, multi_task.h)
     std::string learner;
     int learnerIndex = 0;
     int levelIndex = 0;
@@ -66,8 +68,8 @@ struct CurveSummary {
 
 struct ExperimentResult {
     ExperimentSpec spec;
-    std::vector<CurvePoint> points;        ///< sorted by (learner, level, repetition)
-    std::vector<CurveSummary> summary;     ///< by (learner, level)
+    std::vector<CurvePoint> points;        ///< sorted by (task, learner, level, repetition)
+    std::vector<CurveSummary> summary;     ///< by (task, learner, level)
     Status status = Status::Converged;
     std::string message;
     std::vector<std::string> warnings;     ///< e.g. a learner stopped at its iteration limit
@@ -94,6 +96,8 @@ struct TaskData {
     std::string testUnseenWords;   ///< two text corpora: the test report over the training vocabulary
 };
 
+/// The warnings a run lists for its data (test file alignment, unseen test words).
+std::vector<std::string> taskDataWarnings(const TaskData& data);
 /// Loads the dataset (and the test file) and applies the task. A generator entry gives its
 /// default draw (seed 1); the repetitions use their own draws (prepareRepetition).
 TaskData loadTaskData(const ExperimentSpec& spec);
@@ -120,7 +124,8 @@ std::vector<nlohmann::json> gridCandidates(const LearnerSpec& l);
 using PointCallback = std::function<void(const CurvePoint&)>;
 
 /// Which jobs of an experiment to run (sharded sweeps, core/eval/sharding.h). Job k is
-/// (repetition k / L, learner k % L) for L learners; a job's numbers do not depend on which
+/// (repetition k / L, learner k % L) for L learners (multi-task experiments: task-major, see
+/// core/eval/multi_task.h); a job's numbers do not depend on which
 /// other jobs run, so any subset gives exactly the points a full run gives for those jobs.
 struct RunOptions {
     /// Job indices to run, each in [0, repetitions x learners) (run in increasing order, repeats
@@ -138,7 +143,13 @@ struct RunOptions {
 ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc = {}, const PointCallback& onPoint = {},
                                const RunOptions& options = {});
 
-/// Groups points by (learner, level) into means and standard errors.
+/// Multi-task specs run every task (core/eval/multi_task.h).
+/// The order of a result's points: by (task, learner, level, repetition).
+bool pointLess(const CurvePoint& a, const CurvePoint& b);
+/// A run's summary (summarizePoints), status and message from its points: Cancelled ("cancelled
+/// with n of totalPoints points"), Failed (a learner failed; see warnings) or Converged.
+void finishResult(ExperimentResult& result, bool cancelled, bool failed, long totalPoints);
+/// Groups points by (task, learner, level) into means and standard errors.
 std::vector<CurveSummary> summarizePoints(const std::vector<CurvePoint>& points);
 /// The result of a run stopped part-way: `spec`, the points so far and their summary, Cancelled.
 ExperimentResult partialResult(const ExperimentSpec& spec, std::vector<CurvePoint> points);

@@ -138,7 +138,40 @@ const char* missingName(MissingPolicy m) {
 
 }  // namespace
 
+ExperimentSpec ExperimentSpec::taskSpec(int t) const {
+    if (t < 0 || t >= taskCount())
+        throw std::out_of_range("task " + std::to_string(t) + " of an experiment with " + std::to_string(taskCount()) + " tasks");
+    if (tasks.empty()) return *this;
+    ExperimentSpec one = *this;
+    const ExperimentTask& task = tasks[static_cast<std::size_t>(t)];
+    one.tasks.clear();
+    one.dataset = task.dataset;
+    one.testDataset = task.testDataset;
+    one.task = task.task;
+    one.split = task.split;
+    return one;
+}
+
+std::string ExperimentSpec::taskName(int t) const {
+    return tasks.empty() ? std::string() : tasks.at(static_cast<std::size_t>(t)).name;
+}
+
 void ExperimentSpec::validate() const {
+    if (multiTask()) {
+        // Each task is validated as the single-task experiment it runs as.
+        for (std::size_t t = 0; t < tasks.size(); ++t) {
+            const std::string where = "tasks[" + std::to_string(t) + "]";
+            if (tasks[t].name.empty()) fieldError(where + ".name", "must not be empty");
+            for (std::size_t u = 0; u < t; ++u)
+                if (tasks[u].name == tasks[t].name) fieldError(where + ".name", "'" + tasks[t].name + "' is used twice");
+            try {
+                taskSpec(static_cast<int>(t)).validate();
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument(where + " ('" + tasks[t].name + "'): " + e.what());
+            }
+        }
+        return;
+    }
     if (dataset.bundled.empty() == dataset.file.empty())
         fieldError("dataset", "give exactly one of \"bundled\" and \"file\"");
     if (learners.empty()) fieldError("learners", "at least one learner is needed");
@@ -188,8 +221,11 @@ void ExperimentSpec::validate() const {
                                       "-fold CV are more runs than an int counts");
     if (split.kind == SplitSpec::Kind::Fraction && !(split.testFraction >= 0 && split.testFraction < 1))
         fieldError("split.test", "must be in [0, 1) (0: no test part, with a \"test\" file or to train a final model)");
-    if (testDataset && split.kind != SplitSpec::Kind::Fraction)
-        fieldError("split.kind", "a separate \"test\" file goes with a fraction split (its validation part is carved from the training file)");
+    if (testDataset && split.kind == SplitSpec::Kind::KFold)
+        fieldError("split.kind", "a separate \"test\" file goes with a fraction or counts split (its validation part is carved from the training file)");
+    if (testDataset && split.kind == SplitSpec::Kind::Counts && split.perClassTest != 0)
+        fieldError("split.test", "with a separate \"test\" file the counts split draws only training and validation instances "
+                                 "per class: set \"test\": 0 (got " + std::to_string(split.perClassTest) + ")");
     if (!(split.validationFraction >= 0 && split.validationFraction < 1)) fieldError("split.validation", "must be in [0, 1)");
     if (split.kind == SplitSpec::Kind::Counts && split.perClassTrain < 1) fieldError("split.train", "must be >= 1");
     if (threads < 0) fieldError("threads", "must be >= 0");
@@ -235,13 +271,124 @@ json datasetRefToJson(const DatasetRef& r) {
     }
     return d;
 }
+TaskSpec taskFromJson(const json& t, const std::string& field) {
+    if (!t.is_object()) fieldError(field, "expected an object {\"kind\": ...}");
+    TaskSpec task;
+    const std::string kind = getOr<std::string>(t, "kind", field, "multiclass");
+    if (kind == "binary") {
+        task.kind = TaskSpec::Kind::Binary;
+        rejectUnknownKeys(t, {"kind", "positive", "negative"}, field);
+        if (!t.contains("positive") || !t.contains("negative")) fieldError(field, "binary needs positive and negative");
+        task.positive = stringOrList(t.at("positive"), field + ".positive");
+        task.negative = stringOrList(t.at("negative"), field + ".negative");
+    } else if (kind == "one-vs-rest") {
+        task.kind = TaskSpec::Kind::OneVsRest;
+        rejectUnknownKeys(t, {"kind", "positive"}, field);
+        if (!t.contains("positive")) fieldError(field + ".positive", "one-vs-rest needs the positive class");
+        task.positive = stringOrList(t.at("positive"), field + ".positive");
+        if (task.positive.size() != 1) fieldError(field + ".positive", "one-vs-rest takes exactly one class");
+    } else if (kind == "multiclass") {
+        task.kind = TaskSpec::Kind::MultiClass;
+        rejectUnknownKeys(t, {"kind"}, field);
+    } else {
+        fieldError(field + ".kind", "expected binary, one-vs-rest or multiclass, got '" + kind + "'");
+    }
+    return task;
+}
+
+SplitSpec splitFromJson(const json& sp, const std::string& field) {
+    if (!sp.is_object()) fieldError(field, "expected an object {\"kind\": ...}");
+    SplitSpec split;
+    const std::string kind = getOr<std::string>(sp, "kind", field, "fraction");
+    if (kind == "fraction") split.kind = SplitSpec::Kind::Fraction;
+    else if (kind == "counts") split.kind = SplitSpec::Kind::Counts;
+    else if (kind == "kfold") split.kind = SplitSpec::Kind::KFold;
+    else fieldError(field + ".kind", "expected fraction, counts or kfold, got '" + kind + "'");
+    if (kind == "fraction") rejectUnknownKeys(sp, {"kind", "test", "validation"}, field);
+    else if (kind == "counts") rejectUnknownKeys(sp, {"kind", "train", "validation", "test"}, field);
+    else rejectUnknownKeys(sp, {"kind", "folds", "validation"}, field);
+    split.testFraction = getOr<double>(sp, "test", field, split.testFraction);
+    split.validationFraction = getOr<double>(sp, "validation", field, split.validationFraction);
+    split.folds = getOr<int>(sp, "folds", field, split.folds);
+    if (split.kind == SplitSpec::Kind::Counts) {
+        split.perClassTrain = getOr<int>(sp, "train", field, split.perClassTrain);
+        split.perClassValidation = getOr<int>(sp, "validation", field, 0);
+        split.perClassTest = getOr<int>(sp, "test", field, -1);
+        split.validationFraction = 0.0;
+    }
+    return split;
+}
+
+json taskToJson(const TaskSpec& t) {
+    switch (t.kind) {
+    case TaskSpec::Kind::Binary: return {{"kind", "binary"}, {"positive", t.positive}, {"negative", t.negative}};
+    case TaskSpec::Kind::OneVsRest: return {{"kind", "one-vs-rest"}, {"positive", t.positive.at(0)}};
+    case TaskSpec::Kind::MultiClass: break;
+    }
+    return {{"kind", "multiclass"}};
+}
+
+json splitToJson(const SplitSpec& s) {
+    json sp = {{"kind", splitKindName(s.kind)}};
+    if (s.kind == SplitSpec::Kind::Counts) {
+        sp["train"] = s.perClassTrain;
+        sp["validation"] = s.perClassValidation;
+        sp["test"] = s.perClassTest;
+    } else {
+        if (s.kind == SplitSpec::Kind::Fraction) sp["test"] = s.testFraction;
+        else sp["folds"] = s.folds;
+        sp["validation"] = s.validationFraction;
+    }
+    return sp;
+}
+
+/// "tasks": every entry's own fields, the shared ones (dataset, test, split) from the top level.
+std::vector<ExperimentTask> tasksFromJson(const json& j, const std::string& baseDir) {
+    const json& list = j.at("tasks");
+    if (!list.is_array()) fieldError("tasks", "expected a list of tasks [{\"name\": ..., \"task\": {...}}, ...]");
+    if (list.empty()) fieldError("tasks", "the list is empty (give at least one task, or \"task\" for a single one)");
+    if (j.contains("task"))
+        fieldError("task", "given together with \"tasks\": a file holds either one task (\"task\") or several (\"tasks\"), "
+                           "so move this task into the list");
+    std::vector<ExperimentTask> tasks;
+    for (std::size_t index = 0; index < list.size(); ++index) {
+        const json& e = list[index];
+        const std::string where = "tasks[" + std::to_string(index) + "]";
+        if (!e.is_object()) fieldError(where, "expected an object {\"name\": ..., \"task\": {...}}, got " + e.dump());
+        rejectUnknownKeys(e, {"name", "task", "dataset", "test", "split"}, where);
+        ExperimentTask t;
+        if (!e.contains("name")) fieldError(where + ".name", "missing (every task needs a name)");
+        t.name = getOr<std::string>(e, "name", where, "");
+        if (t.name.empty()) fieldError(where + ".name", "must not be empty");
+        for (const ExperimentTask& other : tasks)
+            if (other.name == t.name) fieldError(where + ".name", "'" + t.name + "' is used twice");
+        if (e.contains("task")) t.task = taskFromJson(e.at("task"), where + ".task");
+        // dataset, test and split: shared (top level) or per task, never both.
+        for (const char* key : {"dataset", "test", "split"})
+            if (e.contains(key) && j.contains(key))
+                fieldError(where + "." + key, std::string("also given at the top level: give \"") + key +
+                                                  "\" once for every task or in each task, not both");
+        const json& d = e.contains("dataset") ? e.at("dataset") : j.contains("dataset") ? j.at("dataset") : json();
+        if (!d.is_object()) fieldError(where + ".dataset", "missing or not an object (no shared \"dataset\" at the top level)");
+        t.dataset = datasetRefFromJson(d, e.contains("dataset") ? where + ".dataset" : "dataset", baseDir);
+        if (const json& test = e.contains("test") ? e.at("test") : j.contains("test") ? j.at("test") : json(); !test.is_null()) {
+            const std::string field = e.contains("test") ? where + ".test" : "test";
+            if (!test.is_object()) fieldError(field, "expected an object like \"dataset\"");
+            t.testDataset = datasetRefFromJson(test, field, baseDir);
+        }
+        if (e.contains("split")) t.split = splitFromJson(e.at("split"), where + ".split");
+        else if (j.contains("split")) t.split = splitFromJson(j.at("split"), "split");
+        tasks.push_back(std::move(t));
+    }
+    return tasks;
+}
 }  // namespace
 
 ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
     if (!j.is_object()) throw std::invalid_argument("experiment: expected a JSON object");
     rejectUnknownKeys(j,
                       {"schema", "name", "description", "dataset", "test", "task", "preprocessing", "split", "importance",
-                       "learners", "attack", "levels", "repetitions", "seed", "threads", "tune_per_level", "paper"},
+                       "learners", "attack", "levels", "repetitions", "seed", "threads", "tune_per_level", "paper", "tasks"},
                       "");
     const int schema = getOr<int>(j, "schema", "", 1);
     if (schema != 1) fieldError("schema", "version " + std::to_string(schema) + " is not supported (expected 1)");
@@ -249,59 +396,27 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
     s.name = getOr<std::string>(j, "name", "", "");
     s.description = getOr<std::string>(j, "description", "", "");
 
-    if (!j.contains("dataset") || !j.at("dataset").is_object()) fieldError("dataset", "missing or not an object");
-    s.dataset = datasetRefFromJson(j.at("dataset"), "dataset", baseDir);
-    if (j.contains("test")) {
+    if (!j.contains("tasks") && (!j.contains("dataset") || !j.at("dataset").is_object()))
+        fieldError("dataset", "missing or not an object");
+    if (!j.contains("tasks")) s.dataset = datasetRefFromJson(j.at("dataset"), "dataset", baseDir);
+    if (j.contains("test") && !j.contains("tasks")) {
         if (!j.at("test").is_object()) fieldError("test", "expected an object like \"dataset\"");
         s.testDataset = datasetRefFromJson(j.at("test"), "test", baseDir);
     }
 
-    if (j.contains("task")) {
-        const json& t = j.at("task");
-        if (!t.is_object()) fieldError("task", "expected an object {\"kind\": ...}");
-        const std::string kind = getOr<std::string>(t, "kind", "task", "multiclass");
-        if (kind == "binary") {
-            s.task.kind = TaskSpec::Kind::Binary;
-            rejectUnknownKeys(t, {"kind", "positive", "negative"}, "task");
-            if (!t.contains("positive") || !t.contains("negative")) fieldError("task", "binary needs positive and negative");
-            s.task.positive = stringOrList(t.at("positive"), "task.positive");
-            s.task.negative = stringOrList(t.at("negative"), "task.negative");
-        } else if (kind == "one-vs-rest") {
-            s.task.kind = TaskSpec::Kind::OneVsRest;
-            rejectUnknownKeys(t, {"kind", "positive"}, "task");
-            if (!t.contains("positive")) fieldError("task.positive", "one-vs-rest needs the positive class");
-            s.task.positive = stringOrList(t.at("positive"), "task.positive");
-            if (s.task.positive.size() != 1) fieldError("task.positive", "one-vs-rest takes exactly one class");
-        } else if (kind == "multiclass") {
-            s.task.kind = TaskSpec::Kind::MultiClass;
-            rejectUnknownKeys(t, {"kind"}, "task");
-        } else {
-            fieldError("task.kind", "expected binary, one-vs-rest or multiclass, got '" + kind + "'");
-        }
+    if (j.contains("tasks")) {
+        s.tasks = tasksFromJson(j, baseDir);
+        const ExperimentTask& first = s.tasks.front();
+        s.dataset = first.dataset;
+        s.testDataset = first.testDataset;
+        s.task = first.task;
+        s.split = first.split;
+    } else if (j.contains("task")) {
+        s.task = taskFromJson(j.at("task"), "task");
     }
     s.preprocessing = scalingFromString(getOr<std::string>(j, "preprocessing", "", "none"));
 
-    if (j.contains("split")) {
-        const json& sp = j.at("split");
-        if (!sp.is_object()) fieldError("split", "expected an object {\"kind\": ...}");
-        const std::string kind = getOr<std::string>(sp, "kind", "split", "fraction");
-        if (kind == "fraction") s.split.kind = SplitSpec::Kind::Fraction;
-        else if (kind == "counts") s.split.kind = SplitSpec::Kind::Counts;
-        else if (kind == "kfold") s.split.kind = SplitSpec::Kind::KFold;
-        else fieldError("split.kind", "expected fraction, counts or kfold, got '" + kind + "'");
-        if (kind == "fraction") rejectUnknownKeys(sp, {"kind", "test", "validation"}, "split");
-        else if (kind == "counts") rejectUnknownKeys(sp, {"kind", "train", "validation", "test"}, "split");
-        else rejectUnknownKeys(sp, {"kind", "folds", "validation"}, "split");
-        s.split.testFraction = getOr<double>(sp, "test", "split", s.split.testFraction);
-        s.split.validationFraction = getOr<double>(sp, "validation", "split", s.split.validationFraction);
-        s.split.folds = getOr<int>(sp, "folds", "split", s.split.folds);
-        if (s.split.kind == SplitSpec::Kind::Counts) {
-            s.split.perClassTrain = getOr<int>(sp, "train", "split", s.split.perClassTrain);
-            s.split.perClassValidation = getOr<int>(sp, "validation", "split", 0);
-            s.split.perClassTest = getOr<int>(sp, "test", "split", -1);
-            s.split.validationFraction = 0.0;
-        }
-    }
+    if (j.contains("split") && s.tasks.empty()) s.split = splitFromJson(j.at("split"), "split");
 
     if (j.contains("importance")) {
         const json& im = j.at("importance");
@@ -393,23 +508,9 @@ json toJson(const ExperimentSpec& s) {
     j["description"] = s.description;
     j["dataset"] = datasetRefToJson(s.dataset);
     if (s.testDataset) j["test"] = datasetRefToJson(*s.testDataset);
-    switch (s.task.kind) {
-    case TaskSpec::Kind::Binary: j["task"] = {{"kind", "binary"}, {"positive", s.task.positive}, {"negative", s.task.negative}}; break;
-    case TaskSpec::Kind::OneVsRest: j["task"] = {{"kind", "one-vs-rest"}, {"positive", s.task.positive.at(0)}}; break;
-    case TaskSpec::Kind::MultiClass: j["task"] = {{"kind", "multiclass"}}; break;
-    }
+    j["task"] = taskToJson(s.task);
     j["preprocessing"] = toString(s.preprocessing);
-    json sp = {{"kind", splitKindName(s.split.kind)}};
-    if (s.split.kind == SplitSpec::Kind::Counts) {
-        sp["train"] = s.split.perClassTrain;
-        sp["validation"] = s.split.perClassValidation;
-        sp["test"] = s.split.perClassTest;
-    } else {
-        if (s.split.kind == SplitSpec::Kind::Fraction) sp["test"] = s.split.testFraction;
-        else sp["folds"] = s.split.folds;
-        sp["validation"] = s.split.validationFraction;
-    }
-    j["split"] = sp;
+    j["split"] = splitToJson(s.split);
     json im = {{"kind", importanceKindName(s.importance.kind)}};
     if (s.importance.kind == ImportanceSpec::Kind::MutualInformation) {
         im["bins"] = s.importance.mutualInfo.bins;
@@ -441,6 +542,17 @@ json toJson(const ExperimentSpec& s) {
     j["threads"] = s.threads;
     j["tune_per_level"] = s.tunePerLevel;
     if (!s.paper.is_null()) j["paper"] = s.paper;
+    if (s.multiTask()) {
+        // Every task complete in its entry; nothing task-specific at the top level.
+        for (const char* key : {"dataset", "test", "task", "split"}) j.erase(key);
+        json tasks = json::array();
+        for (const ExperimentTask& t : s.tasks) {
+            json e = {{"name", t.name}, {"dataset", datasetRefToJson(t.dataset)}, {"task", taskToJson(t.task)}, {"split", splitToJson(t.split)}};
+            if (t.testDataset) e["test"] = datasetRefToJson(*t.testDataset);
+            tasks.push_back(e);
+        }
+        j["tasks"] = tasks;
+    }
     return j;
 }
 

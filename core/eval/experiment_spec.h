@@ -17,7 +17,9 @@
 //           | {"kind": "multiclass"},
 //   "preprocessing": "none" | "zero-one" | "minus-one-one" | "unit-norm" | "binarise",
 //   "split": {"kind": "fraction", "test": 0.3, "validation": 0.2}
-//          | {"kind": "counts", "train": 50, "validation": 100, "test": 150}   (per class; test -1 = rest)
+//          | {"kind": "counts", "train": 50, "validation": 100, "test": 150}   (per class; test -1 = rest;
+//            with a "test" file, "test": 0: train and validation per class from "dataset", every
+//            instance of the test file tests)
 //          | {"kind": "kfold", "folds": 10, "validation": 0.2},
 //          (fraction "test": 0 trains on all rows: no test part unless a "test" file is given)
 //   "importance": {"kind": "dataset"} | {"kind": "uniform"} | {"kind": "mutual-information", "bins": 8, "floor": 0.1}
@@ -38,6 +40,12 @@
 //   "tune_per_level": false,
 //   "paper": {"summary": "...", "curves": {"SVM": [[level, error], ...]}}   (reference numbers)
 // }
+// A multi-task experiment (e.g. the 12 digit pairs of Globerson and Roweis) replaces "task" by
+//   "tasks": [{"name": "1 vs 7", "task": {...}, "dataset": {...}, "test": {...}, "split": {...}}, ...]
+// sharing everything else (learners, attack, levels, repetitions, seed). "name" is required in
+// each entry ("task" defaults to multiclass, as at the top level); "dataset", "test" and "split" are given either once at the top level
+// (shared by every task) or per task, never both; a top-level "task" next to "tasks" is an error.
+// Each task runs as its own single-task experiment (ExperimentSpec::taskSpec), with the same seed.
 // Relative paths are resolved against the experiment file's directory.
 
 #include "core/attacks/attack.h"
@@ -93,6 +101,15 @@ struct LearnerSpec {
     int cvFolds = 5;   ///< CrossValidation: k, >= 2
 };
 
+/// One task of a multi-task experiment: what differs from task to task.
+struct ExperimentTask {
+    std::string name;                        ///< unique among the tasks; labels tables and menus
+    DatasetRef dataset;
+    std::optional<DatasetRef> testDataset;
+    TaskSpec task;
+    SplitSpec split;
+};
+
 struct ExperimentSpec {
     std::string name;
     std::string description;
@@ -113,6 +130,18 @@ struct ExperimentSpec {
     std::uint64_t seed = 1;
     int threads = 0;                   ///< 0 = all hardware threads
     nlohmann::json paper;              ///< reference numbers from the paper, shown next to ours
+    /// Multi-task experiments ("tasks"); empty for a single-task one. When set, dataset,
+    /// testDataset, task and split above hold tasks[0]'s (what single-task code paths see).
+    std::vector<ExperimentTask> tasks;
+
+    bool multiTask() const { return !tasks.empty(); }
+    /// Number of tasks: tasks.size(), or 1 for a single-task experiment.
+    int taskCount() const { return tasks.empty() ? 1 : static_cast<int>(tasks.size()); }
+    /// Task t as a single-task experiment (tasks cleared, the task's data, test, task and split);
+    /// a single-task spec is returned unchanged for t = 0. std::out_of_range for a bad t.
+    ExperimentSpec taskSpec(int t) const;
+    /// The task's name; "" for a single-task experiment.
+    std::string taskName(int t) const;
 
     /// Structural checks (learner names and params, levels, counts); std::invalid_argument
     /// naming the field.

@@ -2,6 +2,7 @@
 
 #include "core/attacks/threat_registry.h"
 
+#include "core/eval/multi_task.h"
 #include "core/eval/presets.h"
 #include "core/eval/sharding.h"
 
@@ -115,6 +116,7 @@ void validateClaims(const ExperimentSpec& spec) {
 }
 
 std::vector<ClaimResult> evaluateClaims(const ExperimentResult& r) {
+    if (r.spec.multiTask()) return evaluateClaims(aggregateResult(r));
     const ExperimentSpec& spec = r.spec;
     validateClaims(spec);
     std::vector<ClaimResult> out;
@@ -197,6 +199,11 @@ std::string verdictOf(const std::vector<ClaimResult>& claims) {
 }
 
 ChartSpec chartOf(const ExperimentResult& r) {
+    if (r.spec.multiTask()) {
+        ChartSpec chart = chartOf(aggregateResult(r));
+        chart.title += " (mean over " + std::to_string(r.spec.taskCount()) + " tasks)";
+        return chart;
+    }
     ChartSpec chart;
     chart.title = r.spec.name;
     chart.xLabel = threatInfo(r.spec.attack.threat).levelLabel;
@@ -245,15 +252,23 @@ ChartSpec chartOf(const ExperimentResult& r) {
     return chart;
 }
 
-PresetReport reportPreset(const std::string& preset, const ExperimentResult& r, const std::string& chart) {
+PresetReport reportPreset(const std::string& preset, const ExperimentResult& run, const std::string& chart) {
     PresetReport p;
     p.preset = preset;
-    p.title = r.spec.name;
+    p.title = run.spec.name;
+    p.fingerprint = specFingerprint(run.spec);
+    if (run.spec.multiTask()) {
+        p.taskCurves = json::object();
+        for (int t = 0; t < run.spec.taskCount(); ++t) p.tasks.push_back(run.spec.taskName(t));
+        for (const CurveSummary& c : run.summary)
+            p.taskCurves[run.spec.taskName(c.task)][c.learner].push_back({c.level, c.error.mean, c.error.se});
+    }
+    // A multi-task run is reported on its mean over tasks.
+    const ExperimentResult& r = run.spec.multiTask() ? aggregateResult(run) : run;
     if (r.spec.paper.is_object()) {
         p.source = r.spec.paper.value("source", "");
         p.summary = r.spec.paper.value("summary", "");
     }
-    p.fingerprint = specFingerprint(r.spec);
     p.claims = evaluateClaims(r);
     p.verdict = verdictOf(p.claims);
     if (r.status != Status::Converged) p.verdict += " (run " + std::string(toString(r.status)) + ")";
@@ -261,8 +276,8 @@ PresetReport reportPreset(const std::string& preset, const ExperimentResult& r, 
     p.levelLabel = threatInfo(r.spec.attack.threat).levelLabel;
     p.elapsed = r.elapsed;
     p.repetitions = repetitionCount(r.spec);
+    p.warnings = run.warnings;
     p.status = std::string(toString(r.status)) + (r.message.empty() ? "" : ": " + r.message);
-    p.warnings = r.warnings;
     p.curves = json::object();
     for (const CurveSummary& c : r.summary)
         p.curves[c.learner].push_back({c.level, c.error.mean, c.error.se});
@@ -299,6 +314,10 @@ json reportToJson(const std::vector<PresetReport>& presets, const std::string& g
                   {"chart", p.chart},            {"level_label", p.levelLabel},  {"curves", p.curves},
                   {"elapsed_seconds", p.elapsed}, {"repetitions", p.repetitions}, {"status", p.status},
                   {"warnings", p.warnings},      {"claims", json::array()}, {"paper_numbers", json::array()}};
+        if (!p.tasks.empty()) {
+            e["tasks"] = p.tasks;
+            e["task_curves"] = p.taskCurves;
+        }
         for (const ClaimResult& c : p.claims)
             e["claims"].push_back({{"text", c.text}, {"check", c.check}, {"holds", c.holds}, {"evidence", c.evidence}});
         for (const PaperComparison& c : p.paperNumbers)
@@ -311,6 +330,41 @@ json reportToJson(const std::vector<PresetReport>& presets, const std::string& g
     }
     return j;
 }
+
+namespace {
+// Multi-task presets: every task's mean error per learner and level, then the mean over tasks.
+std::string taskTable(const PresetReport& p) {
+    std::ostringstream md;
+    std::vector<double> levels;
+    for (const auto& [learner, points] : p.curves.items())
+        for (const json& lv : points)
+            if (std::none_of(levels.begin(), levels.end(), [&](double l) { return sameLevel(l, lv[0].get<double>()); }))
+                levels.push_back(lv[0].get<double>());
+    std::sort(levels.begin(), levels.end());
+    md << "Per task (mean test error over the repetitions; the last rows are the mean over the " << p.tasks.size()
+       << " tasks, +- se across tasks):\n\n| task | learner |";
+    for (double l : levels) md << " " << p.levelLabel << " " << levelText(l) << " |";
+    md << "\n|---|---|" << [&] { std::string s; for (std::size_t k = 0; k < levels.size(); ++k) s += "---|"; return s; }() << "\n";
+    auto row = [&](const std::string& task, const std::string& learner, const json& points, bool withSe) {
+        md << "| " << task << " | " << learner << " |";
+        for (double l : levels) {
+            std::string cell = "n/a";
+            for (const json& lv : points)
+                if (sameLevel(lv[0].get<double>(), l))
+                    cell = num(lv[1].is_number() ? lv[1].get<double>() : std::nan("")) +
+                           (withSe ? " +- " + num(lv[2].is_number() ? lv[2].get<double>() : std::nan("")) : "");
+            md << " " << cell << " |";
+        }
+        md << "\n";
+    };
+    for (const std::string& task : p.tasks)
+        if (p.taskCurves.contains(task))
+            for (const auto& [learner, points] : p.taskCurves[task].items()) row(task, learner, points, false);
+    for (const auto& [learner, points] : p.curves.items()) row("**mean over tasks**", learner, points, true);
+    md << "\n";
+    return md.str();
+}
+}  // namespace
 
 std::string reportMarkdown(const std::vector<PresetReport>& presets, const std::string& generated) {
     std::ostringstream md;
@@ -352,6 +406,7 @@ std::string reportMarkdown(const std::vector<PresetReport>& presets, const std::
                        << num(c.measured) << " +- " << num(c.se) << " |\n";
                 md << "\n";
             }
+            if (!p.tasks.empty()) md << taskTable(p);
             for (const std::string& w : p.warnings) md << "- warning: " << w << "\n";
         }
     }

@@ -19,6 +19,9 @@
 //              >= at_least at each listed level
 //   near_paper {"learner", "tolerance"}: |err - paper| <= tolerance at every level of the paper's
 //              curve for that learner
+// A multi-task preset (core/eval/multi_task.h) is checked, charted and compared with the paper
+// on the mean over its tasks (as the papers average over digit pairs); the report adds a table
+// of every task's mean error per level.
 // A preset's verdict: "reproduced" when every claim holds, "not reproduced" when none does,
 // "partly reproduced" otherwise, "no checkable claim" without claims.
 
@@ -58,7 +61,9 @@ struct PresetReport {
     std::vector<PaperComparison> paperNumbers;
     std::string chart;           ///< PNG file name, relative to the report
     std::string levelLabel;
-    nlohmann::json curves;       ///< {learner: [[level, mean, se], ...]}
+    nlohmann::json curves;       ///< {learner: [[level, mean, se], ...]} (multi-task: the mean over tasks)
+    std::vector<std::string> tasks;   ///< multi-task presets: the task names; empty otherwise
+    nlohmann::json taskCurves;   ///< multi-task: {task: {learner: [[level, mean, se], ...]}}; null otherwise
     double elapsed = 0.0;
     int repetitions = 0;
     std::string status;          ///< the run's status and message

@@ -1,5 +1,6 @@
 #include "core/eval/results_io.h"
 
+#include "core/eval/multi_task.h"
 #include "core/eval/provenance.h"
 #include "core/eval/reproduction_report.h"
 #include "core/io/latex_export.h"
@@ -55,31 +56,39 @@ json resultsToJson(const ExperimentResult& r) {
     j["provenance"].erase("spec");
     // One-sided threats add the errors on the attacked classes and on the rest.
     const bool oneSided = !r.spec.attackedClasses.empty();
+    const bool multi = r.spec.multiTask();   // points and curves name their task; "aggregate" added
     json pts = json::array();
     for (const auto& p : r.points) {
         pts.push_back({{"learner", p.learner}, {"learner_index", p.learnerIndex}, {"level_index", p.levelIndex},
                        {"level", p.level}, {"repetition", p.repetition}, {"error", number(p.error)},
                        {"auc", number(p.auc)}, {"validation_error", number(p.validationError)}, {"params", p.params},
                        {"train_seconds", p.trainSeconds}});
+        if (multi) pts.back()["task"] = p.task;
         if (oneSided) {
             pts.back()["error_attacked"] = number(p.errorAttacked);
             pts.back()["error_others"] = number(p.errorOthers);
         }
     }
     j["points"] = pts;
-    json sum = json::array();
-    for (const auto& s : r.summary) {
-        sum.push_back({{"learner", s.learner}, {"level", s.level}, {"repetitions", s.error.n},
-                       {"mean_error", number(s.error.mean)}, {"se_error", number(s.error.se)},
-                       {"mean_auc", number(s.auc.mean)}, {"se_auc", number(s.auc.se)}});
-        if (oneSided) {
-            sum.back()["mean_error_attacked"] = number(s.errorAttacked.mean);
-            sum.back()["se_error_attacked"] = number(s.errorAttacked.se);
-            sum.back()["mean_error_others"] = number(s.errorOthers.mean);
-            sum.back()["se_error_others"] = number(s.errorOthers.se);
+    auto curves = [&](const std::vector<CurveSummary>& rows, const char* countKey) {
+        json sum = json::array();
+        for (const auto& s : rows) {
+            sum.push_back({{"learner", s.learner}, {"level", s.level}, {countKey, s.error.n},
+                           {"mean_error", number(s.error.mean)}, {"se_error", number(s.error.se)},
+                           {"mean_auc", number(s.auc.mean)}, {"se_auc", number(s.auc.se)}});
+            if (multi && s.task >= 0) sum.back()["task"] = r.spec.taskName(s.task);
+            if (oneSided) {
+                sum.back()["mean_error_attacked"] = number(s.errorAttacked.mean);
+                sum.back()["se_error_attacked"] = number(s.errorAttacked.se);
+                sum.back()["mean_error_others"] = number(s.errorOthers.mean);
+                sum.back()["se_error_others"] = number(s.errorOthers.se);
+            }
         }
-    }
-    j["curves"] = sum;
+        return sum;
+    };
+    j["curves"] = curves(r.summary, "repetitions");
+    // The paper's aggregate: the mean over tasks of each task's mean (se across tasks).
+    if (multi) j["aggregate"] = curves(aggregateOverTasks(r), "tasks");
     return j;
 }
 
@@ -109,6 +118,10 @@ ExperimentResult resultsFromJson(const json& j) {
             if (p.contains("error_others")) c.errorOthers = number(p.at("error_others"));
             c.params = p.value("params", json::object());
             c.trainSeconds = p.value("train_seconds", 0.0);
+            c.task = p.value("task", 0);
+            if (c.task < 0 || c.task >= r.spec.taskCount())
+                throw std::invalid_argument("point refers to task " + std::to_string(c.task) + ", the spec has " +
+                                            std::to_string(r.spec.taskCount()));
             if (c.learnerIndex < 0 || c.learnerIndex >= static_cast<int>(r.spec.learners.size()) || c.levelIndex < 0 ||
                 c.levelIndex >= static_cast<int>(r.spec.levels.size()))
                 throw std::invalid_argument("point refers to a learner or level the spec does not have");
@@ -124,9 +137,15 @@ ExperimentResult resultsFromJson(const json& j) {
 std::string curvesCsv(const ExperimentResult& r) {
     std::ostringstream os;
     const bool oneSided = !r.spec.attackedClasses.empty();
-    os << "learner,level,repetitions,mean_error,se_error,mean_auc,se_auc"
+    // Multi-task: a first "task" column; the aggregate's rows (mean over tasks of the per-task
+    // means, "repetitions" then counts tasks) come first, as task "mean over tasks".
+    const bool multi = r.spec.multiTask();
+    os << (multi ? "task," : "") << "learner,level,repetitions,mean_error,se_error,mean_auc,se_auc"
        << (oneSided ? ",mean_error_attacked,se_error_attacked,mean_error_others,se_error_others" : "") << '\n';
-    for (const auto& s : r.summary) {
+    std::vector<CurveSummary> rows = aggregateOverTasks(r);
+    rows.insert(rows.end(), r.summary.begin(), r.summary.end());
+    for (const auto& s : rows) {
+        if (multi) os << csvField(s.task < 0 ? "mean over tasks" : r.spec.taskName(s.task)) << ',';
         os << csvField(s.learner) << ',' << fmt(s.level) << ',' << s.error.n << ',' << fmt(s.error.mean) << ','
            << fmt(s.error.se) << ',' << fmt(s.auc.mean) << ',' << fmt(s.auc.se);
         if (oneSided)
@@ -139,9 +158,10 @@ std::string curvesCsv(const ExperimentResult& r) {
 
 std::string pointsCsv(const ExperimentResult& r) {
     std::ostringstream os;
-    os << "learner,level,repetition,error,auc,validation_error,train_seconds,params\n";
+    const bool multi = r.spec.multiTask();
+    os << (multi ? "task," : "") << "learner,level,repetition,error,auc,validation_error,train_seconds,params\n";
     for (const auto& p : r.points)
-        os << csvField(p.learner) << ',' << fmt(p.level) << ',' << p.repetition << ',' << fmt(p.error) << ','
+        os << (multi ? csvField(r.spec.taskName(p.task)) + "," : std::string()) << csvField(p.learner) << ',' << fmt(p.level) << ',' << p.repetition << ',' << fmt(p.error) << ','
            << fmt(p.auc) << ',' << fmt(p.validationError) << ',' << fmt(p.trainSeconds) << ','
            << csvField(p.params.dump()) << '\n';
     return os.str();

@@ -1,5 +1,6 @@
 #include "core/eval/sharding.h"
 
+#include "core/eval/multi_task.h"
 #include "core/eval/provenance.h"
 
 #include "core/attacks/threat_registry.h"
@@ -49,9 +50,18 @@ double learnerWeight(const std::string& learner) {
 }
 
 std::string taskName(const ExperimentSpec& spec, int task) {
-    const int L = static_cast<int>(spec.learners.size());
-    return "task " + std::to_string(task) + " (" + spec.learners[static_cast<std::size_t>(task % L)].id + ", repetition " +
-           std::to_string(task / L) + ")";
+    const JobRef ref = jobRef(spec, task);
+    return "task " + std::to_string(task) + " (" + (spec.multiTask() ? "'" + spec.taskName(ref.task) + "', " : std::string()) +
+           spec.learners[static_cast<std::size_t>(ref.learnerIndex)].id + ", repetition " + std::to_string(ref.repetition) + ")";
+}
+
+// The job of a point; -1 when its task or repetition is not the spec's (an edited part).
+int jobOfPoint(const ExperimentSpec& spec, const CurvePoint& p) {
+    try {
+        return jobIndex(spec, p.task, p.repetition, p.learnerIndex);
+    } catch (const std::out_of_range&) {
+        return -1;
+    }
 }
 
 // 64-bit FNV-1a of `bytes`, continuing from `h`.
@@ -89,10 +99,9 @@ std::vector<std::string> combinedDataWarnings(const std::vector<ShardPart>& part
 // level index once (the counts per task are checked by the caller).
 void checkPointsMatchSpec(const ShardPart& part) {
     const ExperimentSpec& spec = part.result.spec;
-    const int L = static_cast<int>(spec.learners.size());
     std::map<int, std::set<int>> levelsOf;
     for (const CurvePoint& p : part.result.points) {
-        const int k = p.repetition * L + p.learnerIndex;
+        const int k = jobOfPoint(spec, p);
         auto fail = [&](const std::string& what) { throw DataError(part.source, 0, "a point of " + taskName(spec, k) + " " + what); };
         const std::string& id = spec.learners[static_cast<std::size_t>(p.learnerIndex)].id;
         if (p.learner != id)
@@ -161,6 +170,12 @@ std::string dataFingerprint(const TaskData& data, const ExperimentSpec& spec) {
     return hex16(h);
 }
 
+std::string combineFingerprints(const std::vector<std::string>& perTask) {
+    std::uint64_t h = fnv1a({});
+    for (const std::string& f : perTask) h = fnv1a(f + "\n", h);
+    return hex16(h);
+}
+
 double estimateTaskCost(const ExperimentSpec& spec, int learnerIndex) {
     const LearnerSpec& ls = spec.learners.at(static_cast<std::size_t>(learnerIndex));
     const double cands = static_cast<double>(gridCandidates(ls).size());
@@ -183,16 +198,17 @@ ShardPlan planShards(const ExperimentSpec& spec, int shards) {
     plan.fingerprint = specFingerprint(spec);
     plan.shards = shards;
     const int L = static_cast<int>(spec.learners.size());
-    const int R = repetitionCount(spec);
     std::vector<double> learnerCost;
     for (int l = 0; l < L; ++l) learnerCost.push_back(estimateTaskCost(spec, l));
-    for (int k = 0; k < R * L; ++k) {
+    for (int k = 0; k < jobCount(spec); ++k) {
+        const JobRef ref = jobRef(spec, k);
         ShardTask t;
         t.index = k;
-        t.repetition = k / L;
-        t.learnerIndex = k % L;
-        t.learner = spec.learners[static_cast<std::size_t>(k % L)].id;
-        t.cost = learnerCost[static_cast<std::size_t>(k % L)];
+        t.experimentTask = ref.task;
+        t.repetition = ref.repetition;
+        t.learnerIndex = ref.learnerIndex;
+        t.learner = spec.learners[static_cast<std::size_t>(ref.learnerIndex)].id;
+        t.cost = learnerCost[static_cast<std::size_t>(ref.learnerIndex)];
         plan.tasks.push_back(t);
     }
     // Longest processing time first; every tie broken by index, so the plan is deterministic.
@@ -225,28 +241,29 @@ ShardPart runShard(const ExperimentSpec& spec, ShardId id, const RunControl& rc,
         std::lock_guard lock(mutex);
         part.taskWarnings[job].push_back(w);
     };
-    options.onData = [&](const TaskData& data) { part.dataFingerprint = dataFingerprint(data, spec); };
+    if (!spec.multiTask())
+        options.onData = [&](const TaskData& data) { part.dataFingerprint = dataFingerprint(data, spec); };
     ExperimentResult r;
     if (part.tasks.empty()) {   // more shards than tasks: an empty part
-        part.dataFingerprint = dataFingerprint(loadTaskData(spec), spec);
+        part.dataFingerprint = experimentDataFingerprint(spec);
         r.spec = spec;
         r.threads = spec.threads > 0 ? spec.threads : hardwareThreads();
         r.message = "0 points";
     } else {
         r = runExperiment(spec, rc, onPoint, options);
+        if (spec.multiTask()) part.dataFingerprint = r.provenance.value("data_fingerprint", "");
     }
     // The data's own warnings come first in the result, then the tasks'.
     std::size_t taskWarnings = 0;
     for (const auto& [k, ws] : part.taskWarnings) taskWarnings += ws.size();
     part.dataWarnings.assign(r.warnings.begin(), r.warnings.end() - static_cast<std::ptrdiff_t>(taskWarnings));
     // Keep only the points of complete tasks (a cancelled or failed task may have some levels).
-    const int L = static_cast<int>(spec.learners.size());
     std::map<int, std::size_t> count;
-    for (const CurvePoint& p : r.points) ++count[p.repetition * L + p.learnerIndex];
+    for (const CurvePoint& p : r.points) ++count[jobIndex(spec, p.task, p.repetition, p.learnerIndex)];
     for (int k : part.tasks)
         if (count[k] == spec.levels.size()) part.complete.push_back(k);
     const std::set<int> done(part.complete.begin(), part.complete.end());
-    std::erase_if(r.points, [&](const CurvePoint& p) { return !done.count(p.repetition * L + p.learnerIndex); });
+    std::erase_if(r.points, [&](const CurvePoint& p) { return !done.count(jobIndex(spec, p.task, p.repetition, p.learnerIndex)); });
     r.summary = summarizePoints(r.points);
     part.result = std::move(r);
     return part;
@@ -256,14 +273,16 @@ json partToJson(const ShardPart& part) {
     json j = resultsToJson(part.result);
     j["fdlab_version"] = part.version;
     const ExperimentSpec& spec = part.result.spec;
-    const int L = static_cast<int>(spec.learners.size());
     const std::set<int> done(part.complete.begin(), part.complete.end());
     json tasks = json::array();
     for (int k : part.tasks) {
         const auto w = part.taskWarnings.find(k);
-        tasks.push_back({{"task", k}, {"repetition", k / L}, {"learner", spec.learners[static_cast<std::size_t>(k % L)].id},
-                         {"learner_index", k % L}, {"complete", done.count(k) > 0},
+        const JobRef ref = jobRef(spec, k);
+        tasks.push_back({{"task", k}, {"repetition", ref.repetition},
+                         {"learner", spec.learners[static_cast<std::size_t>(ref.learnerIndex)].id},
+                         {"learner_index", ref.learnerIndex}, {"complete", done.count(k) > 0},
                          {"warnings", w == part.taskWarnings.end() ? std::vector<std::string>{} : w->second}});
+        if (spec.multiTask()) tasks.back()["experiment_task"] = spec.taskName(ref.task);
     }
     j["part"] = {{"format", kPartFormat},
                  {"spec_fingerprint", part.fingerprint},
@@ -312,16 +331,15 @@ ShardPart partFromJson(const json& j, const std::string& source) {
         fail("spec_fingerprint " + part.fingerprint + " is not the fingerprint of the file's spec (" + specFingerprint(spec) + ")");
     if (part.shard.count < 1 || part.shard.index < 0 || part.shard.index >= part.shard.count)
         fail("bad shard " + part.shard.str());
-    const int L = static_cast<int>(spec.learners.size());
-    const int total = repetitionCount(spec) * L;
+    const int total = jobCount(spec);
     std::map<int, std::size_t> count;
     for (int k : part.tasks)
         if (k < 0 || k >= total) fail("task " + std::to_string(k) + " out of range (the experiment has " + std::to_string(total) + ")");
     for (int k : part.complete) count[k] = 0;
     for (const CurvePoint& p : part.result.points) {
-        const int k = p.repetition * L + p.learnerIndex;
-        if (p.repetition < 0 || p.repetition >= repetitionCount(spec) || !count.count(k))
-            fail("a point of " + (k >= 0 && k < total ? taskName(spec, k) : "repetition " + std::to_string(p.repetition)) +
+        const int k = jobOfPoint(spec, p);
+        if (k < 0 || !count.count(k))
+            fail("a point of " + (k >= 0 ? taskName(spec, k) : "repetition " + std::to_string(p.repetition)) +
                  ", which the part does not list as complete");
         ++count[k];
     }
@@ -351,8 +369,7 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
                                              first.dataFingerprint + " (the data changed between the shard runs: rerun every shard)");
     }
     const ExperimentSpec& spec = first.result.spec;
-    const int L = static_cast<int>(spec.learners.size());
-    const int total = repetitionCount(spec) * L;
+    const int total = jobCount(spec);
 
     // Each task's points (as JSON, the format results files use) and the part they came from.
     struct Owner {
@@ -363,7 +380,7 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
     MergeResult m;
     for (const ShardPart& p : parts) {
         std::map<int, std::vector<const CurvePoint*>> byTask;
-        for (const CurvePoint& c : p.result.points) byTask[c.repetition * L + c.learnerIndex].push_back(&c);
+        for (const CurvePoint& c : p.result.points) byTask[jobIndex(spec, c.task, c.repetition, c.learnerIndex)].push_back(&c);
         for (int k : p.complete) {
             Owner& o = owners[static_cast<std::size_t>(k)];
             auto& pts = byTask[k];
@@ -411,9 +428,7 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
             r.warnings.insert(r.warnings.end(), w->second.begin(), w->second.end());
     }
     for (const ShardPart& p : parts) r.elapsed += p.result.elapsed;
-    std::sort(r.points.begin(), r.points.end(), [](const CurvePoint& a, const CurvePoint& b) {
-        return std::tie(a.learnerIndex, a.levelIndex, a.repetition) < std::tie(b.learnerIndex, b.levelIndex, b.repetition);
-    });
+    std::sort(r.points.begin(), r.points.end(), pointLess);
     r.summary = summarizePoints(r.points);
     r.status = Status::Converged;
     r.message = std::to_string(r.points.size()) + " points";

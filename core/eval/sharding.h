@@ -4,7 +4,8 @@
 // the results of a single-process run. FDLab schedules nothing itself.
 //
 // A task is one job of the runner (experiment_runner.h): one learner on one repetition, every
-// level. It is the finest independent unit that costs no extra work: a learner's levels share
+// level (of a multi-task experiment: on one of its tasks, core/eval/multi_task.h; parts then
+// name it as "experiment_task" in their task list and their points carry "task"). It is the finest independent unit that costs no extra work: a learner's levels share
 // its trained models (and, with tune_per_level, its validation attacks), so per-level tasks
 // would retrain the model once per level. Every random draw derives from (seed, repetition,
 // purpose), so a task's points do not depend on which process ran it.
@@ -52,7 +53,8 @@ struct ShardId {
 
 /// One independent task: learner `learnerIndex` on repetition `repetition`, every level.
 struct ShardTask {
-    int index = 0;          ///< runner job: repetition x learners + learnerIndex
+    int index = 0;          ///< runner job: repetition x learners + learnerIndex (multi-task: multi_task.h)
+    int experimentTask = 0; ///< index into ExperimentSpec::tasks (0 for a single-task experiment)
     int repetition = 0;
     int learnerIndex = 0;
     std::string learner;    ///< LearnerSpec::id
@@ -77,6 +79,10 @@ std::string specFingerprint(const ExperimentSpec& spec);
 /// Dataset::fingerprint() (values, labels, feature names), class names and importance of the
 /// data and of the fixed test file, and the bytes of an importance CSV file.
 std::string dataFingerprint(const TaskData& data, const ExperimentSpec& spec);
+
+/// A multi-task experiment's data fingerprint: 64-bit FNV-1a of its tasks' dataFingerprint
+/// values in task order (core/eval/multi_task.h).
+std::string combineFingerprints(const std::vector<std::string>& perTask);
 
 /// A rough relative cost of one task of learner `learnerIndex` (every repetition costs the
 /// same): trainings (grid candidates, cross-validation folds, one per level under label flips)

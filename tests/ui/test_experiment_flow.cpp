@@ -4,6 +4,8 @@
 
 #include "core/eval/presets.h"
 #include "core/eval/experiment_runner.h"
+#include "core/eval/multi_task.h"
+#include "core/eval/results_io.h"
 #include "core/io/model_json.h"
 #include "core/learners/nonlinear/model_io.h"
 #include "ui/main_window.h"
@@ -28,6 +30,7 @@
 #include <qcustomplot.h>
 #include <QJsonDocument>
 #include <QLineEdit>
+#include <QComboBox>
 #include <QDir>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -344,6 +347,42 @@ private slots:
             same += loaded->predict(rowSpan(split.test, i)) == direct.scorer->predict(rowSpan(split.test, i));
         QCOMPARE(same, split.test.rows());
         QVERIFY(split.test.rows() > 50);
+    }
+
+    void opensAMultiTaskResultsFileWithATaskSelector() {
+        // A results file of a multi-task experiment (issue 31) opens as the mean over its tasks,
+        // and the Curves tab's task selector shows each task's own curves.
+        const ExperimentResult r = runExperiment(loadExperimentFile(std::string(FDLAB_TEST_DATA) + "/multitask/pairs.json"));
+        QCOMPARE(r.status, Status::Converged);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("pairs-results.json");
+        saveResultsJson(r, path.toStdString());
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        QVERIFY(w.openExperiment(path));
+        CurvePlot* plot = w.curvePlot();
+        auto* box = plot->findChild<QComboBox*>("curveTask");
+        QVERIFY(box && box->isVisibleTo(plot));
+        QCOMPARE(box->count(), 4);
+        QCOMPARE(box->itemText(0), QString("Mean over 3 tasks"));
+        QCOMPARE(box->itemText(2), QString("3 vs 5"));
+        QCOMPARE(plot->shownTask(), -1);
+        const std::vector<CurveSummary> agg = aggregateOverTasks(r);
+        const QCPGraph* svm = plot->plot()->graph(0);
+        QCOMPARE(svm->dataCount(), 3);
+        for (int k = 0; k < 3; ++k) QCOMPARE(svm->data()->at(k)->value, agg[static_cast<std::size_t>(k)].error.mean);
+        box->setCurrentIndex(2);   // as a user picks "3 vs 5"
+        QCOMPARE(plot->shownTask(), 1);
+        std::vector<double> own;
+        for (const CurveSummary& s : r.summary)
+            if (s.task == 1 && s.learner == "SVM") own.push_back(s.error.mean);
+        QCOMPARE(own.size(), std::size_t(3));
+        for (int k = 0; k < 3; ++k) QCOMPARE(svm->data()->at(k)->value, own[static_cast<std::size_t>(k)]);
+        plot->setShownTask(7);   // out of range: ignored
+        QCOMPARE(plot->shownTask(), 1);
+        // A single-task spec has no selector.
+        plot->setSpec(tinySpec());
+        QVERIFY(!box->isVisibleTo(plot));
     }
 
     void invalidSpecIsReportedNotRun() {

@@ -4,6 +4,7 @@
 
 #include "core/attacks/threat_registry.h"
 
+#include "core/eval/multi_task.h"
 #include "core/eval/presets.h"
 #include "ui/plots/widget_export.h"
 
@@ -41,6 +42,14 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     m_title->setTextFormat(Qt::RichText);
     m_title->setWordWrap(true);
     bar->addWidget(m_title, 1);
+    m_taskLabel = new QLabel(tr("Task:"), this);
+    bar->addWidget(m_taskLabel);
+    m_taskBox = new QComboBox(this);
+    m_taskBox->setObjectName("curveTask");
+    m_taskBox->setToolTip(tr("The mean over the experiment's tasks (as the papers average over digit pairs), or one task"));
+    bar->addWidget(m_taskBox);
+    m_taskLabel->hide();
+    m_taskBox->hide();
     bar->addWidget(new QLabel(tr("Show:"), this));
     m_metricBox = new QComboBox(this);
     m_metricBox->addItems({tr("Test error"), tr("AUC")});
@@ -70,6 +79,7 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     connect(m_metricBox, &QComboBox::currentIndexChanged, this,
             [this](int i) { setMetric(i == 1 ? Metric::Auc : Metric::Error); });
     connect(m_logBox, &QCheckBox::toggled, this, &CurvePlot::setLogScale);
+    connect(m_taskBox, &QComboBox::currentIndexChanged, this, [this](int i) { setShownTask(i - 1); });
     connect(m_plot, &QCustomPlot::mouseMove, this, &CurvePlot::onMouseMove);
 }
 
@@ -88,6 +98,17 @@ void CurvePlot::setFontScale(double s) {
 
 void CurvePlot::setSpec(const ExperimentSpec& spec) {
     m_spec = spec;
+    m_task = -1;
+    {
+        const QSignalBlocker b(m_taskBox);
+        m_taskBox->clear();
+        if (spec.multiTask()) {
+            m_taskBox->addItem(tr("Mean over %1 tasks").arg(spec.taskCount()));
+            for (int t = 0; t < spec.taskCount(); ++t) m_taskBox->addItem(QString::fromStdString(spec.taskName(t)));
+        }
+        m_taskBox->setVisible(spec.multiTask());
+        m_taskLabel->setVisible(spec.multiTask());
+    }
     m_points.clear();
     m_summary.clear();
     m_ids.clear();
@@ -173,7 +194,20 @@ void CurvePlot::setMetric(Metric m) {
     m_plot->yAxis->setLabel(m == Metric::Auc ? tr("AUC") : tr("test error"));
     for (const Line& l : m_lines)
         for (QCPGraph* g : {l.paper, l.attacked, l.others})   // errors only (the papers report errors)
-            if (g) g->setVisible(m == Metric::Error);
+            if (g) g->setVisible(m == Metric::Error && (g != l.paper || m_task < 0));
+    rebuildData();
+}
+
+void CurvePlot::setShownTask(int task) {
+    if (task < -1 || task >= (m_spec.multiTask() ? m_spec.taskCount() : 0)) return;
+    m_task = task;
+    {
+        const QSignalBlocker b(m_taskBox);
+        m_taskBox->setCurrentIndex(task + 1);
+    }
+    // The paper's numbers are its mean over tasks: shown with the mean only.
+    for (const Line& l : m_lines)
+        if (l.paper) l.paper->setVisible(m_metric == Metric::Error && m_task < 0);
     rebuildData();
 }
 
@@ -196,6 +230,16 @@ void CurvePlot::setLogScale(bool on) {
 
 void CurvePlot::rebuildData() {
     m_summary = summarizePoints(m_points);
+    if (m_spec.multiTask()) {
+        if (m_task < 0) {
+            ExperimentResult all;
+            all.spec = m_spec;
+            all.summary = std::move(m_summary);
+            m_summary = aggregateOverTasks(all);
+        } else {
+            std::erase_if(m_summary, [this](const CurveSummary& s) { return s.task != m_task; });
+        }
+    }
     for (std::size_t i = 0; i < m_lines.size(); ++i) {
         QVector<double> keys, values, errors;
         for (const CurveSummary& s : m_summary) {

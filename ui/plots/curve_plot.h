@@ -3,6 +3,9 @@
 // (mean +- standard error over repetitions), drawn live as core finishes points, and the
 // paper's reported numbers as hollow markers when the experiment has them. It only draws:
 // the points come from core (CurvePoint), the summaries from fdlab::summarizePoints.
+// A multi-task experiment (core/eval/multi_task.h) gets a task selector: "Mean over N tasks"
+// (the paper's aggregate, fdlab::aggregateOverTasks, +- se across tasks, with the paper's
+// numbers) or one task's own curves.
 
 #include "core/eval/experiment_runner.h"
 
@@ -37,6 +40,10 @@ public:
     void setMetric(Metric m);
     /// Not "metric": that name would hide QWidget::metric(PaintDeviceMetric) (clang -Woverloaded-virtual).
     Metric shownMetric() const { return m_metric; }
+    /// Multi-task experiments: -1 shows the mean over tasks, t task t's curves (range-checked:
+    /// ignored outside [-1, tasks)); single-task experiments always show theirs (-1).
+    void setShownTask(int task);
+    int shownTask() const { return m_task; }
     void setLogScale(bool on);
     bool logScale() const { return m_log; }
 
@@ -77,6 +84,8 @@ private:
     QCustomPlot* m_plot = nullptr;
     QComboBox* m_metricBox = nullptr;
     QCheckBox* m_logBox = nullptr;
+    QComboBox* m_taskBox = nullptr;   ///< multi-task experiments only (hidden otherwise)
+    QLabel* m_taskLabel = nullptr;
     QLabel* m_title = nullptr;
     std::vector<Line> m_lines;
     std::vector<std::string> m_ids;
@@ -84,6 +93,7 @@ private:
     std::vector<fdlab::CurveSummary> m_summary;
     fdlab::ExperimentSpec m_spec;
     Metric m_metric = Metric::Error;
+    int m_task = -1;
     bool m_log = false;
 };
 
