@@ -440,7 +440,15 @@ void MainWindow::onLoaded(const QString& source, DatasetPtr data, const QString&
     m_datasetPanel->setClassNames(data->classNames);
     showSpec(spec);   // the spec as adapted to this data (task, split, levels, title)
     m_datasetPanel->setCurrentSource(source);
-    m_datasetPanel->setNote(note);
+    QString shown = note;
+    if (spec.multiTask()) {   // the panels hold one task: say so, the file's tasks are what runs
+        QStringList names;
+        for (const ExperimentTask& t : spec.tasks) names << QString::fromStdString(t.name);
+        shown = tr("This experiment has %1 tasks (%2). The panels show the first; edits here do not change the "
+                   "tasks, and Run runs all %1 as the file says.")
+                    .arg(spec.tasks.size()).arg(names.join(", ")) + (note.isEmpty() ? QString() : " " + note);
+    }
+    m_datasetPanel->setNote(shown);
     m_importance->setDataset(data);
     updateLabelNoiseData();
     if (!source.startsWith("bundled:")) addRecent(source);

@@ -9,6 +9,7 @@
 #include "core/io/model_json.h"
 #include "core/learners/nonlinear/model_io.h"
 #include "ui/main_window.h"
+#include "ui/panels/dataset_panel.h"
 #include "ui/panels/algorithms_panel.h"
 #include "ui/panels/attack_panel.h"
 #include "ui/plots/curve_plot.h"
@@ -359,7 +360,11 @@ private slots:
         saveResultsJson(r, path.toStdString());
         MainWindow w;
         w.setProperty("quietErrors", true);
+        QSignalSpy shown(&w, &MainWindow::datasetShown);
         QVERIFY(w.openExperiment(path));
+        // The Dataset panel holds one task: it says that the file's three tasks are what runs.
+        QVERIFY(shown.wait(60000));
+        QVERIFY2(w.datasetPanel()->note().startsWith("This experiment has 3 tasks ("), qPrintable(w.datasetPanel()->note()));
         CurvePlot* plot = w.curvePlot();
         auto* box = plot->findChild<QComboBox*>("curveTask");
         QVERIFY(box && box->isVisibleTo(plot));

@@ -196,6 +196,8 @@ void DatasetPanel::setNote(const QString& note) {
     m_splitNote->setVisible(!note.isEmpty());
 }
 
+QString DatasetPanel::note() const { return m_splitNote->text(); }
+
 void DatasetPanel::setFromSpec(const ExperimentSpec& spec) {
     m_source = spec.dataset.bundled.empty() ? QString::fromStdString(spec.dataset.file)
                                             : QString::fromStdString("bundled:" + spec.dataset.bundled);

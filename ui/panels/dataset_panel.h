@@ -39,6 +39,7 @@ public:
     /// Shows under the split what was adapted to the loaded data (the experiment state's
     /// sentences, core/eval/experiment_state.h); "" hides it.
     void setNote(const QString& note);
+    QString note() const;
     /// Shows the task, split and preprocessing of `spec`.
     void setFromSpec(const fdlab::ExperimentSpec& spec);
     /// Writes dataset source, task, split and preprocessing into `spec`.
