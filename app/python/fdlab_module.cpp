@@ -1505,6 +1505,7 @@ PYBIND11_MODULE(_fdlab, m) {
           py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(), runDoc);
 
     m.def("export_curves", [](const py::object& results, const py::object& path, bool table) {
+        const std::string out = pathArg(path, "path");   // the arguments in order: a bad path is named first
         // A results dict (run()'s, its numpy 'arrays' aside) or a results JSON file.
         ExperimentResult r;
         if (py::isinstance<py::dict>(results)) {
@@ -1517,7 +1518,7 @@ PYBIND11_MODULE(_fdlab, m) {
         } else {
             throw py::type_error("results: expected the dict run() returns or a results JSON file's path, got " + typeText(results));
         }
-        saveResultsOrCurves(r, pathArg(path, "path"), table);
+        saveResultsOrCurves(r, out, table);
     }, py::arg("results"), py::arg("path"), py::kw_only(), py::arg("table") = false,
           "export_curves(results, path, *, table=False) -> None\n\n"
           "Writes the curves of `results` (the dict run() returns, or a results JSON file's path) by the\n"

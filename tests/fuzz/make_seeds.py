@@ -272,6 +272,12 @@ def json_seeds(fdlab_cli):
         with open(sp, "w") as f:
             json.dump(spec, f)
         put_file("experiment", sp, "small-spec.json")
+        # Results and shard parts from bundled data: a file's path would be stripped from their
+        # spec by put() after fdlab-cli fingerprinted it, and the parts would no longer merge.
+        spec["dataset"] = {"bundled": "heart_scale"}
+        sp = os.path.join(tmp, "spec-bundled.json")
+        with open(sp, "w") as f:
+            json.dump(spec, f)
         cli([fdlab_cli, "run", sp, "--output", os.path.join(tmp, "results.json")], tmp)
         put_file("results", os.path.join(tmp, "results.json"))
         for i in (0, 1):
