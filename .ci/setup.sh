@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 PKGS=(cmake g++ make pkg-config
       libeigen3-dev libglpk-dev zlib1g-dev liblbfgspp-dev liblinear-dev libsvm-dev nlohmann-json3-dev
       libcairo2-dev qt6-base-dev qt6-svg-dev qt6-qpa-plugins libqcustomplot-dev libgl-dev fonts-dejavu-core
-      parallel slurm-wlm munge help2man
+      parallel slurm-wlm munge help2man liblinear-tools
       pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest python3-sklearn
       libpython3.11-testsuite)
 

@@ -6,6 +6,7 @@
 #include "core/util/parallel.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -164,7 +165,10 @@ std::vector<CurveSummary> aggregateOverTasks(const ExperimentResult& r) {
         a.levelIndex = key.second;
         a.level = members.front()->level;
         a.error = meanAndStandardError(err);
-        a.auc = meanAndStandardError(auc);
+        // A mean over the tasks only when every task has one: the AUC of the binary tasks alone,
+        // labelled as the mean over all, would mislead (a multi-class task has none).
+        const bool everyTaskHasAuc = std::none_of(auc.begin(), auc.end(), [](double v) { return std::isnan(v); });
+        a.auc = meanAndStandardError(everyTaskHasAuc ? auc : std::vector<double>{std::nan("")});   // as a multi-class task's
         a.errorAttacked = meanAndStandardError(errA);
         a.errorOthers = meanAndStandardError(errO);
         out.push_back(a);

@@ -551,7 +551,11 @@ Observation computeObservation(const ObservationSpec& spec, const ObservationInp
             while (e < c.size() && isName(e, false)) ++e;
             const std::string name = c.substr(i, e - i);
             const auto v = std::find_if(out.values.begin(), out.values.end(), [&](const ObservedValue& o) { return o.name == name; });
-            out.claimWithValues += v != out.values.end() ? v->text : name;
+            // Short words for what has no number (the sentence explains it at length).
+            out.claimWithValues += v == out.values.end()        ? name
+                                   : std::isnan(v->value)       ? std::string("none")
+                                   : std::isinf(v->value)       ? std::string(v->value > 0 ? "infinity" : "-infinity")
+                                                                : v->text;
             i = e;
         }
         out.claimHolds = !std::isnan(a) && !std::isnan(b) &&

@@ -135,6 +135,9 @@ private slots:
                                        {"text", "{a}"}, {"claim", "a > 0.5"}}, in);
         QVERIFY(!f.claimHolds);
         QCOMPARE(QString::fromStdString(f.claimWithValues), QString("0.100 > 0.5"));
+        QCOMPARE(QString::fromStdString(observe({{"values", {{"n", {{"kind", "crossing"}, {"learner", "A"}, {"other", "B"}}}}},
+                                                  {"text", "{n}"}, {"claim", "n >= 0"}}, in).claimWithValues),
+                 QString("none >= 0"));   // no number: a short word, not the sentence's explanation
         QVERIFY(!observe({{"values", {{"n", {{"kind", "crossing"}, {"learner", "A"}, {"other", "B"}}}}},
                           {"text", "{n}"}, {"claim", "n >= 0"}}, in).claimHolds);
         // A level the run does not have is an error naming the quantity.

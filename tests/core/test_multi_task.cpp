@@ -158,6 +158,23 @@ private slots:
         }
     }
 
+    void aggregateAucOnlyWhenEveryTaskHasOne() {
+        // A multi-class task has no AUC: the mean over tasks has none either (it was the binary
+        // tasks' mean, labelled as the mean over all).
+        ExperimentSpec s = pairsSpec();
+        s.tasks.back().task = TaskSpec{};   // multi-class
+        s.tasks.back().name = "all classes";
+        const ExperimentResult r = runExperiment(s);
+        QCOMPARE(r.status, Status::Converged);
+        bool binaryAuc = false;
+        for (const CurveSummary& c : r.summary) binaryAuc |= c.task == 0 && !std::isnan(c.auc.mean);
+        QVERIFY(binaryAuc);
+        const std::vector<CurveSummary> agg = aggregateOverTasks(r);
+        QVERIFY(!agg.empty());
+        for (const CurveSummary& a : agg) QVERIFY2(std::isnan(a.auc.mean), qPrintable(QString::number(a.auc.mean)));
+        for (const CurveSummary& a : aggregateOverTasks(runExperiment(pairsSpec()))) QVERIFY(!std::isnan(a.auc.mean));
+    }
+
     void aggregateIsTheMeanOfTaskMeans() {
         const ExperimentResult r = runExperiment(pairsSpec());
         QCOMPARE(r.status, Status::Converged);

@@ -37,6 +37,7 @@ ExperimentSpec fractionSpec() {
     s.split.kind = SplitSpec::Kind::Fraction;
     s.split.testFraction = 0.714;
     s.split.validationFraction = 0.1234567;
+    s.attack.threat = "feature-corruption";   // fraction levels (a count threat needs whole K)
     s.levels = {0, 0.0125, 0.025, 0.0375};
     return s;
 }

@@ -187,6 +187,8 @@ void LessonDock::applyStep(bool forceRun) {
     const int owner = experimentOwner(l, m_step);
     LessonStateChange change;
     change.view = s.view;
+    // The instance the observation speaks of (a step without its own inherits an earlier one's).
+    change.view.instance = lessonInstance(l, m_step);
     m_jobs->discard();   // an observation still being computed belongs to another step
     if (forceRun || !m_stepRun || m_stepRunLesson != m_lesson || m_stepRunStep != owner) {
         change.spec = l.steps[static_cast<std::size_t>(owner)].experiment;

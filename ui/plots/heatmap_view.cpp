@@ -550,7 +550,10 @@ void HeatmapView::onLearnersChanged() {
     requestAnalysis();
 }
 
-void HeatmapView::setInstance(int i) { m_instance->setValue(i); }
+void HeatmapView::setInstance(int i) {
+    m_pendingJump = false;   // an instance asked for wins over a jump still waiting for the analysis
+    m_instance->setValue(i);
+}
 int HeatmapView::instance() const { return m_instance->value(); }
 
 void HeatmapView::setBudget(double b) {
