@@ -10,7 +10,11 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/fdlab-fuzz-run.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 mkdir "$scratch/corpus" "$scratch/artifacts"
 cp -r "$corpus"/. "$scratch/corpus/"
-args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024
+# -timeout: one input may take up to 60 s. A 20-byte LIBSVM file at the documented feature-index
+# limit ("1 1:1\n-1 16777216:1", 2^24 features, each with a name and an importance) takes about
+# 25 s under ASan in fuzz_libsvm (loaded sparse and dense); CI's first clean-clone run reported it
+# as a timeout at the former 10 s. Linear in the limit, within memory; the names are the cost.
+args=(-max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 -malloc_limit_mb=1024
       -print_final_stats=1 -artifact_prefix="$scratch/artifacts/")
 [ -f "$dict" ] && args+=(-dict="$dict")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
