@@ -291,6 +291,7 @@ void ExperimentController::prepareHeatmaps(const ExperimentResult& r) {
                 job->models.emplace_back(QString::fromStdString(l.id), std::move(m));
             }
             job->train = std::make_shared<const Dataset>(std::move(split.train));
+            job->preprocessor = std::make_shared<const Preprocessor>(split.preprocessor);
             // The curves' test attack of repetition 0 (experiment_runner.cpp), so that random
             // threats show the draw the curves used.
             job->attack = resolvedAttack(spec, data.data);

@@ -38,6 +38,7 @@ struct HeatmapContext {
     std::vector<std::pair<QString, fdlab::TrainedModel>> models;
     fdlab::AttackSpec attack;
     double budget = 0.0;
+    std::shared_ptr<const fdlab::Preprocessor> preprocessor;   ///< what the run applied to its rows
 };
 
 class ExperimentController : public QObject {

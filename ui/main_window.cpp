@@ -172,7 +172,7 @@ void MainWindow::connectController() {
     });
     connect(c, &ExperimentController::heatmapsReady, this, [this, view](std::shared_ptr<const HeatmapContext> h) {
         m_syncingBudget = true;
-        view->setContext(h->test, h->models, h->attack, h->budget, h->train);
+        view->setContext(h->test, h->models, h->attack, h->budget, h->train, h->preprocessor);
         m_syncingBudget = false;
         // Open on a digit the first learner (SVM) loses under the attack and the second (FDROP)
         // keeps; the view performs the jump once its analysis has arrived.

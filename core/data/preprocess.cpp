@@ -106,4 +106,28 @@ void Preprocessor::apply(Dataset& d) const {
     }
 }
 
+void Preprocessor::applyDense(std::vector<float>& x) const {
+    if (scaling == Scaling::None) return;
+    Dataset d;
+    d.name = "your input";
+    d.X = Eigen::Map<const Dataset::Matrix>(x.data(), 1, static_cast<Eigen::Index>(x.size()));
+    apply(d);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] = d.X(0, static_cast<Eigen::Index>(j));
+}
+
+void Preprocessor::applySparse(const std::vector<std::int32_t>& columns, std::vector<float>& values, int n) const {
+    if (scaling == Scaling::None) return;
+    Dataset d;
+    d.name = "your input";
+    SparseRows rows;
+    rows.cols = n;
+    rows.colIndex = columns;
+    rows.values = values;
+    rows.rowStart = {0, static_cast<std::int64_t>(values.size())};
+    d.sparse = std::move(rows);
+    d.featureNames.assign(static_cast<std::size_t>(n), std::string());
+    apply(d);
+    values = d.sparse->values;
+}
+
 }  // namespace fdlab

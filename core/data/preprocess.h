@@ -33,6 +33,11 @@ struct Preprocessor {
     /// Applies to every row of d, in place. Values outside the training range map outside the
     /// target interval (no clipping), as a linear model expects.
     void apply(Dataset& d) const;
+    /// apply() on one row with n features: a dense row (n values), or a sparse one (increasing
+    /// columns and their values; zeros stay zeros). For an instance made after the run (a drawn
+    /// digit, a typed message), so that it is what the learners were trained on.
+    void applyDense(std::vector<float>& x) const;
+    void applySparse(const std::vector<std::int32_t>& columns, std::vector<float>& values, int n) const;
 };
 
 }  // namespace fdlab

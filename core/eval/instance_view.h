@@ -12,6 +12,7 @@
 // after computing them on a worker thread; tests and the CLI call them directly.
 
 #include "core/attacks/attack.h"
+#include "core/data/preprocess.h"
 #include "core/eval/message_view.h"
 #include "core/io/png_writer.h"
 #include "core/learners/registry.h"
@@ -37,6 +38,9 @@ struct InstanceViewContext {
     /// set), the order of the words that tie at a capped weight in the top words; empty: by
     /// feature index.
     std::vector<int> wordDocuments;
+    /// What the run applied to its rows (fitted on its training part); an instance the user
+    /// makes (a drawn digit, a typed message) gets the same. Null: none.
+    std::shared_ptr<const Preprocessor> preprocessor;
 };
 
 /// One learner on one instance at one attack level.

@@ -10,6 +10,7 @@
 // Reveal work on it (A needs 2 deletions, B cannot be flipped).
 
 #include "core/attacks/worst_case_linear.h"
+#include "core/data/preprocess.h"
 #include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/draw_canvas.h"
@@ -204,6 +205,49 @@ private slots:
         t->editor()->setPlainText("hello world");
         t->classify();
         QVERIFY(!use->isEnabled());
+    }
+
+    void ownInputIsPreprocessedAsTheRun() {
+        // A run with unit-norm rows: the typed message is scored and attacked as a unit-norm row
+        // (it was scored raw: the review found a message whose sign flipped), and so is a drawing
+        // under zero-one scaling.
+        auto pre = std::make_shared<Preprocessor>();
+        pre->scaling = Scaling::UnitNorm;
+        auto test = std::make_shared<Dataset>(*tinyText());
+        pre->apply(*test);
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setContext(test, textModels(), worstCaseCount(), 2, nullptr, pre);
+        v.setDrawMode(true);
+        TypeMessage* t = v.typeMessage();
+        t->setIntendedClass(1);
+        t->editor()->setPlainText("Cheap pills, PILLS! hello");
+        t->classify();
+        // (cheap, pills) = (1, 1) / sqrt(2): A = -1 + (2 + 3) / sqrt(2) = 2.536, B = 0.5 + 2 / sqrt(2) = 1.914.
+        QVERIFY2(t->verdict(0)->text().contains("(score 2.536)"), qPrintable(t->verdict(0)->text()));
+        QVERIFY2(t->verdict(1)->text().contains("(score 1.914)"), qPrintable(t->verdict(1)->text()));
+        QTest::mouseClick(t->findChild<QPushButton*>("typeMessageUse"), Qt::LeftButton);
+        QCOMPARE(v.context()->test->rows(), 3);
+        QVERIFY(std::abs(v.context()->test->value(2, 1) - 0.70710678f) < 1e-6f);
+
+        // A drawing under zero-one scaling fitted to [0, 2]: ink 1 becomes 0.5 before scoring.
+        auto images = testing::tinyImages();
+        Dataset doubled = *images;
+        doubled.X *= 2.0f;   // trained on pixels in [0, 2]
+        auto zeroOne = std::make_shared<Preprocessor>(Preprocessor::fit(doubled, Scaling::ZeroOne));
+        std::vector<float> ink(16, 1.0f), want = ink;
+        zeroOne->applyDense(want);
+        QCOMPARE(want[5], 0.5f);
+        Dataset one = *images;
+        one.X = Dataset::Matrix::Constant(1, 16, 1.0f);
+        one.labels = {1};
+        zeroOne->apply(one);
+        for (int j = 0; j < 16; ++j) QCOMPARE(want[static_cast<std::size_t>(j)], one.X(0, j));   // one row = the set's map
+        HeatmapView w;
+        w.setContext(images, imageModels(), worstCaseCount(), 3, nullptr, zeroOne);
+        w.addOwnInstance(ink, 1);
+        for (int j = 0; j < 16; ++j) QCOMPARE(w.context()->test->value(4, j), want[static_cast<std::size_t>(j)]);
     }
 };
 

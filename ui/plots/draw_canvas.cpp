@@ -173,6 +173,7 @@ DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
 }
 
 void DrawCanvas::setContext(HeatmapContextPtr ctx, int a, int b) {
+    m_ctx = ctx;
     m_verdicts->setContext(ctx, a, b);
     if (!ctx || !ctx->test->imageShape) return;
     const Dataset& d = *ctx->test;
@@ -187,9 +188,11 @@ int DrawCanvas::intendedClass() const { return m_verdicts->intendedClass(); }
 void DrawCanvas::setIntendedClass(int k) { m_verdicts->setIntendedClass(k); }
 
 void DrawCanvas::classify() {
-    const std::vector<float>& x = m_pad->values();
+    std::vector<float> x = m_pad->values();
     if (x.empty()) return;
-    m_verdicts->classify(RowView::dense(x), std::any_of(x.begin(), x.end(), [](float v) { return v != 0.0f; }));
+    const bool inked = std::any_of(x.begin(), x.end(), [](float v) { return v != 0.0f; });
+    if (m_ctx && m_ctx->preprocessor) m_ctx->preprocessor->applyDense(x);   // what the learners were trained on
+    m_verdicts->classify(RowView::dense(x), inked);
 }
 
 }  // namespace fdlab::ui

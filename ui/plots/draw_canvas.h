@@ -76,6 +76,7 @@ signals:
 
 private:
     void classify();
+    HeatmapContextPtr m_ctx;
     InkPad* m_pad = nullptr;
     QLabel* m_penLabel = nullptr;
     OwnInputVerdicts* m_verdicts = nullptr;

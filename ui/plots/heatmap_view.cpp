@@ -363,7 +363,8 @@ void HeatmapView::clear() {
 }
 
 void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<std::pair<QString, TrainedModel>> models,
-                             AttackSpec attack, double budget, std::shared_ptr<const Dataset> donors) {
+                             AttackSpec attack, double budget, std::shared_ptr<const Dataset> donors,
+                             std::shared_ptr<const Preprocessor> preprocessor) {
     clear();
     if (!test || test->rows() == 0 || models.empty()) return;
     auto ctx = std::make_shared<InstanceViewContext>();
@@ -371,6 +372,7 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
     for (auto& [name, model] : models) ctx->models.emplace_back(name.toStdString(), std::move(model));
     ctx->attack = std::move(attack);
     ctx->donors = std::move(donors);
+    ctx->preprocessor = std::move(preprocessor);
     // The top words' ties (FDROP's capped weights) in order of training documents; the donors
     // are the training set (MainWindow passes it). One pass over its non-zeros: ~1 ms on spam.
     if (ctx->test->documents && ctx->donors && ctx->donors->features() == ctx->test->features())
@@ -739,10 +741,12 @@ void HeatmapView::addOwnInstance(const std::vector<float>& x, int label) {
     if (!m_ctx || m_ctx->test->isSparse() || static_cast<int>(x.size()) != m_ctx->test->features() || label < 0 ||
         label >= m_ctx->test->numClasses())
         return;
+    std::vector<float> row_x = x;
+    if (m_ctx->preprocessor) m_ctx->preprocessor->applyDense(row_x);   // as the run's rows
     auto d = std::make_shared<Dataset>(*m_ctx->test);
     const auto row = static_cast<Eigen::Index>(d->rows());
     d->X.conservativeResize(row + 1, Eigen::NoChange);
-    for (std::size_t j = 0; j < x.size(); ++j) d->X(row, static_cast<Eigen::Index>(j)) = x[j];
+    for (std::size_t j = 0; j < row_x.size(); ++j) d->X(row, static_cast<Eigen::Index>(j)) = row_x[j];
     d->labels.push_back(label);
     if (!d->sourceRows.empty()) d->sourceRows.push_back(*std::max_element(d->sourceRows.begin(), d->sourceRows.end()) + 1);
     openOwnInstance(std::move(d), tr("Your drawing"));
@@ -764,7 +768,7 @@ void HeatmapView::openOwnInstance(std::shared_ptr<Dataset> d, const QString& wha
     std::vector<std::pair<QString, TrainedModel>> models;
     for (const auto& [name, model] : m_ctx->models) models.emplace_back(QString::fromStdString(name), model);
     const int a = learnerA(), b = learnerB();
-    setContext(d, std::move(models), m_ctx->attack, budget(), m_ctx->donors);
+    setContext(d, std::move(models), m_ctx->attack, budget(), m_ctx->donors, m_ctx->preprocessor);
     setLearners(a, b);
     setDrawMode(false);
     setInstance(row);

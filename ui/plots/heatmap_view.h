@@ -64,7 +64,8 @@ public:
     /// Starts the analysis of every test instance on a worker thread.
     void setContext(std::shared_ptr<const fdlab::Dataset> test,
                     std::vector<std::pair<QString, fdlab::TrainedModel>> models, fdlab::AttackSpec attack,
-                    double budget, std::shared_ptr<const fdlab::Dataset> donors = nullptr);
+                    double budget, std::shared_ptr<const fdlab::Dataset> donors = nullptr,
+                    std::shared_ptr<const fdlab::Preprocessor> preprocessor = nullptr);
     /// Shows nothing and stops any work.
     void clear();
     bool hasContext() const { return static_cast<bool>(m_ctx); }

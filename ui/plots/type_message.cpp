@@ -50,12 +50,18 @@ TypeMessage::TypeMessage(QWidget* parent) : QWidget(parent) {
     connect(m_verdicts, &OwnInputVerdicts::useRequested, this, [this] {
         if (!m_ctx) return;
         try {
-            emit useMessage(typedDocumentRow(*m_ctx->test, m_text->toPlainText().left(kMaxTypedChars).toStdString()),
-                            intendedClass());
+            emit useMessage(typedRow(), intendedClass());
         } catch (const std::exception& e) {
             m_words->setText(QString::fromStdString(e.what()));
         }
     });
+}
+
+TypedDocument TypeMessage::typedRow() const {
+    TypedDocument typed = typedDocumentRow(*m_ctx->test, m_text->toPlainText().left(kMaxTypedChars).toStdString());
+    // What the learners were trained on: the run's preprocessing (e.g. unit-norm) on the row.
+    if (m_ctx->preprocessor) m_ctx->preprocessor->applySparse(typed.columns, typed.values, m_ctx->test->features());
+    return typed;
 }
 
 void TypeMessage::setContext(HeatmapContextPtr ctx, int a, int b) {
@@ -75,7 +81,7 @@ void TypeMessage::classify() {
     const QString text = m_text->toPlainText();
     TypedDocument typed;
     try {
-        typed = typedDocumentRow(d, text.left(kMaxTypedChars).toStdString());
+        typed = typedRow();
     } catch (const std::exception& e) {
         m_words->setText(QString::fromStdString(e.what()));
         m_verdicts->useButton()->setEnabled(false);

@@ -38,6 +38,8 @@ signals:
     void useMessage(const fdlab::TypedDocument& message, int label);
 
 private:
+    /// The text as a row of the corpus, preprocessed as the run's rows were.
+    fdlab::TypedDocument typedRow() const;
     HeatmapContextPtr m_ctx;
     QPlainTextEdit* m_text = nullptr;
     QLabel* m_words = nullptr;
