@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -56,6 +57,17 @@ LessonDock::LessonDock(LessonHost* host, std::vector<Lesson> lessons, QWidget* p
     for (std::size_t i = 0; i < m_lessons.size(); ++i)
         m_picker->addItem(QString("%1. %2").arg(QChar('a' + static_cast<int>(i))).arg(QString::fromStdString(m_lessons[i].title)));
     layout->addWidget(m_picker);
+    // The lesson's text scrolls between the picker and the buttons: at 1280x720 a long step
+    // (text, "try this" and the observation with its numbers) is taller than the dock.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName("lessonScroll");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget(scroll);
+    auto* outer = layout;
+    layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
     m_summary = wrappedLabel(this);
     m_summary->setStyleSheet("color: palette(mid);");
     layout->addWidget(m_summary);
@@ -82,6 +94,9 @@ LessonDock::LessonDock(LessonHost* host, std::vector<Lesson> lessons, QWidget* p
     m_observationLabel->setMargin(6);
     layout->addWidget(m_observationLabel);
     layout->addStretch(1);
+    scroll->setWidget(content);
+    layout = outer;
+    layout->addWidget(scroll, 1);
 
     auto* buttons = new QHBoxLayout;
     m_back = new QPushButton(tr("< Back"), this);
