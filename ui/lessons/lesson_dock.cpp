@@ -252,13 +252,18 @@ void LessonDock::computeObservation(const ExperimentResult& r) {
                     if (o.text.empty()) return;   // cancelled
                     m_observation = o;
                     QString html = "<b>" + tr("What this run shows:") + "</b> " + QString::fromStdString(o.text).toHtmlEscaped();
-                    if (!o.claim.empty())
+                    if (!o.claim.empty()) {
+                        // The evaluated sides in brackets only when the claim computes something
+                        // ("0.5 * e10"); "10 <= 20 (10 <= 20)" says nothing twice.
+                        QString claim = QString::fromStdString(o.claimWithValues).toHtmlEscaped();
+                        if (o.claimNumbers != o.claimWithValues)
+                            claim += " (" + QString::fromStdString(o.claimNumbers).toHtmlEscaped() + ")";
                         html += "<br><span style='color:" + QString(o.claimHolds ? "#1a7f37" : "#b42318") + "'>" +
-                                (o.claimHolds ? tr("The lesson's claim holds here: %1 (%2).")
-                                              : tr("The lesson's claim does not hold in this run: %1 is false (%2)."))
-                                    .arg(QString::fromStdString(o.claimWithValues).toHtmlEscaped(),
-                                         QString::fromStdString(o.claimNumbers).toHtmlEscaped()) +
+                                (o.claimHolds ? tr("The lesson's claim holds here: %1.")
+                                              : tr("The lesson's claim does not hold in this run: %1 is false."))
+                                    .arg(claim) +
                                 "</span>";
+                    }
                     setObservationHtml(html);
                     emit observationShown(QString::fromStdString(o.text));
                 },
