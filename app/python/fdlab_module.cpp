@@ -370,12 +370,25 @@ Features readFeatures(const py::handle& X, std::optional<int> expectedCols = std
 void setFeatures(Dataset& d, const py::handle& X, std::optional<int> expectedCols) {
     const Features f = readFeatures(X, expectedCols);
     if (f.sparse) {
-        SparseRowsBuilder b(f.cols, f.storedValues());
-        for (int i = 0; i < f.rows; ++i) {
-            f.row(i).forEachNonZero([&](int j, float v) { b.add(j, v); });   // zeros are dropped
-            b.endRow();
+        const auto nnz = static_cast<std::size_t>(f.storedValues());
+        if (std::find(f.values, f.values + nnz, 0.0f) == f.values + nnz) {
+            // No explicit zeros: readSparse checked the columns (range, order), so the CSR arrays
+            // are copied as they are (three bulk copies; the builder's per-entry checks cost as
+            // much as a worst-case curve on the spam test file).
+            SparseRows s;
+            s.cols = f.cols;
+            s.rowStart = f.rowStart;
+            s.colIndex.assign(f.colIndex, f.colIndex + nnz);
+            s.values.assign(f.values, f.values + nnz);
+            d.sparse = std::move(s);
+        } else {
+            SparseRowsBuilder b(f.cols, f.storedValues());
+            for (int i = 0; i < f.rows; ++i) {
+                f.row(i).forEachNonZero([&](int j, float v) { b.add(j, v); });   // zeros are dropped
+                b.endRow();
+            }
+            d.sparse = std::move(b).finish();
         }
-        d.sparse = std::move(b).finish();
         d.X.resize(0, 0);
     } else {
         d.sparse.reset();
