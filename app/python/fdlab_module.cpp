@@ -373,8 +373,8 @@ void setFeatures(Dataset& d, const py::handle& X, std::optional<int> expectedCol
         const auto nnz = static_cast<std::size_t>(f.storedValues());
         if (std::find(f.values, f.values + nnz, 0.0f) == f.values + nnz) {
             // No explicit zeros: readSparse checked the columns (range, order), so the CSR arrays
-            // are copied as they are (three bulk copies; the builder's per-entry checks cost as
-            // much as a worst-case curve on the spam test file).
+            // are copied as they are (three bulk copies; the builder's per-entry checks were 7% of
+            // from_sklearn + curve on the spam test file, perf).
             SparseRows s;
             s.cols = f.cols;
             s.rowStart = f.rowStart;
