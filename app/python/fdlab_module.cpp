@@ -1525,7 +1525,9 @@ PYBIND11_MODULE(_fdlab, m) {
             py::dict copy;
             for (const auto& kv : py::reinterpret_borrow<py::dict>(results))
                 if (py::str(kv.first).cast<std::string>() != "arrays") copy[kv.first] = kv.second;
-            r = resultsFromJson(toJson(copy, "results"));
+            const json j = toJson(copy, "results");
+            requireCompleteResults(j, "results");
+            r = resultsFromJson(j);
         } else if (py::isinstance<py::str>(results) || py::hasattr(results, "__fspath__")) {
             r = loadResultsJson(pathArg(results, "results"));
         } else {

@@ -181,8 +181,25 @@ void saveCurvesCsv(const ExperimentResult& r, const std::string& path) {
     writeFileAtomically(path, header + curvesCsv(r));
 }
 
+void requireCompleteResults(const json& j, const std::string& source) {
+    if (!j.is_object() || !j.contains("part")) return;
+    std::string which = "one shard";
+    const json& part = j["part"];
+    if (part.is_object())
+        if (const auto s = part.find("shard"); s != part.end() && s->is_object()) {
+            const auto i = s->find("index"), n = s->find("count");
+            if (i != s->end() && n != s->end() && i->is_number_integer() && n->is_number_integer())
+                which = "shard " + std::to_string(i->get<long long>()) + " of " + std::to_string(n->get<long long>()) +
+                        " (0-based)";
+        }
+    throw std::invalid_argument(source + ": partial results of " + which +
+                                " of a sharded run, not the experiment's results: merge every shard's part with "
+                                "'fdlab-cli merge PART... --output RESULTS.json' and open the merged file");
+}
+
 ExperimentResult loadResultsJson(const std::string& path) {
     const json j = readJsonFile(path, "results file");
+    requireCompleteResults(j, path);
     try {
         return resultsFromJson(j);
     } catch (const std::invalid_argument& e) {

@@ -36,7 +36,11 @@ void saveCurvesTable(const ExperimentResult& r, const std::string& path);
 /// By extension (any case): .json saveResultsJson; .tex saveCurvesTex, or saveCurvesTable when
 /// texTable; else saveCurvesCsv.
 void saveResultsOrCurves(const ExperimentResult& r, const std::string& path, bool texTable = false);
-/// DataError naming the file when it is not valid JSON.
+/// std::invalid_argument naming `source` when j is one shard's partial results (it has a "part"
+/// object, core/eval/sharding.h): its points are some of the experiment's tasks only, so it is
+/// not shown, exported or reported as the experiment's results; `fdlab-cli merge` makes them one.
+void requireCompleteResults(const nlohmann::json& j, const std::string& source);
+/// DataError naming the file when it is not valid JSON; requireCompleteResults.
 ExperimentResult loadResultsJson(const std::string& path);
 
 }  // namespace fdlab

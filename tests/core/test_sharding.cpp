@@ -200,6 +200,19 @@ private slots:
                 parts.push_back(loadPart(path));
                 QCOMPARE(QString::fromStdString(parts.back().source), QString::fromStdString(path));
             }
+            // A part is not the experiment's results: opening one as results (the GUI's File >
+            // Open, Python's export_curves) says it is a part and how to merge.
+            if (n == 3) {
+                const std::string part1 = dir.filePath("part-3-1.json").toStdString();
+                try {
+                    loadResultsJson(part1);
+                    QFAIL("a shard's part opened as complete results");
+                } catch (const std::invalid_argument& e) {
+                    const QString m = QString::fromStdString(e.what());
+                    QVERIFY2(m.startsWith(QString::fromStdString(part1)) && m.contains("shard 1 of 3") &&
+                                 m.contains("fdlab-cli merge"), e.what());
+                }
+            }
             std::reverse(parts.begin(), parts.end());   // the order of the files does not matter
             const MergeResult m = mergeParts(parts);
             QVERIFY(m.complete());
