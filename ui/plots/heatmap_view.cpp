@@ -891,7 +891,7 @@ void HeatmapView::drawImageView() {
             del->setMask(lv.deleted);
             del->setScaleLabel(tr("x_j (red: %1)").arg(attackVerb()));
         }
-        del->setTitle(tr("%1 at\n%2").arg(attackVerb(), levelText(m_view.level)));   // the row header names the learner
+        del->setTitle(tr("%1 at %2").arg(attackVerb(), levelText(m_view.level)));   // the row header names the learner
         if (lv.w.empty()) {
             m_maps[k][1]->clearImage();
             m_maps[k][1]->setTitle(tr("weights w: non-linear model"));
