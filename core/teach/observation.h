@@ -34,7 +34,9 @@
 //                of deletions does: a claim "a > b" then holds for any finite b)
 //   deleted      learner, instance, level: how many features the step's threat deletes from
 //                the instance at that level (its view in the Heatmaps tab)
-//   deleted_names learner, instance, level, count: the names of the first `count` of them (text)
+//   deleted_names learner, instance, level, count: the names of `count` of them (text), those
+//                with the largest contributions y w_j x_j first for a linear learner (the ones
+//                the adversary wants most), else in feature order
 //   margin_after learner, instance, level: the margin after that attack
 //   weight_share learner, top (a fraction in (0, 1]): the share of sum |w_j| carried by the top
 //                fraction of features by |w_j| (linear learners)

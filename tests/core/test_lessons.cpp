@@ -198,6 +198,27 @@ private slots:
                                  observe({{"values", {{"x", {{"kind", "rounds"}, {"learner", "A"}}}}}, {"text", "{x}"}}, in));
     }
 
+    void deletedNamesMostWantedFirst() {
+        // Review: lesson (d) said "the spammer first drops 'come', 'contact', 'days', 'free',
+        // 'have', 'in'" - the alphabetically first six of the ten deleted words, leaving out
+        // 'our', one of the SVM's largest weights. With w_j = j + 1 on instance 2 (every pixel
+        // 1) the worst three deletions are pixels 15, 14, 13: named in that order.
+        InstanceViewContext ctx = tinyContext();
+        Eigen::VectorXd w(16);
+        for (int j = 0; j < 16; ++j) w(j) = j + 1;
+        ctx.models = {{"A", testing::linearModel(w, -1.0)}};
+        ObservationInput in;
+        in.models = &ctx;
+        in.instance = 2;
+        const Observation o = computeObservation(
+            parseObservation({{"values", {{"names", {{"kind", "deleted_names"}, {"learner", "A"}, {"level", 3}, {"count", 2}}}}},
+                              {"text", "{names}"}},
+                             "test", {"A"}),
+            in);
+        const auto& n = ctx.test->featureNames;
+        QCOMPARE(QString::fromStdString(o.text), QString::fromStdString("'" + n[15] + "', '" + n[14] + "'"));
+    }
+
     void helpersAgainstBruteForce() {
         // halfMarginCount against enumeration of prefix sums of the sorted contributions.
         const std::vector<double> c = {0.5, -2.0, 3.0, 0.25, 1.0, 0.0};
