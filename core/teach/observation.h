@@ -21,6 +21,9 @@
 //                the curve's mean at that level
 //   lost         learner, level, metric: repetition 0's error times the number of test
 //                instances it is measured on (attacked classes only for error_attacked), an integer
+//                (every instance wrong at that level, those wrong before any deletion included:
+//                a lesson says "gets {lost} wrong", not "loses", which the Heatmaps tab counts
+//                as going from correct to wrong)
 //   test_size    metric: that number of test instances
 //   crossing     learner, other: the first level at which learner's error is below other's
 //                although it was not at the first level (none: not a number, shown "none")
