@@ -522,6 +522,8 @@ Observation computeObservation(const ObservationSpec& spec, const ObservationInp
     for (const QuantitySpec& q : spec.values) {
         std::string text;
         const double v = c.compute(q, out.values, text);
+        // Only a flip count is infinite for the reason formatValue gives; an expression's 1 / 0 is not.
+        if (text.empty() && std::isinf(v) && q.kind != "flip_count") text = v > 0 ? "infinity" : "minus infinity";
         out.values.push_back({q.name, v, text.empty() ? formatValue(v, q.format) : text});
     }
     for (std::size_t i = 0; i < spec.text.size(); ++i) {

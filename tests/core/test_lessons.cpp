@@ -244,6 +244,20 @@ private slots:
         }
     }
 
+    void infiniteExpressionIsNotAFlipCount() {
+        // Review: an expression dividing by a zero error ("svm / fdrop" with fdrop = 0) read
+        // "no number (deleting every feature that helps is not enough)", a flip count's reason.
+        const ExperimentResult r = handResult();
+        ObservationInput in;
+        in.result = &r;
+        const Observation o = observe({{"values", {{"a", {{"kind", "error"}, {"learner", "A"}, {"level", 0}}},
+                                                    {"ratio", {{"kind", "expr"}, {"expr", "a / (a - a)"}}}}},
+                                       {"text", "{ratio}"}},
+                                      in);
+        QVERIFY(std::isinf(valueOf(o, "ratio")));
+        QCOMPARE(QString::fromStdString(o.text), QString("infinity"));
+    }
+
     void helpersAgainstBruteForce() {
         // halfMarginCount against enumeration of prefix sums of the sorted contributions.
         const std::vector<double> c = {0.5, -2.0, 3.0, 0.25, 1.0, 0.0};
