@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTextBrowser>
 #include <QUrl>
@@ -117,7 +118,10 @@ private slots:
         p->reveal();
         QCOMPARE(p->need(0)->need, 1.0);
         QVERIFY(!p->need(1)->flips());   // B keeps 0.5 with every helpful word gone
-        QVERIFY(p->revealLabel()->text().contains("no budget flips it"));
+        QVERIFY(p->revealLabel()->text().contains("No budget flips it"));
+        QVERIFY2(p->revealLabel()->text().contains("The optimal adversary needs 1 deletion to flip it."), qPrintable(p->revealLabel()->text()));
+        // Each sentence starts with a capital (review: "...marked 1). the optimal adversary needs").
+        QVERIFY2(!p->revealLabel()->text().contains(QRegularExpression("\\. [a-z]")), qPrintable(p->revealLabel()->text()));
     }
 
     void drawYourOwn() {
