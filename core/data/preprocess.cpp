@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace fdlab {
@@ -128,6 +129,17 @@ void Preprocessor::applySparse(const std::vector<std::int32_t>& columns, std::ve
     d.featureNames.assign(static_cast<std::size_t>(n), std::string());
     apply(d);
     values = d.sparse->values;
+}
+
+float Preprocessor::fittedMaximum() const {
+    if (scaling != Scaling::ZeroOne && scaling != Scaling::MinusOneOne) return 0.0f;
+    // Both maps send the fitted max b_j to 1: b_j = offset_j + (1 - shift) / factor_j (zero-one:
+    // a_j + (b_j - a_j); minus-one-one: (a_j + b_j) / 2 + (b_j - a_j) / 2).
+    double hi = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < factor.size() && j < offset.size(); ++j)
+        if (factor[j] != 0.0f)
+            hi = std::max(hi, static_cast<double>(offset[j]) + (1.0 - shift) / static_cast<double>(factor[j]));
+    return std::isfinite(hi) ? static_cast<float>(hi) : 0.0f;
 }
 
 }  // namespace fdlab

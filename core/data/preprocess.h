@@ -38,6 +38,10 @@ struct Preprocessor {
     /// digit, a typed message), so that it is what the learners were trained on.
     void applyDense(std::vector<float>& x) const;
     void applySparse(const std::vector<std::int32_t>& columns, std::vector<float>& values, int n) const;
+    /// The affine scalings: the largest value any feature had in the data they were fitted on
+    /// (before scaling), e.g. 1 for MNIST's pixels; 0 for other scalings (they keep no range). A
+    /// drawing is inked in these units, since apply() then maps it as it mapped the data.
+    float fittedMaximum() const;
 };
 
 }  // namespace fdlab

@@ -375,11 +375,17 @@ public:
         const LearnerView v = view(q, q.level);
         if (k == "deleted") return static_cast<double>(v.deleted.size());
         if (k == "margin_after") return v.marginAfter;
-        // deleted_names
+        // deleted_names: the adversary's most wanted first (largest contribution), not the
+        // features' index order, which named the alphabetically first words of a message.
         const Dataset& test = *models(q).test;
-        const int n = std::min<int>(q.count, static_cast<int>(v.deleted.size()));
+        std::vector<int> deleted = v.deleted;
+        if (!v.contribution.empty())
+            std::stable_sort(deleted.begin(), deleted.end(), [&](int x, int y) {
+                return v.contribution[static_cast<std::size_t>(x)] > v.contribution[static_cast<std::size_t>(y)];
+            });
+        const int n = std::min<int>(q.count, static_cast<int>(deleted.size()));
         for (int i = 0; i < n; ++i) {
-            const auto f = static_cast<std::size_t>(v.deleted[static_cast<std::size_t>(i)]);
+            const auto f = static_cast<std::size_t>(deleted[static_cast<std::size_t>(i)]);
             const std::string name = f < test.featureNames.size() ? test.featureNames[f] : std::to_string(f);
             text += (i == 0 ? "" : ", ") + ("'" + name + "'");
         }
@@ -516,6 +522,8 @@ Observation computeObservation(const ObservationSpec& spec, const ObservationInp
     for (const QuantitySpec& q : spec.values) {
         std::string text;
         const double v = c.compute(q, out.values, text);
+        // Only a flip count is infinite for the reason formatValue gives; an expression's 1 / 0 is not.
+        if (text.empty() && std::isinf(v) && q.kind != "flip_count") text = v > 0 ? "infinity" : "minus infinity";
         out.values.push_back({q.name, v, text.empty() ? formatValue(v, q.format) : text});
     }
     for (std::size_t i = 0; i < spec.text.size(); ++i) {

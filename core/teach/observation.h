@@ -21,6 +21,9 @@
 //                the curve's mean at that level
 //   lost         learner, level, metric: repetition 0's error times the number of test
 //                instances it is measured on (attacked classes only for error_attacked), an integer
+//                (every instance wrong at that level, those wrong before any deletion included:
+//                a lesson says "gets {lost} wrong", not "loses", which the Heatmaps tab counts
+//                as going from correct to wrong)
 //   test_size    metric: that number of test instances
 //   crossing     learner, other: the first level at which learner's error is below other's
 //                although it was not at the first level (none: not a number, shown "none")
@@ -34,7 +37,9 @@
 //                of deletions does: a claim "a > b" then holds for any finite b)
 //   deleted      learner, instance, level: how many features the step's threat deletes from
 //                the instance at that level (its view in the Heatmaps tab)
-//   deleted_names learner, instance, level, count: the names of the first `count` of them (text)
+//   deleted_names learner, instance, level, count: the names of `count` of them (text), those
+//                with the largest contributions y w_j x_j first for a linear learner (the ones
+//                the adversary wants most), else in feature order
 //   margin_after learner, instance, level: the margin after that attack
 //   weight_share learner, top (a fraction in (0, 1]): the share of sum |w_j| carried by the top
 //                fraction of features by |w_j| (linear learners)

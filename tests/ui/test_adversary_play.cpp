@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTest>
 #include <QTextBrowser>
 #include <QUrl>
@@ -117,7 +118,10 @@ private slots:
         p->reveal();
         QCOMPARE(p->need(0)->need, 1.0);
         QVERIFY(!p->need(1)->flips());   // B keeps 0.5 with every helpful word gone
-        QVERIFY(p->revealLabel()->text().contains("no budget flips it"));
+        QVERIFY(p->revealLabel()->text().contains("No budget flips it"));
+        QVERIFY2(p->revealLabel()->text().contains("The optimal adversary needs 1 deletion to flip it."), qPrintable(p->revealLabel()->text()));
+        // Each sentence starts with a capital (review: "...marked 1). the optimal adversary needs").
+        QVERIFY2(!p->revealLabel()->text().contains(QRegularExpression("\\. [a-z]")), qPrintable(p->revealLabel()->text()));
     }
 
     void drawYourOwn() {
@@ -248,6 +252,32 @@ private slots:
         w.setContext(images, imageModels(), worstCaseCount(), 3, nullptr, zeroOne);
         w.addOwnInstance(ink, 1);
         for (int j = 0; j < 16; ++j) QCOMPARE(w.context()->test->value(4, j), want[static_cast<std::size_t>(j)]);
+    }
+
+    void drawingIsInkedInTheDataUnits() {
+        // Review: the pad took its ink from the already scaled test set, then classify() scaled
+        // the drawing again. Pixels in [0, 2] under zero-one: the scaled set's darkest is 1, so a
+        // full stroke was 1 raw = 0.5 scaled, half as dark as the data's darkest pixel (and
+        // under zero-one on MNIST 3 vs 5, whose scaled test set reaches ~25, 25 times too dark).
+        Dataset doubled = *testing::tinyImages();
+        doubled.X *= 2.0f;
+        for (const Scaling s : {Scaling::ZeroOne, Scaling::MinusOneOne}) {
+            auto pre = std::make_shared<Preprocessor>(Preprocessor::fit(doubled, s));
+            auto test = std::make_shared<Dataset>(doubled);
+            pre->apply(*test);
+            HeatmapView v;
+            v.resize(1280, 720);
+            v.show();
+            v.setContext(test, imageModels(), worstCaseCount(), 3, nullptr, pre);
+            v.setDrawMode(true);
+            InkPad* pad = v.drawCanvas()->pad();
+            pad->setPen(0.5);
+            pad->stroke(0, 0);
+            QCOMPARE(pad->values()[0], 2.0f);   // as dark as the darkest raw pixel
+            std::vector<float> x = pad->values();
+            pre->applyDense(x);
+            QCOMPARE(x[0], 1.0f);                // which the run's scaling maps to the data's darkest
+        }
     }
 };
 

@@ -205,7 +205,12 @@ void LessonDock::applyStep(bool forceRun) {
     // The instance the observation speaks of (a step without its own inherits an earlier one's).
     change.view.instance = lessonInstance(l, m_step);
     m_jobs->discard();   // an observation still being computed belongs to another step
-    if (forceRun || !m_stepRun || m_stepRunLesson != m_lesson || m_stepRunStep != owner) {
+    // The views must show the run the observation speaks of: after a run of the student's own
+    // (other levels, another dataset) the step's experiment is shown and run again, or the
+    // observation ("at K = 10 ... 0.630") sat beside curves of another experiment.
+    const ExperimentResult* shown = m_host->lastResult();
+    const bool viewsShowStepRun = shown && sameExperiment(shown->spec, l.steps[static_cast<std::size_t>(owner)].experiment);
+    if (forceRun || !m_stepRun || m_stepRunLesson != m_lesson || m_stepRunStep != owner || !viewsShowStepRun) {
         change.spec = l.steps[static_cast<std::size_t>(owner)].experiment;
         change.run = true;
         m_awaitingRun = true;

@@ -355,8 +355,9 @@ void AdversaryPlay::reveal() {
         QString needText;
         if (n.need == 0) needText = tr("%1 is wrong on it before any deletion").arg(learnerName(k).toHtmlEscaped());
         else if (!n.flips()) needText = tr("no budget flips it: deleting every helpful feature leaves it right");
-        else needText = tr("%1 needs %2 %3 to flip it%4").arg(adversary, budgetText(n.need), m_game->budget().byValue ? tr("(value)") : tr("deletions"),
+        else needText = tr("%1 needs %2 %3 to flip it%4").arg(adversary, budgetText(n.need), m_game->budget().byValue ? tr("(value)") : n.need == 1 ? tr("deletion") : tr("deletions"),
                                                        n.need > m_game->budget().limit ? tr(", more than your budget") : QString());
+        needText[0] = needText[0].toUpper();   // it starts a sentence: "...marked 1). The optimal adversary needs"
         lines << tr("<b>%1</b>: within %2, %3 leaves score %4 (%5, marked %6). %7. You %8 with %9.")
                      .arg(learnerName(k).toHtmlEscaped(), budgetText(m_game->budget().limit), adversary)
                      .arg(o.after.scores.size() == 1 ? o.after.scores[0] : o.after.margin, 0, 'f', 3)

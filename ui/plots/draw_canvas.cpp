@@ -177,9 +177,13 @@ void DrawCanvas::setContext(HeatmapContextPtr ctx, int a, int b) {
     m_verdicts->setContext(ctx, a, b);
     if (!ctx || !ctx->test->imageShape) return;
     const Dataset& d = *ctx->test;
-    // Ink as dark as the data's darkest pixel (MNIST: 1, or 255 for raw bytes).
-    float ink = 0.0f;
-    for (int i = 0; i < d.rows(); ++i) d.forEachNonZero(i, [&](int, float v) { ink = std::max(ink, v); });
+    // Ink as dark as the data's darkest pixel (MNIST: 1, or 255 for raw bytes), in the units the
+    // data had before the run's scaling: classify() applies that scaling to the drawing. (The
+    // test set is already scaled: under zero-one on MNIST 3 vs 5 its darkest value is ~25, and a
+    // stroke of 25 raw became 25 and more after scaling again.)
+    float ink = ctx->preprocessor ? ctx->preprocessor->fittedMaximum() : 0.0f;
+    if (ink <= 0.0f)
+        for (int i = 0; i < d.rows(); ++i) d.forEachNonZero(i, [&](int, float v) { ink = std::max(ink, v); });
     m_pad->setShape(d.imageShape->rows, d.imageShape->cols, ink);
 }
 

@@ -1,5 +1,6 @@
 #include "ui/plots/robustness_view.h"
 
+#include "core/attacks/threat_registry.h"
 #include "ui/plots/heatmap_view.h"
 #include "ui/workers/job_runner.h"
 
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 
 namespace fdlab::ui {
 
@@ -32,6 +34,21 @@ double jitter(int i, int salt) {
 }
 
 QString needWord(bool byValue) { return byValue ? QObject::tr("value N") : QObject::tr("deletions K"); }
+
+// The map measures the exact adversary (worst-case-count, worst-case-value-exact). Under any
+// other threat the experiment's curve is another adversary's (greedy, random): say so, or a
+// student reads the map's fractions as the curve's. Empty when they are the same adversary.
+QString notTheCurve(const AttackSpec& attack) {
+    if (attack.threat == "worst-case-count" || attack.threat == "worst-case-value-exact") return {};
+    QString title = QString::fromStdString(attack.threat);
+    try {
+        title = QString::fromStdString(threatInfo(attack.threat).title);
+    } catch (const std::invalid_argument&) {   // an unknown name is shown as it is
+    }
+    return QObject::tr(" <b>Not this experiment's curve:</b> its threat is \"%1\"; the map shows what the exact "
+                       "adversary needs, so at a budget it can flip more instances than the curve counts.")
+        .arg(title.toHtmlEscaped());
+}
 
 }  // namespace
 
@@ -129,7 +146,8 @@ void RobustnessView::setContext(HeatmapContextPtr ctx) {
     m_summary->setText(tr("%1 test instances. Compute finds the smallest %2 with which the exact adversary flips each "
                           "(greedy deletion for learners that are not linear).")
                            .arg(m_ctx->test->rows())
-                           .arg(needWord(byValue)));
+                           .arg(needWord(byValue)) +
+                       notTheCurve(m_ctx->attack));
 }
 
 void RobustnessView::setLearners(int a, int b) {
@@ -276,6 +294,7 @@ void RobustnessView::draw() {
                        .arg(below).arg(unit, names[1], names[0]).arg(above).arg(equal).arg(never[0]).arg(never[1]);
     if (!r.exactA || !r.exactB) text += tr(" <i>Greedy deletion (a heuristic) for the non-linear learner: its needs are upper bounds.</i>");
     if (!r.byValue) text += tr(" Points are spread by less than 0.3 so that equal counts stay visible.");
+    text += notTheCurve(m_ctx->attack);
     m_summary->setText(text);
 }
 
