@@ -78,7 +78,7 @@ void Preprocessor::apply(Dataset& d) const {
             for (std::size_t j = 0; j < n; ++j)
                 if (offset[j] * factor[j] != 0.0f || shift != 0.0f)
                     throw std::invalid_argument(std::string("scaling '") + toString(scaling) + "' would fill the zeros of sparse data '" +
-                                                d.name + "' (feature " + d.featureNames[j] +
+                                                d.name + "' (feature " + d.featureName(static_cast<int>(j)) +
                                                 " maps 0 to a non-zero value); use zero-one on non-negative data, unit-norm or none");
         // In double so that e.g. the training max maps to exactly 1 after rounding.
         d.transformStoredValues([&](int, int j, float& x) {

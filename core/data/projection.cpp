@@ -8,10 +8,7 @@
 namespace fdlab {
 
 std::string Projection2d::axisTitle(int k, const Dataset& d) const {
-    if (identity) {
-        const auto j = static_cast<std::size_t>(k);
-        return j < d.featureNames.size() ? d.featureNames[j] : "x" + std::to_string(k + 1);
-    }
+    if (identity) return k < d.features() ? d.featureName(k) : "x" + std::to_string(k + 1);
     const double share = totalVariance > 0 ? 100.0 * variance(k) / totalVariance : 0.0;
     return "PC" + std::to_string(k + 1) + " (" + std::to_string(static_cast<int>(std::lround(share))) + "% of the variance)";
 }
