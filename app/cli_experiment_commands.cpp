@@ -48,6 +48,7 @@ std::vector<double> parseLevels(const std::string& s) {
     std::vector<double> out;
     for (const auto& t : splitList(s, "levels")) out.push_back(parseNumber(t, "levels"));
     if (out.empty()) throw UsageError("--levels needs at least one value");
+    if (const std::string problem = levelOrderProblem(out); !problem.empty()) throw UsageError("--levels: " + problem);
     return out;
 }
 

@@ -63,7 +63,7 @@ std::vector<double> uniformImportance(const Dataset& d) {
 }
 
 std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path) {
-    const auto names = featureNamesOf(d, "importanceFromCsv");
+    const auto names = featureNamesOf(d, "importance file");
     std::unordered_map<std::string, std::size_t> index;
     for (std::size_t j = 0; j < names.size(); ++j)
         if (!index.emplace(names[j], j).second)
@@ -160,7 +160,7 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
 }
 
 void saveImportanceCsv(const Dataset& d, const std::vector<double>& v, const std::string& path) {
-    const auto names = featureNamesOf(d, "saveImportanceCsv");
+    const auto names = featureNamesOf(d, "writing the importance file");
     if (v.size() != names.size())
         throw std::invalid_argument("writing importance values: " + std::to_string(v.size()) + " values for " +
                                     std::to_string(names.size()) + " features");

@@ -28,12 +28,12 @@ Preprocessor Preprocessor::fit(const Dataset& d, Scaling s, float binariseThresh
     Preprocessor p;
     p.scaling = s;
     if (!std::isfinite(binariseThreshold))
-        throw std::invalid_argument("Preprocessor::fit: binariseThreshold is not finite");
+        throw std::invalid_argument("preprocessing: the binarise threshold is not finite");
     p.binariseThreshold = binariseThreshold;
     if (s != Scaling::MinusOneOne && s != Scaling::ZeroOne) return p;
 
     if (d.rows() == 0)
-        throw std::invalid_argument(std::string("Preprocessor::fit: cannot fit scaling '") + toString(s) +
+        throw std::invalid_argument(std::string("scaling: cannot fit '") + toString(s) +
                                     "' on a dataset with no rows");
     const auto n = static_cast<std::size_t>(d.features());
     p.offset.assign(n, 0.0f);
@@ -71,7 +71,7 @@ void Preprocessor::apply(Dataset& d) const {
     case Scaling::ZeroOne: {
         const auto n = static_cast<std::size_t>(d.features());
         if (offset.size() != n || factor.size() != n)
-            throw std::invalid_argument(std::string("Preprocessor::apply: scaling '") + toString(scaling) +
+            throw std::invalid_argument(std::string("scaling '") + toString(scaling) +
                                         "' was fitted on " + std::to_string(offset.size()) +
                                         " features, dataset has " + std::to_string(n));
         if (d.isSparse())   // only a map that keeps 0 at 0 keeps the set sparse

@@ -14,8 +14,8 @@ std::string Projection2d::axisTitle(int k, const Dataset& d) const {
 }
 
 Projection2d projection2d(const Dataset& d) {
-    if (d.features() < 2) throw std::invalid_argument("projection2d: dataset '" + d.name + "' has fewer than two features");
-    if (d.rows() < 2) throw std::invalid_argument("projection2d: dataset '" + d.name + "' has fewer than two rows");
+    if (d.features() < 2) throw std::invalid_argument("2-D projection: dataset '" + d.name + "' has fewer than two features");
+    if (d.rows() < 2) throw std::invalid_argument("2-D projection: dataset '" + d.name + "' has fewer than two rows");
     const Eigen::MatrixXd X = d.denseCopy("the PCA projection").cast<double>();
     const Eigen::VectorXd mu = X.colwise().mean().transpose();
     const Eigen::MatrixXd Xc = X.rowwise() - mu.transpose();
