@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
@@ -185,6 +186,25 @@ int runMessage(const std::vector<std::string>& argv) {
     return Ok;
 }
 
+/// First line of the OUT.classes file convert writes beside a LIBSVM file with renamed classes.
+constexpr const char* kClassesHeader = "# LIBSVM label\tclass name";
+
+/// Removes `path` when it is an OUT.classes file an earlier convert wrote (its first line says so),
+/// so that it does not describe a LIBSVM file whose labels are now the class names. A file of the
+/// same name with other contents is the user's: kept. True when removed.
+bool removeStaleClassesFile(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return false;
+    std::ifstream in(path);
+    std::string first;
+    std::getline(in, first);
+    if (!first.starts_with(kClassesHeader)) return false;
+    in.close();
+    if (!std::filesystem::remove(path, ec))
+        throw std::runtime_error(path + ": cannot remove the stale class mapping of an earlier convert: " + ec.message());
+    return true;
+}
+
 int runConvert(const std::vector<std::string>& argv) {
     const Args args(argv, with({"to"}, kLoadOptions), {});
     if (args.positional().size() != 2) throw UsageError("convert needs IN and OUT (fdlab-cli convert IN --to FORMAT OUT)");
@@ -212,9 +232,11 @@ int runConvert(const std::vector<std::string>& argv) {
                 table += labels[c] + '\t' + d.classNames[c] + '\n';
                 if (c < 10) shown += (c ? ", " : "") + labels[c] + " = " + d.classNames[c];
             }
-            writeFileAtomically(out + ".classes", "# LIBSVM label\tclass name (fdlab-cli convert " + in + ")\n" + table);
+            writeFileAtomically(out + ".classes", std::string(kClassesHeader) + " (fdlab-cli convert " + in + ")\n" + table);
             std::cerr << "convert: LIBSVM labels are numbers, so the classes are written as " << shown
                       << (labels.size() > 10 ? ", ..." : "") << "; the mapping is in " << out << ".classes\n";
+        } else if (removeStaleClassesFile(out + ".classes")) {
+            std::cerr << "convert: removed " << out << ".classes of an earlier convert (these class names are the labels)\n";
         }
     } else if (to == "csv") saveCsv(d, out);
     else saveNpz(d, out);

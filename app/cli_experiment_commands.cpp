@@ -48,6 +48,7 @@ std::vector<double> parseLevels(const std::string& s) {
     std::vector<double> out;
     for (const auto& t : splitList(s, "levels")) out.push_back(parseNumber(t, "levels"));
     if (out.empty()) throw UsageError("--levels needs at least one value");
+    if (const std::string problem = levelOrderProblem(out); !problem.empty()) throw UsageError("--levels: " + problem);
     return out;
 }
 
@@ -443,7 +444,7 @@ int runAttackCmd(const std::vector<std::string>& argv) {
             std::cout << i << ',' << ps.test.sourceRow(i) + 1 << ',' << csvField(ps.test.instanceId(i)) << ',' << ps.test.classNames[static_cast<std::size_t>(y)] << ','
                       << model.margin(ps.test.row(i), y) << ',' << model.margin(r.attacked.row(i), y) << ',';
             std::string del;
-            for (int j : r.deleted[static_cast<std::size_t>(i)]) del += (del.empty() ? "" : " ") + ps.test.featureNames[static_cast<std::size_t>(j)];
+            for (int j : r.deleted[static_cast<std::size_t>(i)]) del += (del.empty() ? "" : " ") + ps.test.featureName(j);
             std::cout << del << '\n';
         }
     }

@@ -4,7 +4,8 @@
 documented skip (exit 0), and the process stays within an address-space rlimit (RLIMIT_AS).
 
 Without a fix these fail: the gzip bomb grows a buffer past the rlimit (bad_alloc, exit 1); the
-deeply nested JSON overflows the stack in a recursive walk (SIGSEGV).
+deeply nested JSON overflows the stack in a recursive walk (SIGSEGV); `info` on a LIBSVM file naming
+feature 2^24 runs out of memory at 384 MB (std::bad_alloc, exit 3).
 
 With FDLAB_SANITIZED=1 (an AddressSanitizer build, which reserves terabytes of shadow address
 space and cannot run under RLIMIT_AS) the same commands run without the rlimit.
@@ -80,7 +81,15 @@ def main():
         run(["eval", "--model", model, "--bundled", "vote", "--threat", "worst-case-count", "--levels", "0"], 512, 3,
             "JSON nested deeper than 64 levels", "deep model JSON")
 
-        # 3. Hostile messages in a text corpus (one folder per class): each is read (exit 0) within
+        # 3. A 20-byte LIBSVM file at the feature-index limit (2^24): the default feature names are
+        #    not stored (they were 16.7 million strings, 512 MB, and `info` needed 860 MB); what is
+        #    left per feature is its importance (8 bytes, 128 MB).
+        limit = os.path.join(tmp, "feature-limit.libsvm")
+        with open(limit, "w") as f:
+            f.write("1 1:1\n-1 16777216:1")
+        run(["info", limit], 384, 0, None, "LIBSVM file naming feature 2^24")
+
+        # 4. Hostile messages in a text corpus (one folder per class): each is read (exit 0) within
         #    memory linear in its size.
         corpus = os.path.join(tmp, "corpus")
         for cls in ("ham", "spam"):

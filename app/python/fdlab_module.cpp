@@ -559,7 +559,7 @@ py::dict infoOut(const Dataset& d) {
     info["name"] = d.name;
     info["provenance"] = d.provenance;
     info["class_names"] = d.classNames;
-    info["feature_names"] = d.featureNames;
+    info["feature_names"] = d.featureNameList();
     info["image_shape"] = d.imageShape ? py::object(py::make_tuple(d.imageShape->rows, d.imageShape->cols)) : py::none();
     info["importance"] = vectorToNumpy(std::vector<double>(d.importance));
     info["labels"] = vectorToNumpy(std::vector<int>(d.labels));
@@ -1339,7 +1339,7 @@ PYBIND11_MODULE(_fdlab, m) {
         model->learner = name;
         model->params = complete;
         model->classNames = d->classNames;
-        model->featureNames = d->featureNames;
+        model->featureNames = d->featureNameList();
         model->imageShape = d->imageShape;
         model->classValues = classValuesOf(*d, y);
         model->train = std::move(d);

@@ -57,7 +57,7 @@ std::vector<int> smallestL(const Eigen::VectorXd& v, int L) {
 }  // namespace
 
 Dataset flipLabels(const Dataset& d, const std::vector<int>& rows) {
-    requireBinary(d, "flipLabels");
+    requireBinary(d, "label flips");
     Dataset t = d;
     std::vector<char> seen(static_cast<std::size_t>(d.rows()), 0);
     for (int i : rows) {
@@ -73,8 +73,8 @@ Dataset flipLabels(const Dataset& d, const std::vector<int>& rows) {
 }
 
 LabelFlipResult randomLabelFlips(const Dataset& d, int L, std::uint64_t seed) {
-    requireBinary(d, "randomLabelFlips");
-    requireFlipCount(L, d.rows(), "randomLabelFlips");
+    requireBinary(d, "random label flips");
+    requireFlipCount(L, d.rows(), "random label flips");
     Rng rng(seed);
     std::vector<int> idx(static_cast<std::size_t>(d.rows()));
     std::iota(idx.begin(), idx.end(), 0);
@@ -101,9 +101,9 @@ void AdversarialLabelFlipParams::validate() const {
 
 LabelFlipResult adversarialLabelFlips(const Dataset& d, const AdversarialLabelFlipParams& p, const RunControl& rc) {
     p.validate();
-    requireBinary(d, "adversarialLabelFlips");
-    d.requireNonEmptyClasses("adversarialLabelFlips");
-    requireFlipCount(p.flips, d.rows(), "adversarialLabelFlips");
+    requireBinary(d, "adversarial label flips");
+    d.requireNonEmptyClasses("adversarial label flips");
+    requireFlipCount(p.flips, d.rows(), "adversarial label flips");
     const int n = d.rows();
     const double C = p.svm.C;
 

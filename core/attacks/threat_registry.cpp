@@ -501,6 +501,15 @@ std::string levelText(double level) {
     return buf;
 }
 
+std::string levelOrderProblem(std::span<const double> levels) {
+    for (std::size_t k = 1; k < levels.size(); ++k) {
+        if (levels[k] == levels[k - 1]) return "the level " + levelText(levels[k]) + " is given twice";
+        if (levels[k] < levels[k - 1])
+            return "levels must be increasing, got " + levelText(levels[k]) + " after " + levelText(levels[k - 1]);
+    }
+    return "";
+}
+
 void scoreLinearDeletions(const LinearModel& m, const Dataset& test, const AttackSpec& spec, const std::vector<int>& Ks,
                           const ScoreSink& sink, const RowDeletions& choose) {
     std::vector<double> after(static_cast<std::size_t>(m.W.cols()));

@@ -176,5 +176,9 @@ nlohmann::json threatParamsFromText(const std::string& threat, const std::map<st
 int countLevel(double level);
 /// A level for messages: whole numbers without decimals ("2147483648", "0.3", "1e+300").
 std::string levelText(double level);
+/// Why a list of levels cannot make a curve, or "" when it can: a level given twice (two points
+/// at one x) or out of increasing order (a curve that doubles back). Refused everywhere -- in
+/// experiment files, `fdlab-cli eval --levels`, Python's curve() -- never silently reordered.
+std::string levelOrderProblem(std::span<const double> levels);
 
 }  // namespace fdlab

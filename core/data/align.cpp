@@ -26,18 +26,24 @@ Dataset alignToTraining(const Dataset& train, const Dataset& test, const std::st
                                         "' does not occur in the training data");
         classMap[static_cast<std::size_t>(c)] = static_cast<int>(it - train.classNames.begin());
     }
-    // Features by name; -1 = unseen in training.
-    std::unordered_map<std::string, int> trainIndex;
-    trainIndex.reserve(train.featureNames.size());
-    for (std::size_t j = 0; j < train.featureNames.size(); ++j) trainIndex.emplace(train.featureNames[j], static_cast<int>(j));
+    // Features by name; -1 = unseen in training. Two sets with default names ("f1".."fn") align
+    // by index, without spelling out the names.
     std::vector<int> featureMap(static_cast<std::size_t>(test.features()), -1);
     AlignReport rep;
     bool identity = test.features() == train.features();
+    std::unordered_map<std::string, int> trainIndex;
+    const bool byIndex = train.featureNames.empty() && test.featureNames.empty();
+    if (!byIndex) {
+        trainIndex.reserve(static_cast<std::size_t>(train.features()));
+        for (int j = 0; j < train.features(); ++j) trainIndex.emplace(train.featureName(j), j);
+    }
     for (int j = 0; j < test.features(); ++j) {
-        const auto it = trainIndex.find(test.featureNames[static_cast<std::size_t>(j)]);
-        if (it != trainIndex.end()) featureMap[static_cast<std::size_t>(j)] = it->second;
-        else ++rep.droppedFeatures;
-        identity = identity && featureMap[static_cast<std::size_t>(j)] == j;
+        int t = byIndex && j < train.features() ? j : -1;
+        if (!byIndex)
+            if (const auto it = trainIndex.find(test.featureName(j)); it != trainIndex.end()) t = it->second;
+        featureMap[static_cast<std::size_t>(j)] = t;
+        if (t < 0) ++rep.droppedFeatures;
+        identity = identity && t == j;
     }
     rep.missingFeatures = train.features() - (test.features() - rep.droppedFeatures);
 

@@ -270,12 +270,12 @@ void saveCsv(const Dataset& d, const std::string& path) {
     // The label goes last, so that loadCsv's default (last column) finds it; its header name must
     // not collide with a feature name.
     std::string labelName = "label";
-    while (std::find(d.featureNames.begin(), d.featureNames.end(), labelName) != d.featureNames.end()) labelName += "_";
+    const std::vector<std::string> names = d.featureNameList();
+    while (std::find(names.begin(), names.end(), labelName) != names.end()) labelName += "_";
     std::string out;
     out.reserve(static_cast<std::size_t>(d.rows()) * (n + 1) * 8 + 64);
     for (std::size_t j = 0; j < n; ++j) {
-        // (std::string("f") += ... rather than "f" + ...: sidesteps a GCC 12 -Wrestrict false positive)
-        out += csvField(j < d.featureNames.size() ? d.featureNames[j] : std::string("f") += std::to_string(j + 1), ',');
+        out += csvField(names[j], ',');
         out += ',';
     }
     out += labelName;

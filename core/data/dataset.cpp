@@ -141,6 +141,24 @@ Dataset metadataOf(const Dataset& src) {
 }
 }  // namespace
 
+std::string defaultFeatureName(std::size_t j) {
+    // Not "f" + to_string(): GCC 12 warns falsely there (-Wrestrict, PR 105329).
+    std::string name = std::to_string(j + 1);
+    name.insert(name.begin(), 'f');
+    return name;
+}
+
+std::string Dataset::featureName(int j) const {
+    return featureNames.empty() ? defaultFeatureName(static_cast<std::size_t>(j)) : featureNames[static_cast<std::size_t>(j)];
+}
+
+std::vector<std::string> Dataset::featureNameList() const {
+    if (!featureNames.empty()) return featureNames;
+    std::vector<std::string> names(static_cast<std::size_t>(features()));
+    for (std::size_t j = 0; j < names.size(); ++j) names[j] = defaultFeatureName(j);
+    return names;
+}
+
 std::string Dataset::instanceId(int i) const {
     const int r = sourceRow(i);
     if (sourceIds && r >= 0 && static_cast<std::size_t>(r) < sourceIds->size()) return (*sourceIds)[static_cast<std::size_t>(r)];
@@ -210,10 +228,6 @@ Dataset Dataset::subset(std::span<const int> idx) const {
 
 void Dataset::fillDefaults() {
     const auto n = static_cast<std::size_t>(features());
-    if (featureNames.empty()) {
-        featureNames.resize(n);
-        for (std::size_t j = 0; j < n; ++j) featureNames[j] = "f" + std::to_string(j + 1);
-    }
     if (importance.empty()) importance.assign(n, 1.0);
     if (classNames.empty()) {
         int maxLabel = -1;
@@ -230,7 +244,7 @@ void Dataset::validate(const std::string& where) const {
         fail(std::to_string(sourceRows.size()) + " source rows for " + std::to_string(m) + " instances");
     if (labels.size() != m)
         fail(std::to_string(labels.size()) + " labels for " + std::to_string(m) + " instances");
-    if (featureNames.size() != n)
+    if (!featureNames.empty() && featureNames.size() != n)
         fail(std::to_string(featureNames.size()) + " feature names for " + std::to_string(n) + " features");
     if (importance.size() != n)
         fail(std::to_string(importance.size()) + " importance values for " + std::to_string(n) + " features");
@@ -255,7 +269,7 @@ void Dataset::validate(const std::string& where) const {
                          " has columns out of range or out of order");
                 if (!std::isfinite(s.values[kk]))
                     fail("non-finite value at instance " + std::to_string(i + 1) + ", feature " +
-                         featureNames[static_cast<std::size_t>(j)]);
+                         featureName(j));
             }
         }
     } else {
@@ -263,11 +277,11 @@ void Dataset::validate(const std::string& where) const {
             for (Eigen::Index j = 0; j < X.cols(); ++j)
                 if (!std::isfinite(X(i, j)))
                     fail("non-finite value at instance " + std::to_string(i + 1) + ", feature " +
-                         featureNames[static_cast<std::size_t>(j)]);
+                         featureName(static_cast<int>(j)));
     }
     for (std::size_t j = 0; j < n; ++j)
         if (!(importance[j] > 0.0) || !std::isfinite(importance[j]))
-            fail("importance of feature " + featureNames[j] + " is " + std::to_string(importance[j]) +
+            fail("importance of feature " + featureName(static_cast<int>(j)) + " is " + std::to_string(importance[j]) +
                  " (must be finite and > 0)");
     if (imageShape && static_cast<std::size_t>(imageShape->size()) != n)
         fail("image shape " + std::to_string(imageShape->rows) + "x" + std::to_string(imageShape->cols) +
@@ -304,6 +318,14 @@ std::uint64_t Dataset::fingerprint() const {
         mix(X.data(), static_cast<std::size_t>(X.size()) * sizeof(float));
     }
     mix(labels.data(), labels.size() * sizeof(int));
+    // Default names hash as if spelled out: a set keeps its fingerprint (and its model files
+    // stay valid) whether its names were filled in or left to featureName().
+    if (featureNames.empty()) {
+        for (std::size_t j = 0; j < static_cast<std::size_t>(features()); ++j) {
+            const std::string f = defaultFeatureName(j);
+            mix(f.data(), f.size() + 1);
+        }
+    }
     for (const auto& f : featureNames) mix(f.data(), f.size() + 1);
     return h;
 }

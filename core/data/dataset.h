@@ -29,6 +29,9 @@ namespace fdlab {
 
 struct TextDocuments;   // core/text/text_documents.h
 
+/// The name of feature j (0-based) when the data names none: "f<j+1>".
+std::string defaultFeatureName(std::size_t j);
+
 /// Shape of pixel data: feature j is pixel (j / cols, j % cols).
 struct ImageShape {
     int rows = 0;
@@ -136,7 +139,10 @@ public:
     std::optional<SparseRows> sparse;        ///< CSR storage; when set, the set is sparse
     std::vector<int> labels;                 ///< class index of each instance
     std::vector<std::string> classNames;     ///< one name per class
-    std::vector<std::string> featureNames;   ///< one name per feature
+    /// One name per feature, or empty for the default names "f1".."fn" (files without feature
+    /// names -- LIBSVM, NumPy without feature_names -- load that way, so that a 20-byte LIBSVM line
+    /// declaring feature 2^24 costs no 16.7 million strings). Read names through featureName().
+    std::vector<std::string> featureNames;
     std::optional<ImageShape> imageShape;    ///< set for pixel data
     std::vector<double> importance;          ///< v_j > 0, one per feature (default 1)
     /// Where each instance came from, carried through subset(): its 0-based row in the loaded
@@ -151,6 +157,12 @@ public:
     int sourceRow(int i) const { return sourceRows.empty() ? i : sourceRows[static_cast<std::size_t>(i)]; }
     /// The id of instance i: sourceIds' entry, or "row N" (1-based source row) without ids.
     std::string instanceId(int i) const;
+
+    /// Name of feature j: featureNames[j], or the default "f<j+1>" when featureNames is empty.
+    std::string featureName(int j) const;
+    /// Every feature's name (the defaults spelled out when featureNames is empty): for the few
+    /// callers that need a list, e.g. a file that stores the names.
+    std::vector<std::string> featureNameList() const;
 
     bool isSparse() const { return sparse.has_value(); }
     int rows() const { return sparse ? sparse->rows() : static_cast<int>(X.rows()); }
@@ -220,9 +232,10 @@ public:
     /// Rows idx (in that order), with all metadata. Throws std::out_of_range on a bad index.
     Dataset subset(std::span<const int> idx) const;
 
-    /// Fills defaults (feature names "f1".., class names, importance 1) where they are empty.
+    /// Fills defaults (class names, importance 1) where they are empty. Feature names stay empty:
+    /// featureName() spells out the defaults.
     void fillDefaults();
-    /// Checks every invariant (sizes agree, labels in range, finite values, v_j > 0 and finite,
+    /// Checks every invariant (sizes agree -- featureNames has n names or none -- labels in range, finite values, v_j > 0 and finite,
     /// image shape matches n). Throws std::invalid_argument naming `where` and the problem.
     void validate(const std::string& where = "dataset") const;
     /// Throws std::invalid_argument if some class has no instance.

@@ -69,7 +69,7 @@ int bitsFor(int levels) {
 }  // namespace
 
 Dataset labelCopyDataset(int m, std::uint64_t seed, double flipProbability, double copyValue) {
-    constexpr const char* fn = "labelCopyDataset";
+    constexpr const char* fn = "label-copy generator";
     requireRows(m, fn);
     requireProbability(flipProbability, fn, "flipProbability");
     if (!(copyValue > 0.0) || !std::isfinite(copyValue))
@@ -115,7 +115,7 @@ const char* toString(GlobersonFeatures f) {
 }
 
 Dataset globersonToyDataset(int m, std::uint64_t seed, GlobersonFeatures features) {
-    requireRows(m, "globersonToyDataset");
+    requireRows(m, "Globerson toy generator");
     constexpr int kN = 20;
     const bool binary = features == GlobersonFeatures::Binary;
     Dataset d = binaryShell(m, kN, binary ? "globerson-toy" : "globerson-toy-uniform",
@@ -149,7 +149,7 @@ Dataset globersonToyDataset(int m, std::uint64_t seed, GlobersonFeatures feature
 }
 
 Dataset biggioGaussianDataset(int m, int dim, std::uint64_t seed) {
-    requireRows(m, "biggioGaussianDataset");
+    requireRows(m, "Biggio Gaussians generator");
     if (dim < 1)
         throw std::invalid_argument("Biggio Gaussians generator: dim must be >= 1 (got " + std::to_string(dim) + ")");
     Dataset d = binaryShell(m, dim, "biggio-" + std::to_string(dim) + "d",
@@ -182,7 +182,7 @@ const char* toString(ThresholdEncoding e) {
 }
 
 std::vector<FeatureGroup> thresholdFunctionGroups(int levels) {
-    requireLevels(levels, "thresholdFunctionGroups");
+    requireLevels(levels, "threshold-function groups");
     const int bits = bitsFor(levels);
     // Column layout: gray bits | peaks (one per level) | binary bits | unary (levels - 1 bits,
     // since "t > k" for k = levels - 1 is never true).
@@ -200,7 +200,7 @@ std::vector<FeatureGroup> thresholdFunctionGroups(int levels) {
 }
 
 Dataset thresholdFunctionDataset(int m, int levels, std::uint64_t seed) {
-    constexpr const char* fn = "thresholdFunctionDataset";
+    constexpr const char* fn = "threshold-function generator";
     requireRows(m, fn);
     requireLevels(levels, fn);
     const auto groups = thresholdFunctionGroups(levels);

@@ -192,7 +192,7 @@ void saveIdx(const Dataset& d, const std::string& imagesPath, const std::string&
     std::string pixels(m * n, '\0');
     for (std::size_t i = 0; i < m; ++i)
         for (std::size_t j = 0; j < n; ++j) {
-            const float x = d.denseOnly("saveIdx")(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+            const float x = d.denseOnly("writing IDX")(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
             if (!(x >= 0.0f && x <= 1.0f))
                 throw std::invalid_argument(imagesPath + ": pixel values must lie in [0, 1], found " + std::to_string(x) +
                                             " at instance " + std::to_string(i + 1) + ", feature " +

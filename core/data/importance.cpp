@@ -18,22 +18,13 @@ namespace fdlab {
 
 namespace {
 
-/// Feature names of d, or the defaults "f1".."fn" (as Dataset::fillDefaults) when it has none.
+/// Feature names of d (the defaults "f1".."fn" when it has none).
 std::vector<std::string> featureNamesOf(const Dataset& d, const char* where) {
     const auto n = static_cast<std::size_t>(d.features());
-    if (d.featureNames.empty()) {
-        std::vector<std::string> names(n);
-        for (std::size_t j = 0; j < n; ++j) {
-            // Not "f" + to_string(): GCC 12 warns falsely there (-Wrestrict, PR 105329).
-            names[j] = std::to_string(j + 1);
-            names[j].insert(names[j].begin(), 'f');
-        }
-        return names;
-    }
-    if (d.featureNames.size() != n)
+    if (!d.featureNames.empty() && d.featureNames.size() != n)
         throw std::invalid_argument(std::string(where) + ": dataset has " + std::to_string(d.featureNames.size()) +
                                     " feature names for " + std::to_string(n) + " features");
-    return d.featureNames;
+    return d.featureNameList();
 }
 
 // Trimming and quoting for messages are the loaders' (csv_format.h).
@@ -72,7 +63,7 @@ std::vector<double> uniformImportance(const Dataset& d) {
 }
 
 std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path) {
-    const auto names = featureNamesOf(d, "importanceFromCsv");
+    const auto names = featureNamesOf(d, "importance file");
     std::unordered_map<std::string, std::size_t> index;
     for (std::size_t j = 0; j < names.size(); ++j)
         if (!index.emplace(names[j], j).second)
@@ -169,7 +160,7 @@ std::vector<double> importanceFromCsv(const Dataset& d, const std::string& path)
 }
 
 void saveImportanceCsv(const Dataset& d, const std::vector<double>& v, const std::string& path) {
-    const auto names = featureNamesOf(d, "saveImportanceCsv");
+    const auto names = featureNamesOf(d, "writing the importance file");
     if (v.size() != names.size())
         throw std::invalid_argument("writing importance values: " + std::to_string(v.size()) + " values for " +
                                     std::to_string(names.size()) + " features");

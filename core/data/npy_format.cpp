@@ -648,8 +648,8 @@ void saveNpz(const Dataset& d, const std::string& path) {
         else ys.push_back(d.classNames[static_cast<std::size_t>(l)]);
     }
     zip.add("y.npy", allInt ? makeNpy("<i8", {m}, bytesOf(yi)) : unicodeNpy(ys), true);
-    bool defaultNames = d.featureNames.size() == n;
-    for (std::size_t j = 0; defaultNames && j < d.featureNames.size(); ++j) defaultNames = d.featureNames[j] == "f" + std::to_string(j + 1);
+    bool defaultNames = true;
+    for (std::size_t j = 0; defaultNames && j < d.featureNames.size(); ++j) defaultNames = d.featureNames[j] == defaultFeatureName(j);
     if (!defaultNames) zip.add("feature_names.npy", unicodeNpy(d.featureNames), true);
     writeFileAtomically(path, std::move(zip).finish());
 }

@@ -29,12 +29,12 @@ Preprocessor Preprocessor::fit(const Dataset& d, Scaling s, float binariseThresh
     Preprocessor p;
     p.scaling = s;
     if (!std::isfinite(binariseThreshold))
-        throw std::invalid_argument("Preprocessor::fit: binariseThreshold is not finite");
+        throw std::invalid_argument("preprocessing: the binarise threshold is not finite");
     p.binariseThreshold = binariseThreshold;
     if (s != Scaling::MinusOneOne && s != Scaling::ZeroOne) return p;
 
     if (d.rows() == 0)
-        throw std::invalid_argument(std::string("Preprocessor::fit: cannot fit scaling '") + toString(s) +
+        throw std::invalid_argument(std::string("scaling: cannot fit '") + toString(s) +
                                     "' on a dataset with no rows");
     const auto n = static_cast<std::size_t>(d.features());
     p.offset.assign(n, 0.0f);
@@ -72,14 +72,14 @@ void Preprocessor::apply(Dataset& d) const {
     case Scaling::ZeroOne: {
         const auto n = static_cast<std::size_t>(d.features());
         if (offset.size() != n || factor.size() != n)
-            throw std::invalid_argument(std::string("Preprocessor::apply: scaling '") + toString(scaling) +
+            throw std::invalid_argument(std::string("scaling '") + toString(scaling) +
                                         "' was fitted on " + std::to_string(offset.size()) +
                                         " features, dataset has " + std::to_string(n));
         if (d.isSparse())   // only a map that keeps 0 at 0 keeps the set sparse
             for (std::size_t j = 0; j < n; ++j)
                 if (offset[j] * factor[j] != 0.0f || shift != 0.0f)
                     throw std::invalid_argument(std::string("scaling '") + toString(scaling) + "' would fill the zeros of sparse data '" +
-                                                d.name + "' (feature " + d.featureNames[j] +
+                                                d.name + "' (feature " + d.featureName(static_cast<int>(j)) +
                                                 " maps 0 to a non-zero value); use zero-one on non-negative data, unit-norm or none");
         // In double so that e.g. the training max maps to exactly 1 after rounding.
         d.transformStoredValues([&](int, int j, float& x) {

@@ -8,17 +8,14 @@
 namespace fdlab {
 
 std::string Projection2d::axisTitle(int k, const Dataset& d) const {
-    if (identity) {
-        const auto j = static_cast<std::size_t>(k);
-        return j < d.featureNames.size() ? d.featureNames[j] : "x" + std::to_string(k + 1);
-    }
+    if (identity) return k < d.features() ? d.featureName(k) : "x" + std::to_string(k + 1);
     const double share = totalVariance > 0 ? 100.0 * variance(k) / totalVariance : 0.0;
     return "PC" + std::to_string(k + 1) + " (" + std::to_string(static_cast<int>(std::lround(share))) + "% of the variance)";
 }
 
 Projection2d projection2d(const Dataset& d) {
-    if (d.features() < 2) throw std::invalid_argument("projection2d: dataset '" + d.name + "' has fewer than two features");
-    if (d.rows() < 2) throw std::invalid_argument("projection2d: dataset '" + d.name + "' has fewer than two rows");
+    if (d.features() < 2) throw std::invalid_argument("2-D projection: dataset '" + d.name + "' has fewer than two features");
+    if (d.rows() < 2) throw std::invalid_argument("2-D projection: dataset '" + d.name + "' has fewer than two rows");
     const Eigen::MatrixXd X = d.denseCopy("the PCA projection").cast<double>();
     const Eigen::VectorXd mu = X.colwise().mean().transpose();
     const Eigen::MatrixXd Xc = X.rowwise() - mu.transpose();

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <cstdio>
 #include <sstream>
 
@@ -22,10 +23,20 @@ DatasetSummary summarize(const Dataset& d, const std::string& format) {
         std::int64_t nonZeros = 0;
         for (int i = 0; i < d.rows(); ++i) nonZeros += d.nonZeros(i);
         s.density = static_cast<double>(nonZeros) / (static_cast<double>(d.rows()) * d.features());
-        std::vector<float> lo, hi;
-        d.columnRange(lo, hi);
-        s.minValue = *std::min_element(lo.begin(), lo.end());
-        s.maxValue = *std::max_element(hi.begin(), hi.end());
+        // Over the non-zeros, and 0 when some value is zero: no per-feature vectors (a LIBSVM file
+        // naming feature 2^24 would make two of 64 MB each).
+        float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+        for (int i = 0; i < d.rows(); ++i)
+            d.forEachNonZero(i, [&](int, float x) {
+                lo = std::min(lo, x);
+                hi = std::max(hi, x);
+            });
+        if (static_cast<double>(nonZeros) < static_cast<double>(d.rows()) * d.features()) {
+            lo = std::min(lo, 0.0f);
+            hi = std::max(hi, 0.0f);
+        }
+        s.minValue = lo;
+        s.maxValue = hi;
     }
     s.sparse = d.isSparse();
     s.totalImportance = d.totalImportance();

@@ -225,11 +225,7 @@ void ExperimentSpec::validate() const {
                 fieldError("levels", "the threat " + attack.threat + " deletes K features, a whole number below 2^31, got " + levelText(l));
     // Curves, tables and shard parts index points by level: a repeated level would be two points
     // at one x, and an unsorted list a curve that doubles back. Refused, not silently reordered.
-    for (std::size_t k = 1; k < levels.size(); ++k) {
-        if (levels[k] == levels[k - 1]) fieldError("levels", "the level " + levelText(levels[k]) + " is given twice");
-        if (levels[k] < levels[k - 1])
-            fieldError("levels", "levels must be increasing, got " + levelText(levels[k]) + " after " + levelText(levels[k - 1]));
-    }
+    if (const std::string problem = levelOrderProblem(levels); !problem.empty()) fieldError("levels", problem);
     if (repetitions < 1) fieldError("repetitions", "must be >= 1");
     if (split.kind == SplitSpec::Kind::KFold && split.folds < 2) fieldError("split.folds", "must be >= 2");
     if (split.kind == SplitSpec::Kind::KFold &&

@@ -72,6 +72,8 @@ std::vector<LevelScore> evaluateAtLevels(const TrainedModel& model, const Datase
                                          const std::vector<double>& levels, const RunControl& rc, const Dataset* donors) {
     std::vector<LevelScore> out;
     if (!model.scorer) throw std::invalid_argument("evaluation: the model was not trained");
+    if (const std::string problem = levelOrderProblem(levels); !problem.empty())
+        throw std::invalid_argument("levels: " + problem);
     const bool binary = model.scorer->outputs() == 1;
     if (hasFastLevelPath(model, base)) {
         std::vector<int> Ks;

@@ -74,11 +74,10 @@ void checkCompatible(const SavedKernelSvm& saved, const Dataset& d) {
     if (m.features() != d.features())
         throw std::invalid_argument("model expects " + std::to_string(m.features()) + " features, dataset '" + d.name +
                                     "' has " + std::to_string(d.features()));
-    if (!d.featureNames.empty() && !saved.featureNames.empty())
-        for (std::size_t j = 0; j < saved.featureNames.size(); ++j)
-            if (d.featureNames[j] != saved.featureNames[j])
-                throw std::invalid_argument("feature " + std::to_string(j + 1) + " is '" + saved.featureNames[j] +
-                                            "' in the model but '" + d.featureNames[j] + "' in dataset '" + d.name + "'");
+    for (std::size_t j = 0; j < saved.featureNames.size(); ++j)
+        if (const std::string name = d.featureName(static_cast<int>(j)); name != saved.featureNames[j])
+            throw std::invalid_argument("feature " + std::to_string(j + 1) + " is '" + saved.featureNames[j] +
+                                        "' in the model but '" + name + "' in dataset '" + d.name + "'");
     if (d.classNames != m.classNames)
         throw std::invalid_argument("model classes are '" + m.classNames.at(0) + "', '" + m.classNames.at(1) +
                                     "' but dataset '" + d.name + "' has " + std::to_string(d.numClasses()) +

@@ -38,7 +38,7 @@ std::string trainedModelText(const TrainedModel& model, const Dataset& train, co
     if (model.linear) {
         text = modelToJson(*model.linear, describeTraining(train, learner, params, preprocessing));
     } else if (const auto* k = dynamic_cast<const KernelSvmModel*>(model.scorer.get())) {
-        text = kernelSvmToJson(SavedKernelSvm{*k, kKernelSvmSchemaVersion, FDLAB_VERSION, params, train.featureNames});
+        text = kernelSvmToJson(SavedKernelSvm{*k, kKernelSvmSchemaVersion, FDLAB_VERSION, params, train.featureNameList()});
     } else if (const auto* c = dynamic_cast<const Classifier*>(model.scorer.get())) {
         text = classifierToJson(*c);   // trees, kNN, nets, ensembles
     } else {

@@ -71,9 +71,7 @@ ModelMetadata describeTraining(const Dataset& train, std::string learner, nlohma
     ModelMetadata m;
     m.learner = std::move(learner);
     m.params = std::move(params);
-    m.featureNames = train.featureNames;
-    if (m.featureNames.empty())
-        for (int j = 0; j < train.features(); ++j) m.featureNames.push_back("f" + std::to_string(j + 1));
+    m.featureNames = train.featureNameList();
     m.classNames = train.classNames;
     m.imageShape = train.imageShape;
     m.preprocessing = preprocessing;
@@ -222,11 +220,10 @@ void checkCompatible(const SavedModel& model, const Dataset& d) {
     if (static_cast<std::size_t>(d.features()) != n || model.model.features() != d.features())
         throw std::invalid_argument("model expects " + std::to_string(model.model.features()) + " features, dataset '" +
                                     d.name + "' has " + std::to_string(d.features()));
-    if (!d.featureNames.empty())
-        for (std::size_t j = 0; j < n; ++j)
-            if (d.featureNames[j] != model.metadata.featureNames[j])
-                throw std::invalid_argument("feature " + std::to_string(j + 1) + " is '" + model.metadata.featureNames[j] +
-                                            "' in the model but '" + d.featureNames[j] + "' in dataset '" + d.name + "'");
+    for (std::size_t j = 0; j < n; ++j)
+        if (const std::string name = d.featureName(static_cast<int>(j)); name != model.metadata.featureNames[j])
+            throw std::invalid_argument("feature " + std::to_string(j + 1) + " is '" + model.metadata.featureNames[j] +
+                                        "' in the model but '" + name + "' in dataset '" + d.name + "'");
     // A label outside the model's classes would index past its scores (heap corruption in the
     // worst-case attack); the same names in another order would score the wrong class.
     const std::vector<std::string>& classes =

@@ -219,7 +219,7 @@ KernelSvmResult fitKernelSvm(const Dataset& train, const KernelSvmParams& p, con
     if (!train.isBinary())
         throw std::invalid_argument("kernel SVM: needs a binary dataset (got " +
                                     std::to_string(train.numClasses()) + " classes)");
-    train.requireNonEmptyClasses("fitKernelSvm");
+    train.requireNonEmptyClasses("kernel SVM");
     Stopwatch sw;
     KernelSvmResult r;
     r.model.kernel = p.kernel;

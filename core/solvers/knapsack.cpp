@@ -88,7 +88,7 @@ KnapsackResult topKProfits(const std::vector<double>& profit, int K) {
 
 KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vector<double>& weight,
                               double capacity) {
-    checkWeights(profit, weight, capacity, "greedyKnapsack");
+    checkWeights(profit, weight, capacity, "greedy knapsack");
     KnapsackResult r;
     double used = 0.0;
     for (int j : byRatio(profit, weight)) {
@@ -105,7 +105,7 @@ KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vect
 
 KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::vector<double>& weight,
                                   double capacity) {
-    checkWeights(profit, weight, capacity, "fractionalKnapsack");
+    checkWeights(profit, weight, capacity, "fractional knapsack");
     KnapsackResult r;
     double used = 0.0;
     for (int j : byRatio(profit, weight)) {
@@ -137,7 +137,7 @@ long knapsackCapacityUnits(double capacity, double scale) {
 
 KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
                              double scale) {
-    checkWeights(profit, weight, capacity, "exactKnapsack");
+    checkWeights(profit, weight, capacity, "exact knapsack");
     if (!(scale > 0.0) || !std::isfinite(scale))
         throw std::invalid_argument("value-budget knapsack: scale must be finite and > 0");
     const double capScaled = capacity * scale;

@@ -386,7 +386,7 @@ public:
         const int n = std::min<int>(q.count, static_cast<int>(deleted.size()));
         for (int i = 0; i < n; ++i) {
             const auto f = static_cast<std::size_t>(deleted[static_cast<std::size_t>(i)]);
-            const std::string name = f < test.featureNames.size() ? test.featureNames[f] : std::to_string(f);
+            const std::string name = f < static_cast<std::size_t>(test.features()) ? test.featureName(static_cast<int>(f)) : std::to_string(f);
             text += (i == 0 ? "" : ", ") + ("'" + name + "'");
         }
         if (n == 0) text = "none";

@@ -23,7 +23,7 @@ namespace {
 
 int featureIndex(const Dataset& d, const std::string& name) {
     for (int j = 0; j < d.features(); ++j)
-        if (d.featureNames[static_cast<std::size_t>(j)] == name) return j;
+        if (d.featureName(j) == name) return j;
     return -1;
 }
 

@@ -353,7 +353,7 @@ void TestLabelNoise::modelFileRoundTripAndCorruptFiles() {
     SavedKernelSvm saved;
     saved.model = fitKernelSvm(train, p).model;
     saved.params = {{"kernel", "rbf"}, {"C", 3.0}, {"gamma", 0.7}, {"mu", 0.5}};
-    saved.featureNames = train.featureNames;
+    saved.featureNames = train.featureNameList();
     QTemporaryDir dir;
     const std::string path = dir.filePath("svm.json").toStdString();
     saveKernelSvm(path, saved);

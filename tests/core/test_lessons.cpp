@@ -188,7 +188,7 @@ private slots:
         const Dataset& d = *ctx.test;
         const std::string names = o.text.substr(o.text.find('\''), o.text.rfind('\'') - o.text.find('\'') + 1);
         // The worst two of four tied unit contributions: two of the top-row pixels' names.
-        QVERIFY2(names.find(d.featureNames[0]) != std::string::npos || names.find(d.featureNames[1]) != std::string::npos,
+        QVERIFY2(names.find(d.featureName(0)) != std::string::npos || names.find(d.featureName(1)) != std::string::npos,
                  names.c_str());
         QCOMPARE(QString::fromStdString(o.text).left(38), QString("2.50 2.50 2 5 3 10 3 -0.50 50.0% 12.5%"));
         // Instance outside the test set, non-linear-only quantity on a model without rounds.

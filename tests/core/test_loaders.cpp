@@ -4,6 +4,7 @@
 
 #include "core/data/idx_format.h"
 #include "core/data/loaders.h"
+#include "core/data/summary.h"
 #include "core/util/errors.h"
 #include "core/util/rng.h"
 
@@ -12,9 +13,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -218,10 +221,39 @@ private slots:
         const float expect[4][4] = {{0.5f, 0, -2.0f, 0}, {0, 1.25f, 0, 0}, {0, 0, 0, 0.1f}, {0, 0, 0, 0}};
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 4; ++j) QCOMPARE(d.X(i, j), expect[i][j]);
-        QCOMPARE(d.featureNames, (std::vector<std::string>{"f1", "f2", "f3", "f4"}));
+        QVERIFY(d.featureNames.empty());   // LIBSVM names no features: the defaults, not stored
+        QCOMPARE(d.featureNameList(), (std::vector<std::string>{"f1", "f2", "f3", "f4"}));
+        QCOMPARE(d.featureName(3), std::string("f4"));
+        // The defaults hash as if spelled out (model files written before keep their fingerprint).
+        Dataset spelled = d;
+        spelled.featureNames = {"f1", "f2", "f3", "f4"};
+        QCOMPARE(spelled.fingerprint(), d.fingerprint());
+        spelled.featureNames[3] = "f5";
+        QVERIFY(spelled.fingerprint() != d.fingerprint());
         QCOMPARE(d.name, std::string("tiny"));
         QVERIFY(d.provenance.find("LIBSVM") != std::string::npos);
         QCOMPARE(loadDataFile(data("tiny.libsvm")).fingerprint(), d.fingerprint());
+    }
+
+    // The summary's value range equals the per-feature ranges' extremes (Dataset::columnRange),
+    // zeros counting only where a value is zero: sparse, dense with zeros, dense without.
+    void summaryValueRange() {
+        Dataset full;
+        full.X = Dataset::Matrix{{1.5f, 2.0f}, {3.0f, 4.0f}};
+        full.labels = {0, 1};
+        full.fillDefaults();
+        Dataset withZero = full;
+        withZero.X(1, 0) = 0.0f;
+        for (const Dataset& d : {loadLibsvm(data("tiny.libsvm")), loadLibsvm(data("tiny.libsvm")).toDense(), full, withZero}) {
+            std::vector<float> lo, hi;
+            d.columnRange(lo, hi);
+            const DatasetSummary s = summarize(d, "test");
+            QCOMPARE(s.minValue, static_cast<double>(*std::min_element(lo.begin(), lo.end())));
+            QCOMPARE(s.maxValue, static_cast<double>(*std::max_element(hi.begin(), hi.end())));
+        }
+        QCOMPARE(summarize(full, "test").minValue, 1.5);
+        QCOMPARE(summarize(withZero, "test").minValue, 0.0);
+        QCOMPARE(summarize(loadLibsvm(data("tiny.libsvm")), "test").minValue, -2.0);
     }
 
     void arffImputeOneHotSparse() {
@@ -340,6 +372,41 @@ private slots:
         QVERIFY(d.isSparse());
         QCOMPARE(d.features(), 16777216);
         QCOMPARE(d.storedValues(), std::int64_t(8));
+    }
+
+    // Issue 29 (fuzz_libsvm, 25 s and 885 MB under ASan): the 20-byte file "1 1:1\n-1 16777216:1"
+    // at the feature-index limit made 16.7 million default names "f1".."f16777216" (32 bytes
+    // each, 512 MB) for every load. The defaults are not stored; a name is spelled out on demand,
+    // also in messages, and a model's feature check compares them one by one.
+    void libsvmAtFeatureLimitStoresNoNames() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("limit.libsvm").toStdString();
+        std::ofstream(file) << "1 1:1\n-1 16777216:1";
+        for (const Storage s : {Storage::Auto, Storage::Dense}) {
+            LoadOptions opt;
+            opt.storage = s;
+            const Dataset d = loadLibsvm(file, opt);
+            QCOMPARE(d.isSparse(), s == Storage::Auto);
+            QCOMPARE(d.features(), 16777216);
+            QVERIFY(d.featureNames.empty());
+            QCOMPARE(d.featureName(0), std::string("f1"));
+            QCOMPARE(d.featureName(16777215), std::string("f16777216"));
+            QCOMPARE(d.importance.size(), std::size_t{16777216});
+            QCOMPARE(d.value(1, 16777215), 1.0f);
+        }
+        // `fdlab-cli info`'s summary: the value range without per-feature vectors.
+        const DatasetSummary sum = summarize(loadLibsvm(file), "LIBSVM");
+        QCOMPARE(sum.minValue, 0.0);
+        QCOMPARE(sum.maxValue, 1.0);
+        // A non-finite value names its feature the same way.
+        Dataset bad = loadLibsvm(file);
+        bad.sparse->values[1] = std::numeric_limits<float>::quiet_NaN();
+        try {
+            bad.validate("limit");
+            QFAIL("NaN accepted");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()), std::string("limit: non-finite value at instance 2, feature f16777216"));
+        }
     }
 
     void idxPlainAndGzip() {

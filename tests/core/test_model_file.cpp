@@ -113,7 +113,7 @@ private slots:
         QCOMPARE(m.learner, type.toStdString());
         if (linear || name == "kernel-svm") {   // classifier files keep neither params nor names
             QVERIFY(m.params == p);
-            QCOMPARE(m.featureNames, train.featureNames);
+            QCOMPARE(m.featureNames, train.featureNameList());
         }
         // Bit-identical scores.
         std::vector<double> a(static_cast<std::size_t>(t.scorer->outputs())), b(a.size());

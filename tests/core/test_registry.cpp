@@ -2,24 +2,74 @@
 // registry on a small real binary problem and classifies it clearly better than chance, with
 // the same model twice for the same parameters (determinism).
 
+#include "core/attacks/label_flips.h"
 #include "core/data/bundled.h"
 #include "core/data/generators.h"
 #include "core/data/loaders.h"
 #include "core/data/preprocess.h"
+#include "core/data/projection.h"
 #include "core/data/split.h"
 #include "core/eval/level_evaluation.h"
 #include "core/learners/dekel_shamir_lp.h"
 #include "core/learners/kernel_svm.h"
 #include "core/learners/nonlinear/feature_boost.h"
 #include "core/learners/registry.h"
+#include "core/solvers/knapsack.h"
 
 #include <QTest>
+
+#include <cmath>
+#include <functional>
+#include <regex>
 
 using namespace fdlab;
 
 class TestRegistry : public QObject {
     Q_OBJECT
 private slots:
+    // Messages that reach the CLI and the GUI name what the user asked for, never an internal
+    // function: before, these began "exactKnapsack:", "fitKernelSvm:", "adversarialLabelFlips:",
+    // "labelCopyDataset:", "projection2d:", "Preprocessor::fit:".
+    void errorsNameNoInternalFunction() {
+        const std::regex internalName("^[a-z]+[A-Z][A-Za-z0-9]*(::[A-Za-z]+)?:|[A-Z][a-z]+::[a-z]+[A-Za-z]*:");
+        const auto message = [](const std::function<void()>& f) -> std::string {
+            try {
+                f();
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+            return "(no error)";
+        };
+        Dataset vote = loadBundled("vote");
+        Dataset oneClass = vote.subset(std::vector<int>{0});
+        oneClass.classNames = vote.classNames;
+        Dataset narrow = vote;
+        narrow.X = vote.X.leftCols(1);
+        narrow.importance.resize(1);
+        narrow.featureNames.clear();
+        Dataset threeClasses = vote;
+        threeClasses.classNames.push_back("other");
+        const std::vector<std::pair<std::string, std::function<void()>>> cases = {
+            {"exact knapsack: weight[0] must be finite and > 0", [] { exactKnapsack({1.0}, {-1.0}, 1.0); }},
+            {"greedy knapsack: capacity must be finite and >= 0", [] { greedyKnapsack({1.0}, {1.0}, NAN); }},
+            {"fractional knapsack: weight has 2 entries, profit 1", [] { fractionalKnapsack({1.0}, {1.0, 1.0}, 1.0); }},
+            {"kernel SVM: class '", [&] { fitKernelSvm(oneClass, KernelSvmParams{}); }},
+            {"random label flips: flips must be in [0, 1] (got 2)", [&] { randomLabelFlips(oneClass, 2, 1); }},
+            {"adversarial label flips: needs a binary dataset (got 3 classes)",
+             [&] { adversarialLabelFlips(threeClasses, AdversarialLabelFlipParams{}); }},
+            {"label flips: needs a binary dataset", [&] { flipLabels(threeClasses, {0}); }},
+            {"label-copy generator: m must be >= 2 (got 1)", [] { labelCopyDataset(1, 1); }},
+            {"threshold-function groups: levels must be in [4, 256] (got 2)", [] { thresholdFunctionGroups(2); }},
+            {"2-D projection: dataset 'vote' has fewer than two features", [&] { projection2d(narrow); }},
+            {"preprocessing: the binarise threshold is not finite", [&] { Preprocessor::fit(vote, Scaling::Binarise, NAN); }},
+        };
+        for (const auto& [expected, f] : cases) {
+            const std::string msg = message(f);
+            QVERIFY2(msg.starts_with(expected), (msg + " -- expected to start with: " + expected).c_str());
+            QVERIFY2(!std::regex_search(msg, internalName), msg.c_str());
+        }
+    }
+
     void everyLearnerTrainsAndBeatsChance() {
         Dataset d = loadBundled("heart_scale");   // 270 x 13, already in [-1, 1]
         const TrainTest s = stratifiedSplit(d, 0.3, 5);

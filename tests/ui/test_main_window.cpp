@@ -55,7 +55,7 @@ private slots:
         const Dataset& d = *w.currentDataset();
         QCOMPARE(m.data(m.index(4, 0)).toString(), QString::fromStdString(d.classNames[static_cast<std::size_t>(d.labels[4])]));
         QCOMPARE(m.data(m.index(4, 3)).toString(), QString::number(d.value(4, 2), 'g', 5));
-        QCOMPARE(m.headerData(3, Qt::Horizontal).toString(), QString::fromStdString(d.featureNames[2]));
+        QCOMPARE(m.headerData(3, Qt::Horizontal).toString(), QString::fromStdString(d.featureName(2)));
     }
 
     void loadsEveryBundledDataset() {

@@ -49,7 +49,7 @@ public:
         if ((role != Qt::DisplayRole && role != Qt::ToolTipRole) || !m_data) return {};
         if (o == Qt::Vertical) return section + 1;
         if (section == 0) return DataView::tr("class");
-        return QString::fromStdString(m_data->featureNames[static_cast<std::size_t>(section - 1)]);
+        return QString::fromStdString(m_data->featureName(section - 1));
     }
 
 private:

@@ -456,7 +456,8 @@ void HeatmapView::updateRoundViews() {
         const bool rounds = idx >= 0 && !m_ctx->models[static_cast<std::size_t>(idx)].second.rounds.empty();
         if (rounds) {
             const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(idx)];
-            m_rounds[k]->setRounds(QString::fromStdString(name), model.rounds, d.imageShape, d.featureNames);
+            m_rounds[k]->setRounds(QString::fromStdString(name), model.rounds, d.imageShape,
+                              d.features() <= 40 ? d.featureNameList() : std::vector<std::string>{});
         } else {
             m_rounds[k]->clear();
         }

@@ -218,3 +218,16 @@ def test_sklearn_accuracy_of_integer_labels(vote):
     assert accuracy == pytest.approx(np.mean(m.predict(X) == y)) and accuracy > 0.9
     multi = fdlab.train("svm", X, y + 2 * (X[:, 0] > 0))   # four integer classes 0..3
     assert metrics.accuracy_score(y + 2 * (X[:, 0] > 0), multi.predict(X)) > 0.5
+
+
+def test_curve_refuses_unsorted_or_repeated_levels(vote, model):
+    """curve(levels=...) refuses what experiment files and `fdlab-cli eval --levels` refuse: a level
+    given twice or out of increasing order (before, both were evaluated as given: a curve with two
+    points at one x, or one that doubles back)."""
+    X, y = vote
+    with pytest.raises(ValueError, match="levels: levels must be increasing, got 2 after 4"):
+        fdlab.curve(model, X, y, threat="worst-case-count", levels=[0, 4, 2])
+    with pytest.raises(ValueError, match="levels: the level 2 is given twice"):
+        fdlab.curve(model, X, y, threat="worst-case-count", levels=[0, 2, 2])
+    c = fdlab.curve(model, X, y, threat="worst-case-count", levels=[0, 2, 4])
+    assert list(c["levels"]) == [0, 2, 4]
