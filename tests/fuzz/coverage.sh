@@ -33,7 +33,7 @@ mkdir -p "$out/profiles"
 export ASAN_OPTIONS=detect_leaks=0
 objects=()
 for harness in "$build"/tests/fuzz/fuzz_*; do
-  [ -x "$harness" ] || continue
+  [ -f "$harness" ] && [ -x "$harness" ] || continue   # not the *_autogen directories
   name=$(basename "$harness")
   format=${name#fuzz_}
   dirs=("$src/tests/fuzz/corpus/$format")
