@@ -381,6 +381,12 @@ void MainWindow::setPresentation(bool on, bool fullScreen) {
         for (QDockWidget* d : m_docks) d->hide();
         for (QToolBar* t : findChildren<QToolBar*>()) t->hide();
         m_tabs->tabBar()->hide();
+        // The menu and status bars go too (the view gets their height); the menus' shortcuts
+        // (F11 and Esc among them) keep working as the window's own actions.
+        for (QAction* m : menuBar()->actions())
+            if (m->menu()) addActions(m->menu()->actions());
+        menuBar()->hide();
+        statusBar()->hide();
         QFont big = font();
         if (big.pointSizeF() > 0) big.setPointSizeF(big.pointSizeF() * 1.5);
         else big.setPixelSize(big.pixelSize() * 3 / 2);
@@ -396,6 +402,8 @@ void MainWindow::setPresentation(bool on, bool fullScreen) {
         setFont(saved.font);
         m_curves->setFontScale(1.0);
         m_tabs->tabBar()->show();
+        menuBar()->show();
+        statusBar()->show();
         if (isFullScreen()) saved.maximized ? showMaximized() : showNormal();
         restoreState(saved.state);   // docks and toolbar as they were
         restoreGeometry(saved.geometry);

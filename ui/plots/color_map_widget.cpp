@@ -222,6 +222,7 @@ void ColorMapWidget::rebuildMask() {
 }
 
 void ColorMapWidget::updateAxes() {
+    noteScaleExtent();
     // Square cells, the image centred in the axis rect. The colour scale gets top and bottom
     // margins equal to the image's vertical padding, so that the bar is exactly as tall as the
     // image (only the scale's vertical margins change: the layout stays stable).
@@ -256,6 +257,19 @@ void ColorMapWidget::updateAxes() {
     }
 }
 
+void ColorMapWidget::noteScaleExtent() {
+    // heightForWidth reads the colour scale's extent as laid out, which is known only after the
+    // plot's layout. A layout keeps the heights it was told (QWidgetItemV2 caches them per width)
+    // until updateGeometry, so tell it when the extent has changed. The largest extent seen is
+    // kept, so that tick labels that change with the height cannot make the layout oscillate.
+    if (m_plot->width() <= 0 || m_plot->height() <= 0) return;   // not laid out yet
+    const QRect outer = m_scale->outerRect();
+    const int extent = m_scaleBelow ? outer.height() : outer.width();
+    if (extent <= m_scaleExtent) return;
+    m_scaleExtent = extent;
+    if (m_fitHeight) updateGeometry();
+}
+
 void ColorMapWidget::setFitHeightToWidth(bool on) {
     m_fitHeight = on;
     QSizePolicy sp = sizePolicy();
@@ -282,14 +296,14 @@ void ColorMapWidget::setScaleBelow(bool below) {
         m_scale->setAutoMargins(QCP::msLeft | QCP::msRight);
     }
     m_scale->setMargins(QMargins());
+    m_scaleExtent = 0;   // the other side's extent until the plot is laid out again
     updateGeometry();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 int ColorMapWidget::heightForWidth(int width) const {
     if (m_scaleBelow) {
-        const int scaleHeight =
-            m_scale->outerRect().height() > 0 ? m_scale->outerRect().height() : 3 * fontMetrics().height() + 10;
+        const int scaleHeight = m_scaleExtent > 0 ? m_scaleExtent : 3 * fontMetrics().height() + 10;
         const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
         int h = std::max(1, width - 2 * kPad) * rows / cols + 2 * kPad + 2 + scaleHeight;
         if (m_title->isVisibleTo(this)) h += m_title->heightForWidth(width) + kTitleGap;
@@ -297,8 +311,7 @@ int ColorMapWidget::heightForWidth(int width) const {
     }
     // The colour scale's width as laid out (bar, ticks and label); before the first layout, an
     // estimate from the font.
-    const int scaleWidth =
-        m_scale->outerRect().width() > 0 ? m_scale->outerRect().width() : 4 * fontMetrics().height() + 10;
+    const int scaleWidth = m_scaleExtent > 0 ? m_scaleExtent : 4 * fontMetrics().height() + 10;
     const int cols = std::max(1, m_cols), rows = std::max(1, m_rows);
     const int imageWidth = std::max(1, width - scaleWidth - 2 * kPad);
     int h = imageWidth * rows / cols + 2 * kPad + 2;

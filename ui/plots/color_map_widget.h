@@ -96,6 +96,7 @@ private:
     void onPress(QMouseEvent* e);
     void onMove(QMouseEvent* e);
     void updateAxes();
+    void noteScaleExtent();
     void rebuildMask();
     /// Title on top (its word-wrapped height), the plot below it.
     void placeChildren();
@@ -111,6 +112,7 @@ private:
     int m_rows = 0, m_cols = 0;
     bool m_fitHeight = false;
     bool m_scaleBelow = false;
+    int m_scaleExtent = 0;   ///< the colour scale's width (right) or height (below) as laid out; 0: not yet
 };
 
 }  // namespace fdlab::ui
