@@ -162,6 +162,13 @@ void ExperimentSpec::validate() const {
         for (std::size_t t = 0; t < tasks.size(); ++t) {
             const std::string where = "tasks[" + std::to_string(t) + "]";
             if (tasks[t].name.empty()) fieldError(where + ".name", "must not be empty");
+            // A name is one line of a table, a CSV field and a menu entry: no control characters
+            // (a newline would split the row), and not the aggregate's label.
+            for (const char c : tasks[t].name)
+                if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                    fieldError(where + ".name", "must not contain control characters such as line breaks or tabs");
+            if (tasks[t].name == kMeanOverTasks)
+                fieldError(where + ".name", std::string("'") + kMeanOverTasks + "' is reserved for the aggregate over the tasks");
             for (std::size_t u = 0; u < t; ++u)
                 if (tasks[u].name == tasks[t].name) fieldError(where + ".name", "'" + tasks[t].name + "' is used twice");
             try {

@@ -149,7 +149,7 @@ std::string curvesCsv(const ExperimentResult& r) {
     std::vector<CurveSummary> rows = aggregateOverTasks(r);
     rows.insert(rows.end(), r.summary.begin(), r.summary.end());
     for (const auto& s : rows) {
-        if (multi) os << csvField(s.task < 0 ? "mean over tasks" : r.spec.taskName(s.task)) << ',';
+        if (multi) os << csvField(s.task < 0 ? kMeanOverTasks : r.spec.taskName(s.task)) << ',';
         os << csvField(s.learner) << ',' << fmt(s.level) << ',' << s.error.n << ',' << fmt(s.error.mean) << ','
            << fmt(s.error.se) << ',' << fmt(s.auc.mean) << ',' << fmt(s.auc.se);
         if (oneSided)
@@ -183,6 +183,17 @@ void saveCurvesCsv(const ExperimentResult& r, const std::string& path) {
 
 ExperimentResult loadResultsJson(const std::string& path) {
     const json j = readJsonFile(path, "results file");
+    // A shard's part holds only its shard's tasks: read as results it would show (and report)
+    // partial curves as if they were the experiment's.
+    if (j.is_object() && j.contains("part")) {
+        std::string which = "a shard's part";
+        const json& pj = j["part"];
+        if (pj.is_object() && pj.contains("shard") && pj["shard"].is_object() && pj["shard"].value("index", json()).is_number_integer() &&
+            pj["shard"].value("count", json()).is_number_integer())
+            which = "part " + std::to_string(pj["shard"]["index"].get<long long>()) + " of " +
+                    std::to_string(pj["shard"]["count"].get<long long>()) + " of a sharded run";
+        throw std::invalid_argument(path + ": " + which + ", not complete results; merge the parts first (fdlab-cli merge PART.json ... --output RESULTS.json)");
+    }
     try {
         return resultsFromJson(j);
     } catch (const std::invalid_argument& e) {

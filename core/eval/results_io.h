@@ -36,7 +36,8 @@ void saveCurvesTable(const ExperimentResult& r, const std::string& path);
 /// By extension (any case): .json saveResultsJson; .tex saveCurvesTex, or saveCurvesTable when
 /// texTable; else saveCurvesCsv.
 void saveResultsOrCurves(const ExperimentResult& r, const std::string& path, bool texTable = false);
-/// DataError naming the file when it is not valid JSON.
+/// DataError naming the file when it is not valid JSON; std::invalid_argument naming it for a
+/// shard's part (fdlab-cli run --shard), which holds only some tasks: merge the parts first.
 ExperimentResult loadResultsJson(const std::string& path);
 
 }  // namespace fdlab
