@@ -509,8 +509,20 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         // What the reproduction report reads (core/eval/reproduction_report): checked here too, so
         // a misspelt claim key is an error and not a claim that silently checks nothing.
         const json& p = j.at("paper");
-        if (!p.is_object()) fieldError("paper", "expected an object {\"source\", \"summary\", \"claims\", \"curves\"}");
-        rejectUnknownKeys(p, {"source", "summary", "claims", "curves"}, "paper");
+        if (!p.is_object()) fieldError("paper", "expected an object {\"source\", \"summary\", \"claims\", \"curves\", \"evidence\"}");
+        rejectUnknownKeys(p, {"source", "summary", "claims", "curves", "evidence"}, "paper");
+        if (p.contains("evidence")) {
+            const json& ev = p.at("evidence");
+            if (!ev.is_array()) fieldError("paper.evidence", "expected a list [{\"varied\": \"...\", \"gave\": \"...\"}, ...]");
+            for (std::size_t i = 0; i < ev.size(); ++i) {
+                const std::string where = "paper.evidence[" + std::to_string(i) + "]";
+                if (!ev[i].is_object()) fieldError(where, "expected an object {\"varied\": \"...\", \"gave\": \"...\"}");
+                rejectUnknownKeys(ev[i], {"varied", "gave"}, where);
+                for (const char* k : {"varied", "gave"})
+                    if (!ev[i].contains(k) || !ev[i][k].is_string() || ev[i][k].get<std::string>().empty())
+                        fieldError(where + "." + k, "missing or not a non-empty string");
+            }
+        }
         if (p.contains("claims") && p.at("claims").is_array())
             for (const json& c : p.at("claims")) {
                 rejectUnknownKeys(c, {"text", "check"}, "paper.claims");
