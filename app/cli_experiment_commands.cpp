@@ -247,7 +247,7 @@ void printSummaryRows(const ExperimentResult& r, const std::vector<CurveSummary>
         // The paper's numbers are the aggregate's (a multi-task paper reports the mean over tasks).
         const auto ref = paperReference(r.spec, s.learner, s.level);
         const bool showRef = ref && !(r.spec.multiTask() && s.task >= 0);
-        const std::string task = !r.spec.multiTask() ? "" : s.task < 0 ? "mean over tasks" : r.spec.taskName(s.task);
+        const std::string task = !r.spec.multiTask() ? "" : s.task < 0 ? kMeanOverTasks : r.spec.taskName(s.task);
         char line[320];
         std::snprintf(line, sizeof line, "%s%-18s %6g   %-7s  %-7s  %-7s  %s%s\n",
                       r.spec.multiTask() ? (std::string(task.size() < 18 ? 18 - task.size() : 0, ' ') + task + "  ").c_str() : "",

@@ -6,12 +6,16 @@
 
 #include "core/eval/presets.h"
 #include "core/eval/reproduction_report.h"
+#include "core/eval/results_io.h"
+#include "core/eval/sharding.h"
 #include "core/util/atomic_file.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace fdlab::cli {
@@ -25,8 +29,38 @@ std::string utcNow() {
     return buf;
 }
 
+// --results NAME=FILE,...: the finished run of preset NAME (e.g. merged from Slurm shards) read
+// from FILE instead of running it again. The file must hold the very spec the report would run
+// (same fingerprint, so the same --repetitions) and be complete: a shard's part or a cancelled
+// or failed run is refused, naming the file.
+std::map<std::string, std::string> resultFiles(const Args& a, const std::vector<std::string>& names) {
+    std::map<std::string, std::string> files;
+    if (!a.has("results")) return files;
+    for (const std::string& item : splitList(*a.value("results"), "results")) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+            throw UsageError("--results takes PRESET=RESULTS.json entries, got '" + item + "'");
+        const std::string name = item.substr(0, eq);
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            throw UsageError("--results names '" + name + "', which is not among the presets of this report");
+        if (!files.emplace(name, item.substr(eq + 1)).second) throw UsageError("--results names '" + name + "' twice");
+    }
+    return files;
+}
+
+ExperimentResult loadFinishedRun(const std::string& path, const ExperimentSpec& spec, const std::string& name) {
+    ExperimentResult r = loadResultsJson(path);
+    if (specFingerprint(r.spec) != specFingerprint(spec))
+        throw std::invalid_argument(path + ": not a run of " + name + " as this report would run it (spec fingerprint " +
+                                    specFingerprint(r.spec) + ", the preset's is " + specFingerprint(spec) +
+                                    "; a changed preset or another --repetitions)");
+    if (r.status != Status::Converged)
+        throw std::invalid_argument(path + ": the run did not finish (" + r.message + ")");
+    return r;
+}
+
 int runReport(const std::vector<std::string>& argv) {
-    const Args a(argv, {"presets", "output", "threads", "repetitions"}, {"quiet"});
+    const Args a(argv, {"presets", "output", "threads", "repetitions", "results"}, {"quiet"});
     if (!a.positional().empty()) throw UsageError("report takes no positional arguments (see --presets)");
     const std::string dir = a.value("output", "fdlab-report");
     std::vector<std::string> names = a.has("presets") ? splitList(*a.value("presets"), "presets") : claimPresets();
@@ -45,6 +79,11 @@ int runReport(const std::vector<std::string>& argv) {
         spec.repetitions = intOption(a, "repetitions", spec.repetitions, 1);
         specs.push_back(std::move(spec));
     }
+    const std::map<std::string, std::string> files = resultFiles(a, names);
+    std::map<std::string, ExperimentResult> finished;   // read (and checked) before any run
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        if (const auto f = files.find(names[i]); f != files.end())
+            finished.emplace(names[i], loadFinishedRun(f->second, specs[i], names[i]));
     std::filesystem::create_directories(dir);
 
     InterruptGuard guard;
@@ -52,12 +91,17 @@ int runReport(const std::vector<std::string>& argv) {
     for (std::size_t i = 0; i < specs.size(); ++i) {
         const std::string name = std::filesystem::path(names[i]).stem().string();
         if (!a.has("quiet")) std::cerr << "report: [" << i + 1 << "/" << specs.size() << "] " << name << "\n";
-        StderrProgress progress(a.has("quiet"));
-        RunControl rc;
-        rc.stop = guard.token();
-        rc.onProgress = [&progress](const Progress& p) { progress(p); };
-        const ExperimentResult r = runExperiment(specs[i], rc);
-        progress.finish();
+        ExperimentResult r;
+        if (const auto f = finished.find(names[i]); f != finished.end()) {
+            r = f->second;
+        } else {
+            StderrProgress progress(a.has("quiet"));
+            RunControl rc;
+            rc.stop = guard.token();
+            rc.onProgress = [&progress](const Progress& p) { progress(p); };
+            r = runExperiment(specs[i], rc);
+            progress.finish();
+        }
         if (r.status == Status::Cancelled) {
             std::cerr << "fdlab-cli: report cancelled during " << name << "; nothing written\n";
             return Cancelled;
@@ -79,12 +123,16 @@ int runReport(const std::vector<std::string>& argv) {
 
 std::vector<Command> reportCommands() {
     return {{"report", "run the paper presets and write the reproduction report (Markdown, PNG, JSON)",
-             "usage: fdlab-cli report [--presets NAME[,NAME...]] [--output DIR] [--threads N] [--repetitions R] [--quiet]\n"
+             "usage: fdlab-cli report [--presets NAME[,NAME...]] [--output DIR] [--threads N] [--repetitions R]\n"
+             "                       [--results NAME=RESULTS.json[,...]] [--quiet]\n"
              "Runs every preset that states its paper's claims (or the listed presets/experiment files), checks\n"
              "each claim on the run's mean test errors and writes DIR/report.md (default DIR: fdlab-report),\n"
              "one chart DIR/PRESET.png per preset and DIR/report.json. Verdicts and numbers come from the runs.\n"
              "--repetitions overrides the presets' own count (a quick look, not the paper's protocol); with a\n"
              "k-fold split it counts repetitions of k-fold CV (R x k points per level).\n"
+             "--results takes a long preset's finished run from a results file (e.g. merged from Slurm shards:\n"
+             "plan / run --shard / merge) instead of running it; the file must be a complete run of that very\n"
+             "preset (same spec fingerprint, so the same --repetitions), else the report stops before any run.\n"
              "Progress on stderr; Ctrl-C cancels (exit 4) and writes no report.\n",
              runReport}};
 }

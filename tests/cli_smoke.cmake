@@ -281,6 +281,28 @@ endif()
 run_cli(3 out err report --presets no-such-preset --output ${report_dir})
 run_cli(2 out err report --presets , --output ${report_dir})
 run_cli(2 out err report extra)
+# report --results: a finished (e.g. Slurm-merged) run stands in for running the preset. The
+# section must carry that run's numbers (its elapsed time is the run's, not a new one); a part,
+# another spec (other --repetitions) or a name not in --presets is refused before any run.
+run_cli(0 out err run dekel-shamir-label-copy --repetitions 2 --quiet --shard 0/2 --output ${TMP}/lc0.json)
+run_cli(0 out err run dekel-shamir-label-copy --repetitions 2 --quiet --shard 1/2 --output ${TMP}/lc1.json)
+run_cli(0 out err merge ${TMP}/lc0.json ${TMP}/lc1.json --output ${TMP}/lc.json)
+file(READ ${TMP}/lc.json lcj)
+string(JSON lc_elapsed GET "${lcj}" elapsed_seconds)
+file(REMOVE_RECURSE "${report_dir}")
+run_cli(0 out err report --presets dekel-shamir-label-copy --repetitions 2 --results dekel-shamir-label-copy=${TMP}/lc.json
+        --output ${report_dir} --quiet)
+file(READ "${report_dir}/report.json" rj)
+string(JSON rj_elapsed GET "${rj}" presets 0 elapsed_seconds)
+if(NOT rj_elapsed STREQUAL lc_elapsed)
+  message(FATAL_ERROR "report --results: elapsed ${rj_elapsed} is not the merged run's ${lc_elapsed} (it ran again?)")
+endif()
+run_cli(3 out err report --presets dekel-shamir-label-copy --repetitions 2 --results dekel-shamir-label-copy=${TMP}/lc0.json --output ${report_dir})
+expect_match("${err}" "lc0.json: part 0 of 2 of a sharded run, not complete results" "report --results refuses a part")
+run_cli(3 out err report --presets dekel-shamir-label-copy --results dekel-shamir-label-copy=${TMP}/lc.json --output ${report_dir})
+expect_match("${err}" "lc.json: not a run of dekel-shamir-label-copy" "report --results refuses another spec")
+run_cli(2 out err report --presets dekel-shamir-label-copy --results globerson-toy=${TMP}/lc.json --output ${report_dir})
+run_cli(2 out err report --presets dekel-shamir-label-copy --results ${TMP}/lc.json --output ${report_dir})
 
 # --labels only where a separate labels file makes sense: elsewhere a usage error, not ignored
 run_cli(2 out err info ${DATA}/tiny.libsvm --labels ${DATA}/tiny-labels-idx1-ubyte)

@@ -162,6 +162,13 @@ void ExperimentSpec::validate() const {
         for (std::size_t t = 0; t < tasks.size(); ++t) {
             const std::string where = "tasks[" + std::to_string(t) + "]";
             if (tasks[t].name.empty()) fieldError(where + ".name", "must not be empty");
+            // A name is one line of a table, a CSV field and a menu entry: no control characters
+            // (a newline would split the row), and not the aggregate's label.
+            for (const char c : tasks[t].name)
+                if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                    fieldError(where + ".name", "must not contain control characters such as line breaks or tabs");
+            if (tasks[t].name == kMeanOverTasks)
+                fieldError(where + ".name", std::string("'") + kMeanOverTasks + "' is reserved for the aggregate over the tasks");
             for (std::size_t u = 0; u < t; ++u)
                 if (tasks[u].name == tasks[t].name) fieldError(where + ".name", "'" + tasks[t].name + "' is used twice");
             try {
@@ -498,8 +505,20 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         // What the reproduction report reads (core/eval/reproduction_report): checked here too, so
         // a misspelt claim key is an error and not a claim that silently checks nothing.
         const json& p = j.at("paper");
-        if (!p.is_object()) fieldError("paper", "expected an object {\"source\", \"summary\", \"claims\", \"curves\"}");
-        rejectUnknownKeys(p, {"source", "summary", "claims", "curves"}, "paper");
+        if (!p.is_object()) fieldError("paper", "expected an object {\"source\", \"summary\", \"claims\", \"curves\", \"evidence\"}");
+        rejectUnknownKeys(p, {"source", "summary", "claims", "curves", "evidence"}, "paper");
+        if (p.contains("evidence")) {
+            const json& ev = p.at("evidence");
+            if (!ev.is_array()) fieldError("paper.evidence", "expected a list [{\"varied\": \"...\", \"gave\": \"...\"}, ...]");
+            for (std::size_t i = 0; i < ev.size(); ++i) {
+                const std::string where = "paper.evidence[" + std::to_string(i) + "]";
+                if (!ev[i].is_object()) fieldError(where, "expected an object {\"varied\": \"...\", \"gave\": \"...\"}");
+                rejectUnknownKeys(ev[i], {"varied", "gave"}, where);
+                for (const char* k : {"varied", "gave"})
+                    if (!ev[i].contains(k) || !ev[i][k].is_string() || ev[i][k].get<std::string>().empty())
+                        fieldError(where + "." + k, "missing or not a non-empty string");
+            }
+        }
         if (p.contains("claims") && p.at("claims").is_array())
             for (const json& c : p.at("claims")) {
                 rejectUnknownKeys(c, {"text", "check"}, "paper.claims");

@@ -101,6 +101,11 @@ struct LearnerSpec {
     int cvFolds = 5;   ///< CrossValidation: k, >= 2
 };
 
+/// The label of a multi-task result's aggregate rows (the mean over tasks) in tables and CSV
+/// files; no task may be called so (ExperimentSpec::validate), or its rows would read as the
+/// aggregate's.
+inline constexpr const char* kMeanOverTasks = "mean over tasks";
+
 /// One task of a multi-task experiment: what differs from task to task.
 struct ExperimentTask {
     std::string name;                        ///< unique among the tasks; labels tables and menus

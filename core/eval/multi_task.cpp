@@ -119,11 +119,18 @@ ExperimentResult runTasks(const ExperimentSpec& spec, const RunControl& rc, cons
                 const long n = before + p.iteration;
                 rc.report(static_cast<double>(n) / static_cast<double>(total), n, prefix + p.message);
             };
-        ExperimentResult r = runExperiment(one, inner, [&](const CurvePoint& p) {
-            CurvePoint q = p;
-            q.task = t;
-            if (onPoint) onPoint(q);
-        }, sub);
+        ExperimentResult r;
+        try {
+            r = runExperiment(one, inner, [&](const CurvePoint& p) {
+                CurvePoint q = p;
+                q.task = t;
+                if (onPoint) onPoint(q);
+            }, sub);
+        } catch (const std::invalid_argument& e) {
+            // A task's own data can refuse what the shared fields ask (a level larger than its
+            // instances have features): say which task.
+            throw std::invalid_argument(prefix + e.what());
+        }
         done += static_cast<long>(mine.size());
         for (CurvePoint& p : r.points) {
             p.task = t;

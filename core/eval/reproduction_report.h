@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fdlab {
@@ -59,6 +60,9 @@ struct PresetReport {
     std::string verdict;
     std::vector<ClaimResult> claims;
     std::vector<PaperComparison> paperNumbers;
+    /// "paper"."evidence": what else was varied in runs outside this report and what each gave
+    /// (text from the preset, not recomputed): pairs (varied, gave).
+    std::vector<std::pair<std::string, std::string>> evidence;
     std::string chart;           ///< PNG file name, relative to the report
     std::string levelLabel;
     nlohmann::json curves;       ///< {learner: [[level, mean, se], ...]} (multi-task: the mean over tasks)

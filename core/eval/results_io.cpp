@@ -149,7 +149,7 @@ std::string curvesCsv(const ExperimentResult& r) {
     std::vector<CurveSummary> rows = aggregateOverTasks(r);
     rows.insert(rows.end(), r.summary.begin(), r.summary.end());
     for (const auto& s : rows) {
-        if (multi) os << csvField(s.task < 0 ? "mean over tasks" : r.spec.taskName(s.task)) << ',';
+        if (multi) os << csvField(s.task < 0 ? kMeanOverTasks : r.spec.taskName(s.task)) << ',';
         os << csvField(s.learner) << ',' << fmt(s.level) << ',' << s.error.n << ',' << fmt(s.error.mean) << ','
            << fmt(s.error.se) << ',' << fmt(s.auc.mean) << ',' << fmt(s.auc.se);
         if (oneSided)
@@ -182,19 +182,17 @@ void saveCurvesCsv(const ExperimentResult& r, const std::string& path) {
 }
 
 void requireCompleteResults(const json& j, const std::string& source) {
+    // A shard's part holds only its shard's tasks: read as results it would show (and report)
+    // partial curves as if they were the experiment's.
     if (!j.is_object() || !j.contains("part")) return;
-    std::string which = "one shard";
-    const json& part = j["part"];
-    if (part.is_object())
-        if (const auto s = part.find("shard"); s != part.end() && s->is_object()) {
-            const auto i = s->find("index"), n = s->find("count");
-            if (i != s->end() && n != s->end() && i->is_number_integer() && n->is_number_integer())
-                which = "shard " + std::to_string(i->get<long long>()) + " of " + std::to_string(n->get<long long>()) +
-                        " (0-based)";
-        }
-    throw std::invalid_argument(source + ": partial results of " + which +
-                                " of a sharded run, not the experiment's results: merge every shard's part with "
-                                "'fdlab-cli merge PART... --output RESULTS.json' and open the merged file");
+    std::string which = "a shard's part";
+    const json& pj = j["part"];
+    if (pj.is_object() && pj.contains("shard") && pj["shard"].is_object() && pj["shard"].value("index", json()).is_number_integer() &&
+        pj["shard"].value("count", json()).is_number_integer())
+        which = "part " + std::to_string(pj["shard"]["index"].get<long long>()) + " of " +
+                std::to_string(pj["shard"]["count"].get<long long>()) + " of a sharded run";
+    throw std::invalid_argument(source + ": " + which +
+                                ", not complete results; merge the parts first (fdlab-cli merge PART.json ... --output RESULTS.json)");
 }
 
 ExperimentResult loadResultsJson(const std::string& path) {

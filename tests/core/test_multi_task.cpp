@@ -146,6 +146,17 @@ private slots:
         j["tasks"][0]["dataset"] = {{"bundled", "mnist"}, {"bundeld", "x"}};
         j.erase("dataset");
         expect(j, "'tasks[0].dataset.bundeld': unknown key");
+        // Names are single table cells and CSV fields: no line breaks or tabs, and not the
+        // aggregate's label (its rows would be indistinguishable from the task's).
+        j = ok;
+        j["tasks"][1]["name"] = "3 vs\n5";
+        expect(j, "experiment field 'tasks[1].name': must not contain control characters");
+        j = ok;
+        j["tasks"][1]["name"] = "3\tvs 5";
+        expect(j, "experiment field 'tasks[1].name': must not contain control characters");
+        j = ok;
+        j["tasks"][2]["name"] = kMeanOverTasks;
+        expect(j, "experiment field 'tasks[2].name': 'mean over tasks' is reserved");
         // Unknown classes surface when the task's data is loaded, naming the class.
         j = ok;
         j["tasks"][2]["task"]["positive"] = "11";
@@ -296,6 +307,48 @@ private slots:
         }
     }
 
+    void levelTooLargeForOneTaskNamesTheTask() {
+        // The shared level 20 fits MNIST's 784 pixels but not heart_scale's 13 features: the
+        // error names the task whose data refuses it.
+        json j = json::parse(readText(kData + "pairs.json"));
+        j["tasks"][1]["dataset"] = {{"bundled", "heart_scale"}};
+        j["tasks"][1]["task"] = {{"kind", "multiclass"}};
+        j["tasks"][1]["split"] = {{"kind", "fraction"}, {"test", 0.3}, {"validation", 0.2}};
+        for (int t : {0, 2}) j["tasks"][t]["dataset"] = {{"bundled", "mnist"}}, j["tasks"][t]["split"] = j["split"];
+        j.erase("dataset");
+        j.erase("split");
+        const ExperimentSpec s = experimentFromJson(j, kData);
+        try {
+            runExperiment(s);
+            QFAIL("no error for level 20 on 13 features");
+        } catch (const std::invalid_argument& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.rfind("task '3 vs 5': experiment field 'levels'", 0) == 0, e.what());
+        }
+    }
+
+    void partIsNotReadAsResults() {
+        // The GUI, the report and Python read results through loadResultsJson: a shard's part
+        // (only its shard's tasks) must not pass for the experiment's results.
+        const ExperimentSpec s = pairsSpec();
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("part-1.json").toStdString();
+        savePart(runShard(s, {1, 3}), path);
+        try {
+            loadResultsJson(path);
+            QFAIL("a part was read as complete results");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("part-1.json: part 1 of 3 of a sharded run, not complete results") != std::string::npos,
+                     e.what());
+        }
+        // Merged, the same file reads.
+        std::vector<ShardPart> parts;
+        for (int i = 0; i < 3; ++i) parts.push_back(runShard(s, {i, 3}));
+        const std::string merged = dir.filePath("merged.json").toStdString();
+        saveResultsJson(mergeParts(parts).result, merged);
+        QCOMPARE(loadResultsJson(merged).points.size(), std::size_t(3 * 2 * 2 * 3));
+    }
+
     void singleTaskResultsAreUnchanged() {
         // single_results_before.json: `fdlab-cli run single.json --output` of FDLab before
         // multi-task experiments (main at ea45e6f). Same numbers, same keys, same order.
@@ -420,6 +473,42 @@ private slots:
         for (const CurvePoint& p : res.points)
             if (p.learner == "DS LP (N = 0)") QCOMPARE(p.params.at("N").get<double>(), 0.0);
         QCOMPARE(reportPreset("dekel-shamir-mnist-1-7", res, "d.png").claims.size(), std::size_t(3));
+    }
+
+    void mcfFullPresetTrainsOnTheSixtyThousand() {
+        const ExperimentSpec s = loadPresetOrFile("mcf-nightmare-mnist-full");
+        QCOMPARE(QString::fromStdString(s.dataset.bundled), QString("mnist-full"));
+        QVERIFY(s.testDataset && s.testDataset->bundled == "mnist-full-test");
+        QCOMPARE(s.split.kind, SplitSpec::Kind::Fraction);
+        QCOMPARE(s.split.testFraction, 0.0);
+        QCOMPARE(s.split.validationFraction, 0.05);
+        QVERIFY(s.tunePerLevel);
+        // The same learners and grids as mcf-nightmare (only the data differ).
+        const ExperimentSpec small = loadPresetOrFile("mcf-nightmare");
+        QCOMPARE(toJson(s)["learners"].dump(), toJson(small)["learners"].dump());
+        QCOMPARE(s.levels, small.levels);
+        // The split as shipped: 57,000 training and 3,000 validation digits, all 10,000 test digits.
+        const TaskData data = loadTaskData(s);
+        const PreparedSplit ps = prepareRepetition(data, s, 0);
+        QCOMPARE(ps.train.rows() + ps.validation.rows(), 60000);
+        QCOMPARE(ps.validation.rows(), 3000);
+        QCOMPARE(ps.test.rows(), 10000);
+        // Reduced: 30 + 10 digits per class, one-value grids, two levels; tested on the 10,000.
+        ExperimentSpec r = s;
+        r.split.kind = SplitSpec::Kind::Counts;
+        r.split.perClassTrain = 30;
+        r.split.perClassValidation = 10;
+        r.split.perClassTest = 0;
+        r.levels = {0, 0.5};
+        for (LearnerSpec& l : r.learners)
+            for (auto& [name, values] : l.grid) values = {values.front()};
+        const ExperimentResult res = runExperiment(r);
+        QCOMPARE(res.status, Status::Converged);
+        QCOMPARE(res.points.size(), std::size_t(7 * 2));
+        for (const CurvePoint& p : res.points) {
+            QVERIFY2(p.error > 0.0 && p.error < 0.9, qPrintable(QString::fromStdString(p.learner)));
+            if (p.level == 0.0) QVERIFY2(p.error < 0.5, qPrintable(QString::fromStdString(p.learner)));   // 300 digits learn something
+        }
     }
 
     void cancelledMultiTaskRunKeepsItsPoints() {

@@ -105,6 +105,42 @@ private slots:
         QVERIFY(md.find("| A | 1 | 0.200 | 0.120 +- 0.010 |") != std::string::npos);
     }
 
+    void evidenceOfOtherRunsIsQuotedAsSuch() {
+        // "paper"."evidence": what else was varied, quoted in its own table and in report.json,
+        // never mixed into the claims (the verdict rests on the claims alone).
+        ExperimentResult r = madeUp({0.10, 0.12, 0.31}, {0.10, 0.30, 0.50},
+                                    json::array({claim({{"kind", "below"}, {"learner", "A"}, {"other", "B"}})}));
+        r.spec.paper["evidence"] = json::array({{{"varied", "training size 5,600 -> 57,000"}, {"gave", "A 0.31 -> 0.20 at 2"}},
+                                                {{"varied", "bias | scaled"}, {"gave", "no change"}}});
+        const PresetReport p = reportPreset("made-up", r, "made-up.png");
+        QCOMPARE(p.evidence.size(), std::size_t(2));
+        QCOMPARE(p.verdict, std::string("reproduced"));
+        const std::string md = reportMarkdown({p}, "now");
+        QVERIFY(md.find("*What else was varied* (separate runs described in the preset, not recomputed by this report):\n\n"
+                        "| varied | what it gave |\n|---|---|\n| training size 5,600 -> 57,000 | A 0.31 -> 0.20 at 2 |\n") != std::string::npos);
+        const json j = reportToJson({p}, "now");
+        QCOMPARE(j["presets"][0]["evidence"][1]["varied"].get<std::string>(), std::string("bias | scaled"));
+        // Without evidence nothing is added.
+        QVERIFY(reportMarkdown({reportPreset("made-up", madeUp({0, 0, 0}, {0, 0, 0}, json::array()), "c.png")}, "now")
+                    .find("What else was varied*") == std::string::npos);
+        // A malformed entry is refused when the experiment file is read, naming the field.
+        json spec = toJson(loadPresetOrFile("dekel-shamir-label-copy"));
+        for (const auto& [bad, field] : std::vector<std::pair<json, std::string>>{
+                 {json::array({{{"varied", "x"}}}), "paper.evidence[0].gave"},
+                 {json::array({{{"varied", "x"}, {"gave", ""}}}), "paper.evidence[0].gave"},
+                 {json::array({{{"varied", "x"}, {"gave", "y"}, {"gaev", "z"}}}), "paper.evidence[0].gaev"},
+                 {json::array({"x"}), "paper.evidence[0]"},
+                 {json("x"), "paper.evidence"}}) {
+            spec["paper"]["evidence"] = bad;
+            try {
+                experimentFromJson(spec);
+                QFAIL(qPrintable(QString::fromStdString("accepted " + bad.dump())));
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(QString(e.what()).contains(QString::fromStdString("'" + field + "'")), e.what());
+            }
+        }
+    }
+
     void malformedClaimsNameTheirIndex_data() {
         QTest::addColumn<QString>("check");
         QTest::addColumn<QString>("message");

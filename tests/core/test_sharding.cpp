@@ -209,7 +209,7 @@ private slots:
                     QFAIL("a shard's part opened as complete results");
                 } catch (const std::invalid_argument& e) {
                     const QString m = QString::fromStdString(e.what());
-                    QVERIFY2(m.startsWith(QString::fromStdString(part1)) && m.contains("shard 1 of 3") &&
+                    QVERIFY2(m.startsWith(QString::fromStdString(part1)) && m.contains("part 1 of 3 of a sharded run") &&
                                  m.contains("fdlab-cli merge"), e.what());
                 }
             }
