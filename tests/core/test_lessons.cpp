@@ -215,8 +215,8 @@ private slots:
                               {"text", "{names}"}},
                              "test", {"A"}),
             in);
-        const auto& n = ctx.test->featureNames;
-        QCOMPARE(QString::fromStdString(o.text), QString::fromStdString("'" + n[15] + "', '" + n[14] + "'"));
+        const Dataset& d = *ctx.test;
+        QCOMPARE(QString::fromStdString(o.text), QString::fromStdString("'" + d.featureName(15) + "', '" + d.featureName(14) + "'"));
     }
 
     void textsSayWhatTheNumbersAre() {

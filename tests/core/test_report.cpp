@@ -122,7 +122,7 @@ private slots:
         QCOMPARE(j["presets"][0]["evidence"][1]["varied"].get<std::string>(), std::string("bias | scaled"));
         // Without evidence nothing is added.
         QVERIFY(reportMarkdown({reportPreset("made-up", madeUp({0, 0, 0}, {0, 0, 0}, json::array()), "c.png")}, "now")
-                    .find("What else was varied*") == std::string::npos);
+                    .find("*What else was varied* (separate runs") == std::string::npos);
         // A malformed entry is refused when the experiment file is read, naming the field.
         json spec = toJson(loadPresetOrFile("dekel-shamir-label-copy"));
         for (const auto& [bad, field] : std::vector<std::pair<json, std::string>>{

@@ -64,7 +64,7 @@ private slots:
         auto maps = v.findChildren<ColorMapWidget*>();
         bool found = false;
         for (ColorMapWidget* m : maps)
-            if (m->title() == "deleted at\nK = 3" && m->mask() == v.deletedShown(0)) found = true;   // learner A's row
+            if (m->title() == "deleted at K = 3" && m->mask() == v.deletedShown(0)) found = true;   // learner A's row
         QVERIFY(found);
         // Scores before and after on A: 2.5 -> -0.5.
         QCOMPARE(v.currentView().a.scoreBefore, 2.5);
