@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
         std::cerr << "fdlab-cli: " << e.what() << '\n';
         return BadInput;
     } catch (const std::exception& e) {
-        std::cerr << "fdlab-cli: " << e.what() << '\n';
+        std::cerr << "fdlab-cli: " << fdlab::errorText(e) << '\n';
         return BadInput;
     }
 }

@@ -5,7 +5,8 @@ documented skip (exit 0), and the process stays within an address-space rlimit (
 
 Without a fix these fail: the gzip bomb grows a buffer past the rlimit (bad_alloc, exit 1); the
 deeply nested JSON overflows the stack in a recursive walk (SIGSEGV); `info` on a LIBSVM file naming
-feature 2^24 runs out of memory at 384 MB (std::bad_alloc, exit 3).
+feature 2^24 runs out of memory at 384 MB (std::bad_alloc, exit 3); running out of memory printed
+"fdlab-cli: std::bad_alloc" instead of saying so.
 
 With FDLAB_SANITIZED=1 (an AddressSanitizer build, which reserves terabytes of shadow address
 space and cannot run under RLIMIT_AS) the same commands run without the rlimit.
@@ -120,6 +121,11 @@ def main():
                 f.write(raw)
         run(["info", corpus], 1536, 0, None, "hostile messages (%d kinds, %.0f MB)" % (
             len(hostile), sum(len(r) for r in hostile.values()) / MiB))
+
+        # 6. Running out of memory is said in words, not as the library's "std::bad_alloc": an
+        # endless file (/dev/zero) read under the rlimit. (Not under the sanitizers: no rlimit.)
+        if not SANITIZED and os.path.exists("/dev/zero"):
+            run(["info", "/dev/zero"], 384, 3, "fdlab-cli: out of memory: ", "an endless input (/dev/zero)")
     finally:
         shutil.rmtree(tmp)
     if failures:

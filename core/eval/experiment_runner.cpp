@@ -9,6 +9,7 @@
 #include "core/data/split.h"
 #include "core/eval/cross_validation.h"
 #include "core/eval/level_evaluation.h"
+#include "core/util/errors.h"
 #include "core/util/parallel.h"
 #include "core/util/rng.h"
 
@@ -543,7 +544,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
                 }
             }
         } catch (const std::exception& e) {
-            warn(where + " failed: " + e.what());
+            warn(where + " failed: " + errorText(e));
             std::lock_guard lock(mutex);
             failed = true;
         }

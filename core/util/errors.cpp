@@ -1,6 +1,7 @@
 #include "core/util/errors.h"
 
 #include <algorithm>
+#include <new>
 #include <sstream>
 
 namespace fdlab {
@@ -33,6 +34,14 @@ DataError DataError::atByte(std::string file, std::uint64_t offset, const std::s
     os << file << ": byte " << offset << ": " << message;
     std::string full = os.str();
     return DataError(std::move(file), 0, std::move(full), 0);
+}
+
+std::string errorText(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return "out of memory: the data or the experiment needs more memory than this process can get "
+               "(a smaller input, fewer threads or a machine with more memory may help)";
+    const std::string what = e.what();
+    return what.empty() ? "unknown error" : what;
 }
 
 }  // namespace fdlab

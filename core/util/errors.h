@@ -3,6 +3,7 @@
 // with a one-line message a user can act on.
 
 #include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -25,5 +26,9 @@ private:
     std::string m_file;
     long m_line = 0;
 };
+
+/// The message to show a user for `e`: its what(), except for running out of memory, whose
+/// what() ("std::bad_alloc") names a library type and says nothing a user can act on.
+std::string errorText(const std::exception& e);
 
 }  // namespace fdlab

@@ -1,5 +1,7 @@
 #include "ui/workers/job_runner.h"
 
+#include "core/util/errors.h"
+
 #include <QMetaObject>
 
 #include <chrono>
@@ -84,8 +86,7 @@ void JobRunner::execute(quint64 id, std::stop_token stop, const Job& job, const 
     try {
         result = job(ctx);
     } catch (const std::exception& e) {
-        error = QString::fromStdString(e.what());
-        if (error.isEmpty()) error = QStringLiteral("unknown error");
+        error = QString::fromStdString(fdlab::errorText(e));
     } catch (...) {
         error = QStringLiteral("unknown error");
     }
