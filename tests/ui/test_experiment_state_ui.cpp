@@ -27,6 +27,8 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QListWidget>
+#include <QStyle>
 #include <QMenuBar>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -294,6 +296,26 @@ private slots:
             QVERIFY(scroll);
             QVERIFY2(!scroll->horizontalScrollBar()->isVisible(),
                      qPrintable(QString("%1: content %2 px in %3 px").arg(name).arg(scroll->widget()->minimumSizeHint().width()).arg(scroll->viewport()->width())));
+            // Nor inside: the learner list and the forms (review: the list scrolled sideways to
+            // show "Dekel-Shamir online Perceptron  -  ds-perceptron").
+            for (QAbstractScrollArea* inner : dock->findChildren<QAbstractScrollArea*>()) {
+                if (!inner->isVisible()) continue;
+                QVERIFY2(!inner->horizontalScrollBar()->isVisible(),
+                         qPrintable(QString("%1: %2 %3 scrolls sideways").arg(name, inner->metaObject()->className(), inner->objectName())));
+            }
+        }
+        // Every learner's entry is shown whole: its text fits its row (wrapped if need be).
+        auto* list = w.findChild<QListWidget*>("algorithmsList");
+        QVERIFY(list);
+        for (int i = 0; i < list->count(); ++i) {
+            QListWidgetItem* item = list->item(i);
+            const QRect row = list->visualItemRect(item);
+            // The check box and the item's margins take the row's left part.
+            const int textWidth = row.width() - list->style()->pixelMetric(QStyle::PM_IndicatorWidth) - 12;
+            const QRect need = list->fontMetrics().boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, item->text());
+            QVERIFY2(row.right() <= list->viewport()->width() && need.height() <= row.height(),
+                     qPrintable(QString("'%1': row %2x%3, text needs %4x%5 in %6 px").arg(item->text()).arg(row.width()).arg(row.height())
+                                    .arg(need.width()).arg(need.height()).arg(list->viewport()->width())));
         }
     }
 
