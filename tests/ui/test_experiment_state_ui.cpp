@@ -17,6 +17,7 @@
 #include "ui/panels/class_picker.h"
 #include "ui/panels/dataset_panel.h"
 #include "ui/panels/importance_editor.h"
+#include "ui/panels/run_progress.h"
 #include "ui/plots/curve_plot.h"
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/message_view.h"
@@ -31,6 +32,9 @@
 #include <QListWidget>
 #include <QStyle>
 #include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -459,6 +463,49 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(view->imageSide() >= (size.width() == 1280 ? 220 : 330), 3000);
             w.setPresentation(false);
         }
+    }
+
+    void presentationShowsTheRunsProgressAndCancel() {
+        // Review: presentation mode hides the status bar, where the progress bar lives, so a
+        // teacher pressing Run saw nothing happen. A strip under the views shows the progress
+        // and Cancel there while a run goes on (and only then, and only in presentation mode).
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setPresentation(true, false);
+        auto* strip = w.findChild<RunProgress*>("presentationProgress");
+        QVERIFY(strip);
+        QVERIFY(!strip->isVisible());
+        ExperimentSpec spec = defaultExperiment();
+        spec.repetitions = 20;   // some 20 s: long enough to see and cancel
+        QSignalSpy points(&w, &MainWindow::pointAdded), finished(&w, &MainWindow::runFinished);
+        w.runSpec(spec);
+        QVERIFY(points.wait(60000));
+        QVERIFY(strip->isVisible() && strip->bar()->isVisible() && strip->cancelButton()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(strip->bar()->value() > 0, 20000);
+        QVERIFY(strip->bar()->value() < 1000);
+        for (QWidget* c : {static_cast<QWidget*>(strip->bar()), static_cast<QWidget*>(strip->cancelButton())}) {
+            const QRect r(c->mapTo(&w, QPoint(0, 0)), c->size());
+            QVERIFY2(w.rect().contains(r) && r.height() > 10, qPrintable(QString("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())));
+        }
+        shoot(w, "presentation-running-1280x720.png");
+        QTest::mouseClick(strip->cancelButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.at(0).at(0).value<ExperimentResult>().status, Status::Cancelled);
+        QVERIFY(!strip->isVisible());
+        QVERIFY(!w.isRunning());
+
+        // Out of presentation mode the status bar's bar shows it; the strip stays hidden.
+        w.setPresentation(false);
+        points.clear();
+        w.runSpec(spec);
+        QVERIFY(points.wait(60000));
+        QVERIFY(!strip->isVisible());
+        QVERIFY(w.statusBar()->findChild<QProgressBar*>()->isVisible());
+        w.cancelRun();
+        QVERIFY(finished.wait(30000));
     }
 };
 
