@@ -12,6 +12,7 @@
 #include "ui/panels/data_view.h"
 #include "ui/panels/dataset_panel.h"
 #include "ui/panels/importance_editor.h"
+#include "ui/panels/run_progress.h"
 #include "ui/plots/curve_plot.h"
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/robustness_view.h"
@@ -28,8 +29,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -39,6 +38,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 #include <fstream>
 
@@ -79,7 +79,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         if (m_tabs->widget(index)->isAncestorOf(m_labelNoise)) updateLabelNoiseData();
     });
-    setCentralWidget(m_tabs);
+    // Under the views, a run's progress in presentation mode (the status bar is hidden there).
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_tabs, 1);
+    m_presentationProgress = new RunProgress(m_controller, true, central);
+    m_presentationProgress->setObjectName("presentationProgress");
+    m_presentationProgress->setWanted(false);
+    centralLayout->addWidget(m_presentationProgress);
+    setCentralWidget(central);
 
     // Docks: dataset and importance on the left, algorithms and attack on the right.
     m_datasetPanel = new DatasetPanel;
@@ -96,7 +106,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     buildToolBar();
     buildStatusBar();
-    connectController();   // after the status bar: its progress bar follows the controller
+    connectController();
     showSpec(m_controller->state().spec());   // Run does something sensible from the start
 
     QSettings settings;
@@ -192,29 +202,28 @@ void MainWindow::connectController() {
     connect(c, &ExperimentController::specApplied, this, &MainWindow::showSpec);
     connect(c, &ExperimentController::dataLoaded, this, &MainWindow::onLoaded);
     connect(c, &ExperimentController::dataFailed, this, &MainWindow::datasetFailed);
+    // (The progress bars follow the runs by themselves: RunProgress.)
     connect(c, &ExperimentController::runStarted, this, [this](const ExperimentSpec& spec) {
         m_curves->setSpec(spec);
-        setRunning(true);
+        m_cancelAction->setEnabled(true);
         emit runStarted();
     });
-    connect(c, &ExperimentController::pointAdded, this, [this](const CurvePoint& p, double fraction) {
+    connect(c, &ExperimentController::pointAdded, this, [this](const CurvePoint& p) {
         m_curves->addPoint(p);
-        m_progress->setValue(static_cast<int>(1000.0 * fraction));
         emit pointAdded(p);
     });
-    connect(c, &ExperimentController::progressMessage, m_progress, &QProgressBar::setToolTip);
     connect(c, &ExperimentController::finished, this, [this](const ExperimentResult& r) {
-        setRunning(false);
+        m_cancelAction->setEnabled(false);
         m_curves->setPoints(r.points);   // the engine's sorted, complete list
         emit runFinished(r);
     });
     connect(c, &ExperimentController::resultShown, this, [this](const ExperimentResult& r) {
-        setRunning(false);
+        m_cancelAction->setEnabled(false);
         m_curves->setSpec(r.spec);
         m_curves->setPoints(r.points);
     });
     connect(c, &ExperimentController::failed, this, [this](const QString& message) {
-        setRunning(false);
+        m_cancelAction->setEnabled(false);
         if (!message.isEmpty()) emit runFailed(message);
     });
     connect(c, &ExperimentController::statusMessage, statusBar(), &QStatusBar::showMessage);
@@ -347,31 +356,12 @@ void MainWindow::buildToolBar() {
     tb->addAction(m_cancelAction);
 }
 
-void MainWindow::buildStatusBar() {
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(220);
-    m_progress->setFormat("%p%");
-    m_progress->setVisible(false);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName("cancelButton");
-    m_cancel->setVisible(false);
-    connect(m_cancel, &QPushButton::clicked, this, &MainWindow::cancelRun);
-    statusBar()->addPermanentWidget(m_progress);
-    statusBar()->addPermanentWidget(m_cancel);
-}
+void MainWindow::buildStatusBar() { statusBar()->addPermanentWidget(new RunProgress(m_controller, false, this)); }
 
 void MainWindow::showError(const QString& title, const QString& message) {
     statusBar()->showMessage(title);
     emit errorShown(message);
     if (!property("quietErrors").toBool()) QMessageBox::critical(this, title, message);
-}
-
-void MainWindow::setRunning(bool running) {
-    m_progress->setVisible(running);
-    m_progress->setValue(0);
-    m_cancel->setVisible(running);
-    m_cancelAction->setEnabled(running);
 }
 
 void MainWindow::setPresentation(bool on, bool fullScreen) {
@@ -387,6 +377,7 @@ void MainWindow::setPresentation(bool on, bool fullScreen) {
             if (m->menu()) addActions(m->menu()->actions());
         menuBar()->hide();
         statusBar()->hide();
+        m_presentationProgress->setWanted(true);
         QFont big = font();
         if (big.pointSizeF() > 0) big.setPointSizeF(big.pointSizeF() * 1.5);
         else big.setPixelSize(big.pixelSize() * 3 / 2);
@@ -404,6 +395,7 @@ void MainWindow::setPresentation(bool on, bool fullScreen) {
         m_tabs->tabBar()->show();
         menuBar()->show();
         statusBar()->show();
+        m_presentationProgress->setWanted(false);
         if (isFullScreen()) saved.maximized ? showMaximized() : showNormal();
         restoreState(saved.state);   // docks and toolbar as they were
         restoreGeometry(saved.geometry);

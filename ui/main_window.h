@@ -12,8 +12,6 @@
 
 class QTabWidget;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 class QMenu;
 class QAction;
 class QDockWidget;
@@ -27,6 +25,7 @@ class AttackPanel;
 class CurvePlot;
 class ImportanceEditor;
 class LabelNoiseView;
+class RunProgress;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -121,7 +120,6 @@ private:
     /// Hands the loaded data, as the Dataset panel's task makes it, to the Label noise tab
     /// (which offers it when it has two classes). Only when the data or the task changed.
     void updateLabelNoiseData();
-    void setRunning(bool running);
     void showError(const QString& title, const QString& message);
 
     ExperimentController* m_controller = nullptr;
@@ -135,8 +133,7 @@ private:
     LabelNoiseView* m_labelNoise = nullptr;
     CurvePlot* m_curves = nullptr;
     QWidget* m_heatmapWidget = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QPushButton* m_cancel = nullptr;
+    RunProgress* m_presentationProgress = nullptr;   ///< under the views in presentation mode
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QAction* m_presentationAction = nullptr;

@@ -28,6 +28,18 @@ std::shared_ptr<InstanceViewContext> trainObservationModels(const ExperimentResu
     return ctx;
 }
 
+bool sameExperiment(const ExperimentSpec& run, const ExperimentSpec& step) {
+    if (run.levels != step.levels || run.attack.threat != step.attack.threat || run.learners.size() != step.learners.size())
+        return false;
+    for (std::size_t i = 0; i < run.learners.size(); ++i)
+        if (run.learners[i].id != step.learners[i].id || run.learners[i].learner != step.learners[i].learner) return false;
+    // The data: a run of another dataset or class pair must not stand for the step's.
+    const nlohmann::json a = toJson(run), b = toJson(step);
+    for (const char* key : {"dataset", "test", "task", "tasks"})
+        if (a.value(key, nlohmann::json()) != b.value(key, nlohmann::json())) return false;
+    return true;
+}
+
 Observation observeStep(const Lesson& lesson, int step, const ExperimentResult& r, const RunControl& rc) {
     const LessonStep& s = lesson.steps.at(static_cast<std::size_t>(step));
     const std::string where = lesson.path + ": step " + std::to_string(step + 1) + " (\"" + s.title + "\")";

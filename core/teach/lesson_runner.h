@@ -28,6 +28,12 @@ std::shared_ptr<InstanceViewContext> trainObservationModels(const ExperimentResu
 /// quantity when the run lacks something; an empty Observation when cancelled.
 Observation observeStep(const Lesson& lesson, int step, const ExperimentResult& r, const RunControl& rc = {});
 
+/// Whether `run` (a finished run's spec) is of lesson experiment `step`: the same data (dataset,
+/// test file, task, or the tasks of a multi-task experiment), learners (ids and types), threat
+/// and levels. The window may retitle the spec or add what its panels hold (a thread count), so
+/// the rest is not compared.
+bool sameExperiment(const ExperimentSpec& run, const ExperimentSpec& step);
+
 struct StepOutcome {
     int step = 0;
     std::shared_ptr<const ExperimentResult> result;   ///< shared with the previous step when it kept the experiment

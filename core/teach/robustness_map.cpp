@@ -31,6 +31,23 @@ double RobustnessMap::fractionFlipped(int which, double budget) const {
     return static_cast<double>(n) / static_cast<double>(need.size());
 }
 
+RobustnessCounts RobustnessMap::counts() const {
+    RobustnessCounts c;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(done); ++i) {
+        const double a = needA[i], b = needB[i];
+        if (spared[i]) {
+            ++c.spared;
+            c.sparedWrongA += a == 0.0;
+            c.sparedWrongB += b == 0.0;
+            continue;
+        }
+        c.neverA += !std::isfinite(a);
+        c.neverB += !std::isfinite(b);
+        (b < a ? c.below : b > a ? c.above : c.equal) += 1;
+    }
+    return c;
+}
+
 RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const TrainedModel& b,
                             const AttackSpec& attack, const RunControl& rc) {
     const PlayBudget budget = budgetOfThreat(attack, test);
@@ -40,6 +57,8 @@ RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const Tr
     const auto m = static_cast<std::size_t>(test.rows());
     r.needA.assign(m, std::numeric_limits<double>::infinity());
     r.needB = r.needA;
+    r.spared.assign(m, 0);
+    for (std::size_t i = 0; i < m; ++i) r.spared[i] = !attack.attacks(test.labels[i]);
     const int step = std::max(1, test.rows() / 50);
     const auto need = [&](const TrainedModel& model, int i, bool& exact) {
         const int label = test.labels[static_cast<std::size_t>(i)];

@@ -23,8 +23,18 @@ namespace fdlab {
 /// not that threat's curve).
 PlayBudget budgetOfThreat(const AttackSpec& attack, const Dataset& test);
 
+/// The map's instances (the first `done`) counted, those of spared classes apart: a one-sided
+/// threat never attacks them, so "never flipped" would say nothing about the learners there.
+struct RobustnessCounts {
+    int below = 0, above = 0, equal = 0;    ///< attacked instances: need against B <, >, = need against A
+    int neverA = 0, neverB = 0;             ///< attacked instances no budget flips
+    int spared = 0;                         ///< instances of classes the threat does not attack
+    int sparedWrongA = 0, sparedWrongB = 0; ///< of those, misclassified clean (need 0)
+};
+
 struct RobustnessMap {
     std::vector<double> needA, needB;   ///< per test instance; +infinity: never flipped
+    std::vector<char> spared;           ///< per test instance: 1 when the threat spares its class
     bool exactA = true, exactB = true;  ///< false: greedy deletion's need (a heuristic)
     bool byValue = false;               ///< needs are values N (else counts K)
     double knapsackScale = 1.0;         ///< value needs are whole multiples of 1/knapsackScale
@@ -36,6 +46,7 @@ struct RobustnessMap {
     /// exact adversary decides: a need of 3 x 0.1 fits a budget of 0.3 although 3 * 0.1 > 0.3 in
     /// floating point.
     double fractionFlipped(int which, double budget) const;
+    RobustnessCounts counts() const;
 };
 
 /// Both learners' needs on every instance of `test`. Progress once per 1/50 of the instances;

@@ -16,6 +16,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stop_token>
@@ -286,6 +287,67 @@ private slots:
         }
         QVERIFY(flipped >= 10);   // the cases cover real flips...
         QVERIFY(never >= 1);      // ...and instances no deletion flips
+    }
+
+    void sparedClassesAreCountedApart() {
+        // A one-sided threat attacking class "pos" only: the "neg" instances are counted apart
+        // (spared; wrong clean: need 0), and below/above/equal/never count the attacked ones,
+        // all against brute force over every deletion set.
+        int sparedSeen = 0, neverSeen = 0, sparedWrongSeen = 0;
+        for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+            const Dataset d = randomSet(10, 8, seed);
+            const TrainedModel a = randomLinear(8, seed + 200), b = randomLinear(8, seed + 300);
+            AttackSpec attack;
+            attack.threat = "worst-case-count";
+            attack.attackedClasses = {1};
+            const RobustnessMap map = robustnessMap(d, a, b, attack);
+            const RobustnessCounts c = map.counts();
+            RobustnessCounts want;
+            for (int i = 0; i < d.rows(); ++i) {
+                const int label = d.labels[static_cast<std::size_t>(i)];
+                const double y = label == 1 ? 1.0 : -1.0;
+                if (label == 0) {
+                    ++want.spared;
+                    want.sparedWrongA += y * independentScore(a, d.row(i), {}) <= 0.0;
+                    want.sparedWrongB += y * independentScore(b, d.row(i), {}) <= 0.0;
+                    continue;
+                }
+                const double na = bruteForceNeed(a, d.row(i), label, nullptr), nb = bruteForceNeed(b, d.row(i), label, nullptr);
+                want.neverA += std::isinf(na);
+                want.neverB += std::isinf(nb);
+                (nb < na ? want.below : nb > na ? want.above : want.equal) += 1;
+            }
+            QCOMPARE(c.spared, want.spared);
+            QCOMPARE(c.sparedWrongA, want.sparedWrongA);
+            QCOMPARE(c.sparedWrongB, want.sparedWrongB);
+            QCOMPARE(c.neverA, want.neverA);
+            QCOMPARE(c.neverB, want.neverB);
+            QCOMPARE(c.below, want.below);
+            QCOMPARE(c.above, want.above);
+            QCOMPARE(c.equal, want.equal);
+            QCOMPARE(c.below + c.above + c.equal + c.spared, d.rows());
+            sparedSeen += c.spared;
+            neverSeen += c.neverA + c.neverB;
+            sparedWrongSeen += c.sparedWrongA + c.sparedWrongB;
+        }
+        QVERIFY(sparedSeen == 40 && neverSeen >= 1 && sparedWrongSeen >= 1);   // every case is covered
+
+        // The spam pair (the spammer attacks spam only): every ham message is spared, and none
+        // of them counts as "never flipped".
+        const Pair p = presetPair("spam-fdrop-worst-case", "svm", {{"C", 1}}, "svm", {{"C", 0.1}});
+        const RobustnessMap map = robustnessMap(*p.test, p.a, p.b, p.attack);
+        const RobustnessCounts c = map.counts();
+        const int spam = p.attack.attackedClasses.at(0);
+        const int ham = static_cast<int>(std::count_if(p.test->labels.begin(), p.test->labels.end(), [&](int l) { return l != spam; }));
+        QVERIFY(ham > 100);
+        QCOMPARE(c.spared, ham);
+        int neverSpamA = 0;
+        for (int i = 0; i < p.test->rows(); ++i)
+            neverSpamA += p.test->labels[static_cast<std::size_t>(i)] == spam && std::isinf(map.needA[static_cast<std::size_t>(i)]);
+        QCOMPARE(c.neverA, neverSpamA);
+        QVERIFY(c.neverA < ham);   // (before, "never flipped" was mostly the unattacked ham)
+        qInfo("spam pair: %d ham not attacked (SVM wrong on %d), never flipped among %d spam: SVM %d, SVM C=0.1 %d", ham,
+              c.sparedWrongA, p.test->rows() - ham, c.neverA, c.neverB);
     }
 
     void mapEqualsTheCurveOnMnist() {

@@ -435,6 +435,43 @@ private slots:
         QVERIFY(l.steps[3].experiment.paper.is_null() || l.steps[3].experiment.paper.empty());
     }
 
+    void sameExperimentComparesTheData() {
+        // A run is the step's when only its title or thread count differ; another dataset, test
+        // file, class pair or task list makes it another experiment (the lesson dock then runs
+        // the step again instead of showing another data set's curves beside its observation).
+        const Lesson lesson = loadLessonFile(lessonsDir() + "/a-linear-classifier.json");
+        const ExperimentSpec step = lesson.steps[0].experiment;
+        ExperimentSpec run = step;
+        run.name = "retitled by the window";
+        run.threads = 2;
+        QVERIFY(sameExperiment(run, step));
+        ExperimentSpec otherData = step;
+        otherData.dataset.bundled = "mnist-full";
+        QVERIFY(!sameExperiment(otherData, step));
+        ExperimentSpec otherFile = step;
+        otherFile.dataset = DatasetRef{"", "/tmp/digits.csv", {}};
+        QVERIFY(!sameExperiment(otherFile, step));
+        ExperimentSpec withTest = step;
+        withTest.testDataset = DatasetRef{"mnist-full-test", "", {}};
+        QVERIFY(!sameExperiment(withTest, step));
+        ExperimentSpec otherPair = step;
+        otherPair.task.negative = {"8"};
+        QVERIFY(!sameExperiment(otherPair, step));
+        ExperimentSpec oneVsRest = step;
+        oneVsRest.task.kind = TaskSpec::Kind::OneVsRest;
+        oneVsRest.task.negative.clear();
+        QVERIFY(!sameExperiment(oneVsRest, step));
+        ExperimentSpec otherLevels = step;
+        otherLevels.levels = {0, 1};
+        QVERIFY(!sameExperiment(otherLevels, step));
+        ExperimentSpec otherThreat = step;
+        otherThreat.attack.threat = "random-deletion";
+        QVERIFY(!sameExperiment(otherThreat, step));
+        ExperimentSpec otherLearner = step;
+        otherLearner.learners[1].learner = "svm";
+        QVERIFY(!sameExperiment(otherLearner, step));
+    }
+
     void bundledLessons_data() {
         QTest::addColumn<QString>("id");
         const std::vector<Lesson> lessons = listLessons();

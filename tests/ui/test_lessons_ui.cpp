@@ -124,6 +124,34 @@ private slots:
         QCOMPARE(runs.count(), 3);
     }
 
+    void aRunOfOtherClassesIsNotTheStepsRun() {
+        // Review: the dock's "same experiment" check compared learners, threat and levels only,
+        // so after the student ran the lesson's spec on 3 vs 8 the next step kept showing those
+        // curves and heatmaps beside an observation about 3 vs 5. Now the step runs again.
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        LessonDock* dock = addLessons(w);
+        const Lesson lesson = loadLessonFile(lessonsDir() + "/a-linear-classifier.json");
+        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
+        QSignalSpy runs(&w, &MainWindow::runStarted);
+        QVERIFY(dock->startLesson(QString("a-linear-classifier")));
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QVERIFY(w.lastResult());
+        const ExperimentResult lessonRun = *w.lastResult();
+        QCOMPARE(lessonRun.spec.task.negative, std::vector<std::string>{"5"});
+        ExperimentSpec other = lessonRun.spec;
+        other.task.negative = {"8"};
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        w.runSpec(other);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(w.lastResult()->spec.task.negative, std::vector<std::string>{"8"});
+        dock->next();
+        const QString text = waitForObservation(*dock, shown, failed);
+        QCOMPARE(text, QString::fromStdString(observeStep(lesson, 1, lessonRun).text));
+        QCOMPARE(runs.count(), 3);
+        QCOMPARE(w.lastResult()->spec.task.negative, std::vector<std::string>{"5"});
+    }
+
     void stepWithNewExperimentRunsIt() {
         // Lesson (b) step 2 changes the threat: Next starts a second run, and Back to step 1
         // runs step 1's experiment again (the window now shows step 2's).

@@ -26,6 +26,31 @@ using testing::worstCaseCount;
 class TestRobustnessView : public QObject {
     Q_OBJECT
 private slots:
+    void sparedClassIsNamedNotCountedAsNeverFlipped() {
+        // Review: on the spam pair the map said "Never flipped: SVM 1269", counting ham the
+        // one-sided spammer never attacks. Attacking "pos" only, the tiny images' one "neg"
+        // instance (correct clean, so need +inf) is named as not attacked, not as never flipped.
+        QTabWidget tabs;
+        auto* heatmaps = new HeatmapView;
+        tabs.addTab(heatmaps, "Heatmaps");
+        RobustnessView* r = addRobustnessTab(&tabs, heatmaps);
+        tabs.resize(1280, 720);
+        tabs.show();
+        AttackSpec oneSided = worstCaseCount();
+        oneSided.attackedClasses = {1};
+        heatmaps->setContext(testing::tinyImages(), imageModels(), oneSided, 3);
+        QSignalSpy ready(r, &RobustnessView::mapReady);
+        r->compute();
+        QVERIFY(ready.wait(20000));
+        const QString text = r->summaryLabel()->text();
+        QVERIFY2(text.contains("Never flipped: A 0, B 0."), qPrintable(text));
+        QVERIFY2(text.contains("<b>Not attacked:</b> 1 neg (the threat attacks pos only)"), qPrintable(text));
+        QVERIFY2(text.contains("A gets 0 of them wrong, B 0."), qPrintable(text));
+        // Instances 0-2 are attacked: A needs 0, 3, 3 and B 0, 0, 10: below, above and on it one each.
+        QVERIFY2(text.contains("<b>Below the diagonal</b> (1 instances)") && text.contains("<b>above</b> (1)") &&
+                     text.contains("on it: 1."), qPrintable(text));
+    }
+
     void mapOfTheTinyImagesOpensAnInstance() {
         QTabWidget tabs;
         auto* heatmaps = new HeatmapView;

@@ -24,16 +24,6 @@ int experimentOwner(const Lesson& l, int step) {
     return 0;
 }
 
-// The run is of the step's experiment: same learners, threat and levels (the window may retitle it or
-// add what the panels hold, e.g. a thread count).
-bool sameExperiment(const ExperimentSpec& a, const ExperimentSpec& b) {
-    if (a.levels != b.levels || a.attack.threat != b.attack.threat || a.learners.size() != b.learners.size())
-        return false;
-    for (std::size_t i = 0; i < a.learners.size(); ++i)
-        if (a.learners[i].id != b.learners[i].id || a.learners[i].learner != b.learners[i].learner) return false;
-    return true;
-}
-
 QLabel* wrappedLabel(QWidget* parent) {
     auto* l = new QLabel(parent);
     l->setWordWrap(true);

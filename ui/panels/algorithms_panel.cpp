@@ -41,6 +41,11 @@ AlgorithmsPanel::AlgorithmsPanel(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(Qt::Vertical, this);
     m_list = new QListWidget(split);
     m_list->setObjectName("algorithmsList");
+    // Long entries ("Dekel-Shamir online Perceptron  -  ds-perceptron") wrap instead of
+    // scrolling sideways in a dock 240-320 px wide.
+    m_list->setWordWrap(true);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setResizeMode(QListView::Adjust);
     m_forms = new QStackedWidget(split);
     split->addWidget(m_list);
     split->addWidget(m_forms);

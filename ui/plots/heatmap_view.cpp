@@ -133,6 +133,9 @@ HeatmapView::~HeatmapView() = default;
 
 void HeatmapView::buildUi() {
     auto* outer = new QVBoxLayout(this);
+    // Slim margins: in presentation mode (1.5x fonts, 1280x720) every row of height counts.
+    outer->setContentsMargins(6, 4, 6, 2);
+    outer->setSpacing(4);
 
     // Row 1: instance navigation and the grid toggle; row 2: the learners and the jump. Two
     // short rows instead of one long one, so that the tab fits between the docks at 1200 px.
@@ -182,9 +185,13 @@ void HeatmapView::buildUi() {
     m_jump->setToolTip(tr("Jump to the next test instance that learner A classifies correctly only before the attack,\n"
                           "while learner B classifies it correctly before and after the attack"));
     learners->addWidget(m_jump);
-    outer->addLayout(learners);
+    // The learners and the budget: side by side when the view is wide enough (resizeEvent),
+    // stacked beside the docks.
+    m_controlRows = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_controlRows->addLayout(learners);
+    outer->addLayout(m_controlRows);
 
-    // Row 2: the budget slider and Play.
+    // The budget slider and Play.
     auto* budget = new QHBoxLayout;
     budget->addWidget(new QLabel(tr("Budget:"), this));
     m_slider = new QSlider(Qt::Horizontal, this);
@@ -198,7 +205,7 @@ void HeatmapView::buildUi() {
     m_play->setCheckable(true);
     m_play->setToolTip(tr("Animate the deletion, one feature at a time"));
     budget->addWidget(m_play);
-    outer->addLayout(budget);
+    m_controlRows->addLayout(budget, 1);
 
     auto* statusRow = new QHBoxLayout;
     m_status = new QLabel(this);
@@ -718,6 +725,11 @@ void HeatmapView::setDrawMode(bool on) {
 
 void HeatmapView::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
+    // One row of controls less when the learners and the budget fit side by side with room
+    // for the slider (presentation mode at 1280x720: the second learner's maps then fit
+    // without scrolling). The rows' own widths do not depend on the direction, so this settles.
+    const int sideBySide = m_controlRows->itemAt(0)->minimumSize().width() + m_controlRows->itemAt(1)->minimumSize().width() + 300;
+    m_controlRows->setDirection(width() >= sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
     // Four map columns: below about 1000 px a scale on the right takes half of each column
     // (images of about 70 px at 1200x800 with the docks shown); under the image it takes height,
     // of which the tab has more.

@@ -28,6 +28,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -219,6 +220,7 @@ private:
     QLabel* m_status = nullptr;
     QProgressBar* m_progress = nullptr;
     QStackedWidget* m_stack = nullptr;
+    QBoxLayout* m_controlRows = nullptr;   ///< the learners' row and the budget's
 
     // detail page: original on the left, one row per learner
     QWidget* m_detail = nullptr;

@@ -213,15 +213,10 @@ void RobustnessView::draw() {
     const QString names[2] = {m_a->currentText(), m_b->currentText()};
     const QString unit = needWord(r.byValue);
     double most = 0.0;
-    int never[2] = {0, 0}, below = 0, above = 0, equal = 0;
-    for (int i = 0; i < r.done; ++i) {
-        const double na = r.needA[static_cast<std::size_t>(i)], nb = r.needB[static_cast<std::size_t>(i)];
-        if (std::isfinite(na)) most = std::max(most, na);
-        if (std::isfinite(nb)) most = std::max(most, nb);
-        never[0] += !std::isfinite(na);
-        never[1] += !std::isfinite(nb);
-        (nb < na ? below : nb > na ? above : equal) += 1;
-    }
+    for (int i = 0; i < r.done; ++i)
+        for (double v : {r.needA[static_cast<std::size_t>(i)], r.needB[static_cast<std::size_t>(i)]})
+            if (std::isfinite(v)) most = std::max(most, v);
+    const RobustnessCounts counts = r.counts();
     m_never = std::max(1.0, std::ceil(most * 1.12 + 1.0));
     const auto place = [&](double v) { return std::isfinite(v) ? v : m_never; };
 
@@ -279,7 +274,8 @@ void RobustnessView::draw() {
         }
         m_bars[k]->setWidth(width * 0.9);
         m_bars[k]->setData(QVector<double>(bins.keys()), QVector<double>(bins.values()), true);
-        m_hist[k]->xAxis->setLabel(tr("%1 needed against %2 (last bar: never)").arg(unit, names[k]));
+        m_hist[k]->xAxis->setLabel(counts.spared == 0 ? tr("%1 needed against %2 (last bar: never)").arg(unit, names[k])
+                                                      : tr("%1 needed against %2 (last bar: never, or not attacked)").arg(unit, names[k]));
         m_hist[k]->xAxis->setRange(-width, m_never + width);
         m_hist[k]->rescaleAxes();
         m_hist[k]->xAxis->setRange(-width, m_never + width);
@@ -288,10 +284,24 @@ void RobustnessView::draw() {
     }
     QString text = tr("%1 of %2 test instances%3. <b>Below the diagonal</b> (%4 instances): the adversary needs fewer "
                       "%5 against %6 than against %7; <b>above</b> (%8): fewer against %7; on it: %9. Never flipped: "
-                      "%7 %10, %6 %11. Click a point to open that instance in the Heatmaps tab.")
+                      "%7 %10, %6 %11.")
                        .arg(r.done).arg(m_ctx->test->rows())
                        .arg(r.status == Status::Cancelled ? tr(" (cancelled part-way)") : QString())
-                       .arg(below).arg(unit, names[1], names[0]).arg(above).arg(equal).arg(never[0]).arg(never[1]);
+                       .arg(counts.below).arg(unit, names[1], names[0]).arg(counts.above).arg(counts.equal)
+                       .arg(counts.neverA).arg(counts.neverB);
+    if (counts.spared > 0) {
+        // A one-sided threat (the spammer) leaves the other classes alone: counted apart, or
+        // "never flipped" would credit the learners with the threat's choice.
+        QStringList spared, attacked;
+        const std::vector<std::string>& classes = m_ctx->test->classNames;
+        for (int c = 0; c < static_cast<int>(classes.size()); ++c)
+            (m_ctx->attack.attacks(c) ? attacked : spared) << QString::fromStdString(classes[static_cast<std::size_t>(c)]).toHtmlEscaped();
+        text += tr(" <b>Not attacked:</b> %1 %2 (the threat attacks %3 only), counted apart from the above; no budget "
+                   "changes them: %4 gets %5 of them wrong, %6 %7.")
+                    .arg(counts.spared).arg(spared.join(", "), attacked.join(", "), names[0]).arg(counts.sparedWrongA)
+                    .arg(names[1]).arg(counts.sparedWrongB);
+    }
+    text += tr(" Click a point to open that instance in the Heatmaps tab.");
     if (!r.exactA || !r.exactB) text += tr(" <i>Greedy deletion (a heuristic) for the non-linear learner: its needs are upper bounds.</i>");
     if (!r.byValue) text += tr(" Points are spread by less than 0.3 so that equal counts stay visible.");
     text += notTheCurve(m_ctx->attack);
