@@ -862,30 +862,10 @@ bool McfNewtonObjective::hessianDiagonal(Eigen::VectorXd& h) const {
 
 namespace {
 
-/// The warm start of McfParams::start for obj: the start when J there is finite and below J(0),
-/// else 0. *gradNormAtZero (when not null) receives ||grad J(0)|| when the start is taken, else 0.
-Eigen::VectorXd startingPoint(const McfObjective& obj, const McfParams& p, double* gradNormAtZero = nullptr) {
-    if (gradNormAtZero) *gradNormAtZero = 0.0;
-    Eigen::VectorXd zero = Eigen::VectorXd::Zero(obj.dimension());
-    if (!p.start || p.start->size() == 0) return zero;
-    if (p.start->size() != obj.dimension())
-        throw std::invalid_argument("MCF warm start: " + std::to_string(p.start->size()) +
-                                    " parameters given, this problem has " + std::to_string(obj.dimension()));
-    Eigen::VectorXd g;
-    const double atStart = obj(*p.start, g), atZero = obj(zero, g);
-    if (!(std::isfinite(atStart) && atStart < atZero)) return zero;
-    if (gradNormAtZero) *gradNormAtZero = g.norm();
-    return *p.start;
-}
-
-FitResult fitMcfUnscaled(const Dataset& train, const McfParams& p, const RunControl& rc, Eigen::VectorXd* end) {
+FitResult fitMcfUnscaled(const Dataset& train, const McfParams& p, const RunControl& rc) {
     Stopwatch sw;
     const McfObjective obj(train, p);
-    if (p.loss == McfLoss::Quadratic) {
-        FitResult r = fitQuadratic(train, p, obj, rc);
-        if (end) *end = obj.fromModel(r.model);
-        return r;
-    }
+    if (p.loss == McfLoss::Quadratic) return fitQuadratic(train, p, obj, rc);
     const bool newtonOk = McfNewtonObjective::supports(obj);
     if (p.solver == McfSolver::Newton && !newtonOk)
         throw std::invalid_argument("McfParams.solver: Newton is implemented for binary data and for the multi-class "
@@ -895,10 +875,7 @@ FitResult fitMcfUnscaled(const Dataset& train, const McfParams& p, const RunCont
         NewtonParams np = p.newton;
         const auto counts = train.classCounts();
         np.epsilon *= static_cast<double>(*std::min_element(counts.begin(), counts.end())) / train.rows();
-        // From a warm start, the cold run's target epsilon ||grad J(0)|| (McfParams::start).
-        const Eigen::VectorXd x0 = startingPoint(obj, p, &np.referenceGradNorm);
-        const NewtonResult s = minimizeNewton(f, x0, np, rc);
-        if (end) *end = s.x;
+        const NewtonResult s = minimizeNewton(f, Eigen::VectorXd::Zero(obj.dimension()), np, rc);
         FitResult r;
         r.model = obj.toModel(s.x);
         r.model.classNames = train.classNames;
@@ -917,8 +894,7 @@ FitResult fitMcfUnscaled(const Dataset& train, const McfParams& p, const RunCont
         grad *= invN;
         return v * invN;
     };
-    const LbfgsResult s = minimizeLbfgs(f, startingPoint(obj, p), p.lbfgs, rc);
-    if (end) *end = s.x;
+    const LbfgsResult s = minimizeLbfgs(f, Eigen::VectorXd::Zero(obj.dimension()), p.lbfgs, rc);
     FitResult r;
     r.model = obj.toModel(s.x);
     r.model.classNames = train.classNames;
@@ -932,8 +908,8 @@ FitResult fitMcfUnscaled(const Dataset& train, const McfParams& p, const RunCont
 
 }  // namespace
 
-FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc, Eigen::VectorXd* end) {
-    FitResult r = fitMcfUnscaled(train, p, rc, end);
+FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc) {
+    FitResult r = fitMcfUnscaled(train, p, rc);
     // Test inputs blanked without rescaling (header comment): b (1 - p) keeps b in proportion
     // to the shrunken w.x.
     if (p.testBlankout > 0.0) {

@@ -127,14 +127,6 @@ struct McfParams {
     LbfgsParams lbfgs;
     /// Newton settings. epsilon is scaled by min(#pos, #neg) / N as liblinear does with its eps.
     NewtonParams newton;
-    /// Warm start (not owned; may be null or empty): the packed theta (McfObjective's layout) of
-    /// a fit of a neighbouring setting on the same data, i.e. fitMcf's `end` (regularisation-path
-    /// style, along a tuning grid). The Newton and L-BFGS solvers start there when J(start) is
-    /// finite and below J(0), else from 0 as without it. Newton's target stays epsilon ||grad J(0)||
-    /// (newton.referenceGradNorm), the cold run's, so a warm fit stops by the same rule and differs
-    /// from the cold one only within that tolerance. Ignored by the quadratic loss (closed form).
-    /// A size other than McfObjective::dimension() throws std::invalid_argument.
-    const Eigen::VectorXd* start = nullptr;
 
     /// Throws std::invalid_argument naming the field.
     void validate() const;
@@ -194,8 +186,6 @@ private:
 /// Trains MCF. Binary datasets give a one-column model, datasets with >= 3 classes a K-column
 /// model trained jointly (no one-vs-rest). objective = J at the returned model; iterations =
 /// L-BFGS iterations (1 for the closed form). Throws std::invalid_argument for bad params or data.
-/// `end` (may be null) receives the packed theta of the returned model before the testBlankout
-/// scaling: a warm start for the next fit (McfParams::start).
-FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc = {}, Eigen::VectorXd* end = nullptr);
+FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc = {});
 
 }  // namespace fdlab

@@ -102,22 +102,6 @@ TrainedModel trainFdrop(const Dataset& d, const json& p, const RunControl& rc, c
     return wrapLinear(fitFdrop(d, fp, rc, end ? &end->fdropDual : nullptr));
 }
 
-// MCF from the registry's params. It fits every class jointly, so the warm start (its packed
-// parameters) works for any number of classes.
-TrainedModel trainMcf(const Dataset& d, const json& p, const RunControl& rc, const WarmStart* start, WarmStart* end) {
-    McfParams mp;
-    mp.loss = mcfLossFromString(p.at("loss"));
-    mp.noise = mcfNoiseFromString(p.at("noise"));
-    mp.q = p.at("q");
-    mp.sigma = p.at("sigma");
-    mp.laplaceScale = p.at("laplaceScale");
-    mp.l2 = p.at("l2");
-    mp.testBlankout = p.at("testBlankout");
-    mp.start = start ? &start->mcfTheta : nullptr;
-    if (end) *end = WarmStart{};
-    return wrapLinear(fitMcf(d, mp, rc, end ? &end->mcfTheta : nullptr));
-}
-
 // A non-linear fit (tree, kNN, net, ensembles) as a TrainedModel: no linear view.
 // fixedRounds: ensembles report MaxIterations after their T rounds; T is the model's size, not
 // a solver limit that was hit, so that is a normal completion here.
@@ -261,8 +245,17 @@ std::vector<LearnerInfo> buildCatalogue() {
                   realParam("testBlankout", McfParams{}.testBlankout, 0.0, 0.99,
                        "expected blankout rate at test time: the bias is returned scaled by (1 - p) to match w.x of a "
                        "blanked instance (0: the paper's model, bias never corrupted)")},
-                 [](const Dataset& d, const json& p, const RunControl& rc) { return trainMcf(d, p, rc, nullptr, nullptr); },
-                 trainMcf});
+                 [](const Dataset& d, const json& p, const RunControl& rc) {
+                     McfParams mp;
+                     mp.loss = mcfLossFromString(p.at("loss"));
+                     mp.noise = mcfNoiseFromString(p.at("noise"));
+                     mp.q = p.at("q");
+                     mp.sigma = p.at("sigma");
+                     mp.laplaceScale = p.at("laplaceScale");
+                     mp.l2 = p.at("l2");
+                     mp.testBlankout = p.at("testBlankout");
+                     return wrapLinear(fitMcf(d, mp, rc));
+                 }});
 
     c.push_back({"kernel-svm", "Kernel SVM / LN-robust SVM (libsvm)",
                  "Biggio, Nelson & Laskov, Support vector machines under adversarial label noise, ACML 2011",

@@ -44,13 +44,12 @@ struct TrainedModel {
 };
 
 /// A fit's final solver state, handed to the next fit of a neighbouring parameter setting on the
-/// same training set (regularisation-path warm start, e.g. along a tuning grid). FDROP's dual
-/// solver (its dual point, core/learners/fdrop_dual.h) and MCF (its packed parameters, McfParams::
-/// start) have one; the liblinear baselines have none (liblinear 2.3's init_sol starts only its
-/// primal solvers -s 0 and -s 2, not the dual -s 3 of "svm"). Empty for every other learner.
+/// same training set (regularisation-path warm start, e.g. along a tuning grid). Only FDROP's
+/// dual solver has one (its dual point, core/learners/fdrop_dual.h); the liblinear baselines have
+/// none (liblinear 2.3 starts only its primal solvers -s 0, 2, 11 from a given w, not the dual
+/// -s 3), and MCF's fits are cheap next to FDROP's. Empty for every other learner.
 struct WarmStart {
     FdropDualStart fdropDual;
-    Eigen::VectorXd mcfTheta;
 };
 
 struct LearnerInfo {

@@ -14,8 +14,6 @@ void NewtonParams::validate() const {
     if (maxCgIterations < 1) throw std::invalid_argument("NewtonParams.maxCgIterations must be >= 1");
     if (!(preconditionerMix >= 0.0 && preconditionerMix <= 1.0))
         throw std::invalid_argument("NewtonParams.preconditionerMix must be in [0, 1]");
-    if (!(referenceGradNorm >= 0.0) || !std::isfinite(referenceGradNorm))
-        throw std::invalid_argument("NewtonParams.referenceGradNorm must be finite and >= 0");
 }
 
 namespace {
@@ -108,9 +106,9 @@ NewtonResult minimizeNewton(NewtonObjective& f, const Eigen::VectorXd& x0, const
         res.message = "the gradient is not finite at the starting point";
         return res;
     }
-    const double tol = p.epsilon * (p.referenceGradNorm > 0.0 ? p.referenceGradNorm : g0);
+    const double tol = p.epsilon * g0;
     res.tolerance = tol;
-    if (g0 <= tol || g0 == 0.0) {   // (a warm start may already be there)
+    if (g0 <= tol || g0 == 0.0) {
         res.status = Status::Converged;
         res.message = fmt("||g0|| %.3g <= %.3g at the start", g0, tol);
         return res;

@@ -68,11 +68,6 @@ struct NewtonParams {
     /// Weight a of diag(H) in the preconditioner M = (1 - a) I + a diag(H). Default 0.01
     /// (liblinear); in [0, 1]; 0 = plain CG. Used only when the objective supplies its diagonal.
     double preconditionerMix = 0.01;
-    /// > 0: stop when ||g|| <= epsilon referenceGradNorm instead of epsilon ||grad f(x0)||. A warm
-    /// start passes ||grad f|| at the cold start point, so that it stops by the same rule as the
-    /// cold run (liblinear's TRON does the same with init_sol: its target is relative to the
-    /// gradient at w = 0). Default 0 (relative to the start); finite, >= 0.
-    double referenceGradNorm = 0.0;
 
     /// Throws std::invalid_argument naming the field.
     void validate() const;
@@ -82,7 +77,7 @@ struct NewtonResult {
     Eigen::VectorXd x;       ///< last accepted point
     double fx = 0.0;         ///< f(x)
     double gradNorm = 0.0;   ///< ||grad f(x)||
-    double tolerance = 0.0;  ///< the gradient-norm target epsilon ||grad f(x0)|| (or epsilon referenceGradNorm)
+    double tolerance = 0.0;  ///< the gradient-norm target epsilon ||grad f(x0)||
     long iterations = 0;     ///< accepted outer iterations
     long cgIterations = 0;   ///< Hessian-vector products in all
     Status status = Status::Failed;

@@ -470,55 +470,6 @@ private slots:
         QVERIFY(fitMcf(d, p).message.find("Newton") != std::string::npos);
     }
 
-    void warmStartStopsByTheColdRule_data() {
-        QTest::addColumn<int>("classes");
-        QTest::addColumn<int>("solver");
-        QTest::newRow("binary/newton") << 2 << int(McfSolver::Newton);
-        QTest::newRow("K4/newton") << 4 << int(McfSolver::Newton);
-        QTest::newRow("binary/lbfgs") << 2 << int(McfSolver::Lbfgs);
-    }
-    void warmStartStopsByTheColdRule() {
-        // Issue 30 item 2: a fit started from a neighbouring q's solution (a tuning grid's previous
-        // candidate) reaches the cold fit's optimum and stops by the cold fit's rule: Newton's target
-        // stays epsilon ||grad J(0)||, so a start at the optimum itself is converged at once (with
-        // the target relative to the start's own gradient, it would iterate on).
-        QFETCH(int, classes);
-        QFETCH(int, solver);
-        const Dataset d = blobs(23, 300, 10, classes, 0.3, 0.7, [&](int j, int c) { return j % classes == c ? 0.8 : 0.2; });
-        McfParams p;
-        p.solver = McfSolver(solver);
-        p.q = 0.3;
-        Eigen::VectorXd atQ3, atQ5;
-        fitMcf(d, p, {}, &atQ3);
-        p.q = 0.5;
-        const FitResult cold = fitMcf(d, p, {}, &atQ5);
-        const McfObjective obj(d, p);
-        QCOMPARE(atQ3.size(), static_cast<Eigen::Index>(obj.dimension()));
-        Eigen::VectorXd g;
-        QCOMPARE(obj(atQ5, g), cold.objective);   // end is the returned model's theta
-        p.start = &atQ3;
-        const FitResult warm = fitMcf(d, p);
-        QCOMPARE_STATUS(warm.status, Status::Converged);
-        QVERIFY2(std::abs(warm.objective - cold.objective) <= 1e-7 * cold.objective,
-                 qPrintable(QString("warm %1 cold %2").arg(warm.objective, 0, 'g', 14).arg(cold.objective, 0, 'g', 14)));
-        qInfo("from q = 0.3's solution %ld iterations, cold %ld", warm.iterations, cold.iterations);
-        QVERIFY2(warm.iterations <= cold.iterations, qPrintable(QString("warm %1 iterations, cold %2").arg(warm.iterations).arg(cold.iterations)));
-        p.start = &atQ5;
-        const FitResult again = fitMcf(d, p);
-        if (p.solver == McfSolver::Newton) QCOMPARE(again.iterations, 0L);
-        else QVERIFY(again.iterations < cold.iterations);
-        QCOMPARE(again.objective, cold.objective);
-        // A start no better than 0 (non-finite, or worse) is not taken: the cold fit, exactly.
-        Eigen::VectorXd bad = Eigen::VectorXd::Constant(obj.dimension(), std::nan(""));
-        p.start = &bad;
-        QCOMPARE(fitMcf(d, p).objective, cold.objective);
-        bad = Eigen::VectorXd::Constant(obj.dimension(), 1e3);
-        QCOMPARE(fitMcf(d, p).objective, cold.objective);
-        // Another problem's parameters are refused, naming the sizes.
-        bad = Eigen::VectorXd::Zero(obj.dimension() + 1);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fitMcf(d, p));
-    }
-
     void newtonConvergesOnUnscaledSpambase_data() {
         QTest::addColumn<int>("loss");
         QTest::addColumn<double>("q");
@@ -905,18 +856,6 @@ private slots:
         QVERIFY(a.model.b == b.model.b);
     }
     // ---- the bias under test-time blankout (header comment) ----
-    void warmStartEndIsBeforeTheBiasScaling() {
-        // `end` is the solver's theta: the bias before the testBlankout scaling of the model.
-        const Dataset d = blobs(5, 120, 6, 2, 0.3, 0.7, [](int j, int c) { return j % 2 == c ? 0.8 : 0.2; });
-        McfParams p;
-        p.testBlankout = 0.5;
-        Eigen::VectorXd end;
-        const FitResult r = fitMcf(d, p, {}, &end);
-        QCOMPARE(end.size(), Eigen::Index(7));
-        QVERIFY(std::abs(end(6)) > 1e-3);
-        QCOMPARE(end(6) * 0.5, r.model.b(0));
-    }
-
     void testBlankoutScalesTheBias() {
         for (const int classes : {2, 3}) {
             McfParams p = params(McfLoss::Logistic, McfNoise::Blankout);
