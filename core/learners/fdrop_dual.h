@@ -43,8 +43,8 @@
 // constant classifier is deliberately not a primal candidate: on imbalanced data it is often
 // within a loose epsilon of the optimum without being the optimum, and a certified but useless
 // constant answer is worse than a few more epochs.) Each epoch costs O(nnz log(row nnz)). Rows that
-// stay inactive (alpha_i = 0, worst-case margin above 1) are skipped for a few epochs, like
-// liblinear's shrinking; the gap is still computed over all rows, so the certificate holds.
+// stay inactive (alpha_i = 0, worst-case margin above 1) or settled at alpha_i = C (beta_i step
+// unchanged) are skipped for a few epochs, like liblinear's shrinking; the gap is still computed over all rows, so the certificate holds.
 //
 // Warm start (regularisation-path style, for a grid of (K, N, C) on one training set): any
 // feasible dual point may start the ascent, and a neighbouring problem's final (alpha, beta) is

@@ -133,6 +133,47 @@ void bench(const std::string& title, const Dataset& train, const Dataset& test, 
 
 }  // namespace
 
+/// bench_fdrop issue30 [spam|mnist]: issue 30 item 1. FDROP (dual solver, default relative gap
+/// 1e-4) at K = 10 and 50 against liblinear -s 3 -B 1 (default eps 0.1) in the same process, on
+/// the SpamAssassin training part (4,232 x 24,677, sparse) and MNIST 3 vs 5 (70% training part).
+/// Best of 3 fits each (fits only); target: FDROP <= 3x liblinear.
+void issue30(const std::string& title, const Dataset& train) {
+    std::printf("\n%s: %d x %d\n", title.c_str(), train.rows(), train.features());
+    LiblinearParams lp;
+    const FitResult lib = bestOf3([&] { return fitLiblinear(train, lp); });
+    std::printf("  %-28s %8.4f s  J %.8g\n", "liblinear -s 3 -B 1 (eps 0.1)", lib.elapsed, lib.objective);
+    for (const int K : {10, 50}) {
+        FdropParams p;
+        p.K = K;
+        const FitResult f = bestOf3([&] { return fitFdrop(train, p); });
+        std::printf("  FDROP K=%-2d (rel gap 1e-4)     %8.4f s  %6.2fx  J %.10g  gap %.3g  epochs %ld  %s\n", K,
+                    f.elapsed, f.elapsed / lib.elapsed, f.objective, f.gap, f.iterations, toString(f.status));
+    }
+}
+
+int issue30Main(const std::string& which, int traceK) {
+    if (traceK > 0) {   // bench_fdrop issue30 spam|mnist K: one fit, J and D per epoch
+        const Dataset train = which == "spam" ? loadBundled("spamassassin") : [] {
+            const Dataset d = binaryView(loadBundled("mnist"), {"3"}, {"5"});
+            return d.subset(stratifiedSplit(d, 0.3, 1).train);
+        }();
+        FdropParams p;
+        p.K = traceK;
+        RunControl rc;
+        rc.onProgress = [](const Progress& pr) { std::printf("%ld %s\n", pr.iteration, pr.message.c_str()); };
+        const FitResult r = fitFdrop(train, p, rc);
+        std::printf("%.4f s %s\n", r.elapsed, r.message.c_str());
+        return 0;
+    }
+    if (which.empty() || which == "spam") issue30("SpamAssassin training part", loadBundled("spamassassin"));
+    if (which.empty() || which == "mnist") {
+        const Dataset d = binaryView(loadBundled("mnist"), {"3"}, {"5"});
+        const TrainTest s = stratifiedSplit(d, 0.3, 1);
+        issue30("MNIST 3 vs 5 training part", d.subset(s.train));
+    }
+    return 0;
+}
+
 int path() {
     const Dataset mnist = loadBundled("mnist");
     const Dataset d = binaryView(mnist, {"3"}, {"5"});
@@ -175,6 +216,7 @@ int path() {
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "path") return path();
+    if (argc > 1 && std::string(argv[1]) == "issue30") return issue30Main(argc > 2 ? argv[2] : "", argc > 3 ? std::atoi(argv[3]) : 0);
     const double C = argc > 1 ? std::atof(argv[1]) : 1.0;
     try {
         if (argc > 3) {   // trace: bench_fdrop C K solver  (MNIST 3 vs 5, progress per iteration)
