@@ -4,7 +4,8 @@
 // attack's row (runAttackOnRows); the deletions needed to flip equal a brute force over every
 // subset of small instances (count and value); the robustness map's fraction with need <= K equals
 // the worst-case curve's error at every K on MNIST 3 vs 5 and on the SpamAssassin pair (one-sided,
-// as the preset), and at every N of a value budget; cancelling stops it.
+// as the preset), and at every N of a value budget, with whole-unit and with real prices (the
+// exact adversary by branch and bound); cancelling stops it.
 
 #include "core/attacks/attack.h"
 #include "core/eval/experiment_runner.h"
@@ -232,28 +233,48 @@ private slots:
         }
     }
 
-    void valueOptimumNeedsWholeUnits() {
-        const Dataset d = randomSet(2, 6, 17);
-        const TrainedModel t = randomLinear(6, 5);
-        const std::vector<double> prices{0.5, 1.25, 1, 1, 1, 1};
-        try {
-            (void)optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices));
-            QFAIL("fractional prices at knapsack_scale 1 were accepted");
-        } catch (const std::invalid_argument& e) {
-            QCOMPARE(QString(e.what()), QString("the exact adversary needs every price v_j times knapsack_scale to be a whole "
-                                                "number: feature 1 has v_j = 0.500000 at knapsack_scale 1.000000"));
-        }
-        // At scale 4 every price is whole: the optimum is the threat's.
-        AttackSpec spec;
-        spec.threat = "worst-case-value-exact";
-        spec.level = 2.0;
-        spec.params = {{"knapsack_scale", 4.0}};
+    void valueOptimumTakesRealPrices() {
+        // Real prices (not whole multiples of 1/knapsack_scale) failed with "the exact adversary
+        // needs every price v_j times knapsack_scale to be a whole number"; now the revealed
+        // optimum is the exact threat's set (branch and bound) and the need is the brute force's.
+        const Dataset d = randomSet(12, 10, 17);
+        const TrainedModel t = randomLinear(10, 5);
+        Lcg g{77};
+        std::vector<double> prices;
+        for (int j = 0; j < 10; ++j) prices.push_back(0.1 + 0.8 * g.next());
         Dataset priced = d;
         priced.importance = prices;
+        AttackSpec spec;
+        spec.threat = "worst-case-value-exact";
+        int flips = 0;
+        for (double N : {0.0, 0.45, 1.7, 3.3, 4.4}) {
+            spec.level = N;
+            for (int i = 0; i < d.rows(); ++i) {
+                const int label = d.labels[static_cast<std::size_t>(i)];
+                const AttackResult a = runAttackOnRows(priced, {i}, *t.scorer, spec);
+                const OptimalPlay o = optimalPlay(t, d.row(i), label, PlayBudget::value(N, prices));
+                QCOMPARE(o.deleted, a.deleted[0]);
+                QVERIFY(o.exact);
+                QVERIFY(PlayBudget::value(N, prices).cost(o.deleted) <= N * (1 + 1e-9));
+                const FlipNeed need = deletionsToFlip(t, d.row(i), label, PlayBudget::value(N, prices));
+                QCOMPARE(need.need, bruteForceNeed(t, d.row(i), label, &prices));
+                // the need and the optimum agree: flipped within N exactly when the need fits N
+                QCOMPARE(o.after.margin <= 0.0, need.need <= N * (1 + 1e-9));
+                flips += o.after.margin <= 0.0 && need.need > 0;
+            }
+        }
+        QVERIFY2(flips >= 5, qPrintable(QString::number(flips)));
+        // Whole units at scale 4 still take the DP: the optimum is the threat's.
+        const std::vector<double> quarters{0.5, 1.25, 1, 1, 1, 1, 0.75, 2, 0.25, 1};
+        spec.level = 2.0;
+        spec.params = {{"knapsack_scale", 4.0}};
+        priced.importance = quarters;
         const AttackResult a = runAttackOnRows(priced, {0}, *t.scorer, spec);
-        QCOMPARE(optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices, 4.0)).deleted, a.deleted[0]);
-        const int right = scoreWithDeletions(t, d.row(0), 0, {}).predicted;   // classified right: the search runs
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, deletionsToFlip(t, d.row(0), right, PlayBudget::value(0, prices, 1e8)));
+        QCOMPARE(optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, quarters, 4.0)).deleted, a.deleted[0]);
+        // A table too large for the DP (N * scale > 10^7) is no longer an error: branch and bound.
+        const int right = scoreWithDeletions(t, d.row(0), 0, {}).predicted;
+        QCOMPARE(deletionsToFlip(t, d.row(0), right, PlayBudget::value(0, quarters, 1e8)).need,
+                 bruteForceNeed(t, d.row(0), right, &quarters));
     }
 
     void greedyForNonLinearIsLabelled() {
@@ -286,6 +307,45 @@ private slots:
         }
         QVERIFY(flipped >= 10);   // the cases cover real flips...
         QVERIFY(never >= 1);      // ...and instances no deletion flips
+    }
+
+    void mapEqualsTheRealPriceCurve() {
+        // Real prices: the fraction with need <= N equals the exact value curve's error at every N
+        // of a fine grid and at every need itself (the budget exactly at an instance's need) and
+        // just below it.
+        Pair p;
+        p.test = std::make_shared<Dataset>(randomSet(40, 10, 33));
+        Lcg g{34};
+        p.test->importance.clear();
+        for (int j = 0; j < 10; ++j) p.test->importance.push_back(0.05 + 1.5 * g.next());
+        p.a = randomLinear(10, 3);
+        p.b = randomLinear(10, 4);
+        p.attack.threat = "worst-case-value-exact";
+        const RobustnessMap map = robustnessMap(*p.test, p.a, p.b, p.attack);
+        QVERIFY(map.byValue && !map.wholeUnits);
+        std::vector<double> levels;
+        const double V = p.test->totalImportance();   // levels stay below it
+        for (int k = 0; k * 0.25 < V; ++k) levels.push_back(k * 0.25);
+        int atNeeds = 0;
+        for (const auto* need : {&map.needA, &map.needB})
+            for (double v : *need)
+                if (std::isfinite(v) && v > 0 && v < V) {
+                    levels.push_back(v);
+                    levels.push_back(v * (1 - 1e-6));
+                    ++atNeeds;
+                }
+        QVERIFY(atNeeds >= 20);
+        std::sort(levels.begin(), levels.end());
+        levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+        int which = 0;
+        for (const TrainedModel* t : {&p.a, &p.b}) {
+            const std::vector<LevelScore> curve = evaluateAtLevels(*t, *p.test, p.attack, levels);
+            for (std::size_t l = 0; l < levels.size(); ++l)
+                if (map.fractionFlipped(which, levels[l]) != curve[l].error)
+                    QFAIL(qPrintable(QString("learner %1 at N = %2: map %3, curve %4").arg(which).arg(levels[l], 0, 'g', 17)
+                                         .arg(map.fractionFlipped(which, levels[l])).arg(curve[l].error)));
+            ++which;
+        }
     }
 
     void mapEqualsTheCurveOnMnist() {
