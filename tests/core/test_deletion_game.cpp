@@ -12,6 +12,7 @@
 #include "core/eval/level_evaluation.h"
 #include "core/eval/presets.h"
 #include "core/teach/deletion_game.h"
+#include "core/teach/lesson.h"
 #include "core/teach/robustness_map.h"
 #include "tiny_images.h"
 
@@ -105,6 +106,19 @@ Pair presetPair(const std::string& preset, const std::string& la, const nlohmann
     p.test = std::make_shared<Dataset>(std::move(split.test));
     p.attack = resolvedAttack(spec, data.data);
     p.attack.threat = "worst-case-count";
+    return p;
+}
+
+/// A value-budget experiment's repetition-0 split with its real (mutual-information) prices, the
+/// SVM at C = 1 and C = 0.1, and its threat as resolved (greedy, one-sided for the spam sets).
+Pair pricedPair(const ExperimentSpec& spec) {
+    const TaskData data = loadTaskData(spec);
+    PreparedSplit split = prepareRepetition(data, spec, 0);
+    Pair p;
+    p.a = trainLearner("svm", split.train, {{"C", 1}});
+    p.b = trainLearner("svm", split.train, {{"C", 0.1}});
+    p.test = std::make_shared<Dataset>(std::move(split.test));
+    p.attack = resolvedAttack(spec, data.data);
     return p;
 }
 
@@ -345,6 +359,55 @@ private slots:
                     QFAIL(qPrintable(QString("learner %1 at N = %2: map %3, curve %4").arg(which).arg(levels[l], 0, 'g', 17)
                                          .arg(map.fractionFlipped(which, levels[l])).arg(curve[l].error)));
             ++which;
+        }
+    }
+
+    void realPricePresetsRevealAndMap() {
+        // The presets and the lesson step whose prices are mutual-information values: Reveal
+        // and the robustness map failed on them ("the exact adversary needs every price v_j times
+        // knapsack_scale to be a whole number"). Now Reveal's optimum is the exact threat's set
+        // within N, and the map's fraction with need <= N is the exact value curve's error at
+        // each of the preset's levels.
+        const Lesson e = loadLessonFile(lessonsDir() + "/e-features-with-prices.json");
+        const std::vector<std::pair<std::string, ExperimentSpec>> cases{
+            {"spambase-greedy-mi", loadPresetOrFile("spambase-greedy-mi")},
+            {"lesson e step 3", e.steps.at(2).experiment},
+            {"spam-dekel-shamir-value-budget", loadPresetOrFile("spam-dekel-shamir-value-budget")},
+            {"spam-fdrop-value-budget", loadPresetOrFile("spam-fdrop-value-budget")}};
+        for (const auto& [name, spec] : cases) {
+            QCOMPARE(spec.importance.kind, ImportanceSpec::Kind::MutualInformation);
+            const Pair p = pricedPair(spec);
+            const Dataset& test = *p.test;
+            PlayBudget budget = budgetOfThreat(p.attack, test);
+            QVERIFY(budget.byValue);
+            AttackSpec exact = p.attack;
+            exact.threat = "worst-case-value-exact";
+            exact.level = budget.limit = 3.0;
+            int revealed = 0, flipped = 0;
+            for (int i = 0; i < test.rows() && revealed < 25; ++i) {
+                const int label = test.labels[static_cast<std::size_t>(i)];
+                if (!p.attack.attacks(label)) continue;
+                const OptimalPlay o = optimalPlay(p.a, test.row(i), label, budget);
+                QCOMPARE(o.deleted, runAttackOnRows(test, {i}, *p.a.scorer, exact).deleted[0]);
+                QVERIFY(budget.cost(o.deleted) <= 3.0 * (1 + 1e-9));
+                ++revealed;
+                flipped += o.after.margin <= 0.0;
+            }
+            QCOMPARE(revealed, 25);
+            const RobustnessMap map = robustnessMap(test, p.a, p.b, p.attack);
+            QVERIFY2(map.status == Status::Converged && !map.wholeUnits, name.c_str());
+            int which = 0;
+            for (const TrainedModel* t : {&p.a, &p.b}) {
+                const std::vector<LevelScore> curve = evaluateAtLevels(*t, test, exact, spec.levels);
+                for (std::size_t l = 0; l < spec.levels.size(); ++l)
+                    if (map.fractionFlipped(which, spec.levels[l]) != curve[l].error)
+                        QFAIL(qPrintable(QString("%1, learner %2 at N = %3: map %4, curve %5").arg(name.c_str()).arg(which)
+                                             .arg(spec.levels[l]).arg(map.fractionFlipped(which, spec.levels[l])).arg(curve[l].error)));
+                QVERIFY2(curve.back().error > curve.front().error, name.c_str());   // the attack does something
+                ++which;
+            }
+            qInfo("%s: %d test instances; %d of 25 revealed optima flip at N = 3", name.c_str(), test.rows(),
+                  flipped);
         }
     }
 
