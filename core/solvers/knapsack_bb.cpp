@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -15,12 +16,23 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// A branch whose bound ties the best set found so far, up to this relative rounding, is pruned:
+/// one optimal set is all the search needs, and equal sets summed in another order differ in
+/// their last bits (5 x 0.7 in one sum is not 3 x 0.7 + 2 x 0.7), which without it kept the search
+/// going through every arrangement of equal items.
+constexpr double kTie = 1e-13;
+
 // The candidate items grouped by equal (p_j, v_j), groups ordered by p/v largest first, with
 // prefix sums over whole groups for the fractional bounds.
 struct Groups {
     std::vector<double> p, v;                ///< per group: one item's profit and weight
     std::vector<std::vector<int>> items;     ///< per group: its item indices, increasing
-    std::vector<double> W, P;                ///< W[g], P[g]: weight and profit of groups 0..g-1 taken whole
+    std::vector<double> W, P, C;             ///< W[g], P[g], C[g]: weight, profit, items of groups 0..g-1
+    /// sameWeight[g]: the weight every item of groups g..G-1 has, else 0. From there on the
+    /// ratio order is the profit order and a set's weight is its size times it, so the bounds
+    /// count whole items (the fractional bound alone cannot prove "k items" optimal when k + 0.3
+    /// fit, and the search would try every set of k near-equal items: sorting is exact there).
+    std::vector<double> sameWeight;
     int size() const { return static_cast<int>(p.size()); }
     double count(int g) const { return static_cast<double>(items[static_cast<std::size_t>(g)].size()); }
 };
@@ -51,9 +63,16 @@ Groups groupsByRatio(const std::vector<double>& profit, const std::vector<double
     }
     g.W.assign(1, 0.0);
     g.P.assign(1, 0.0);
+    g.C.assign(1, 0.0);
     for (int k = 0; k < g.size(); ++k) {
         g.W.push_back(g.W.back() + g.count(k) * g.v[static_cast<std::size_t>(k)]);
         g.P.push_back(g.P.back() + g.count(k) * g.p[static_cast<std::size_t>(k)]);
+        g.C.push_back(g.C.back() + g.count(k));
+    }
+    g.sameWeight.assign(g.p.size() + 1, 0.0);
+    for (int k = g.size() - 1; k >= 0; --k) {
+        const auto at = static_cast<std::size_t>(k);
+        g.sameWeight[at] = k == g.size() - 1 || g.sameWeight[at + 1] == g.v[at] ? g.v[at] : 0.0;
     }
     return g;
 }
@@ -121,6 +140,12 @@ std::vector<int> chosenOf(const Groups& gs, const std::vector<int>& take) {
     return chosen;
 }
 
+std::string shortNumber(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return buf;
+}
+
 std::string tooLong(long maxNodes, int groups, const std::string& what) {
     return "the exact value-budget adversary gave up after " + std::to_string(maxNodes) +
            " search steps on one instance (" + std::to_string(groups) + " distinct feature damages and prices, " +
@@ -153,13 +178,23 @@ KnapsackResult branchAndBoundKnapsack(const std::vector<double>& profit, const s
     };
     const auto done = [&](int g, double w, double) { return g == G || w + lightest[u(g)] > limit; };
     // Dantzig's bound: whole groups by ratio while they fit, then a fraction of the next one.
+    // With one weight left: the most profitable items that fit whole (rounded up a hair, so it
+    // stays an upper bound).
     const auto hopeless = [&](int g, double w, double p) {
-        const double room = limit - w;
+        const double room = limit - w, same = gs.sameWeight[u(g)];
+        if (same > 0.0) {
+            const double t = std::min(gs.C[u(G)] - gs.C[u(g)], std::floor(room / same * (1.0 + 1e-12)));
+            const auto end = std::upper_bound(gs.C.begin() + g, gs.C.end(), gs.C[u(g)] + t);
+            const int k = static_cast<int>(end - gs.C.begin()) - 1;   // groups g..k-1 whole
+            double bound = p + (gs.P[u(k)] - gs.P[u(g)]);
+            if (k < G) bound += (t - (gs.C[u(k)] - gs.C[u(g)])) * gs.p[u(k)];
+            return bound <= best * (1.0 + kTie);
+        }
         const auto end = std::upper_bound(gs.W.begin() + g, gs.W.end(), gs.W[u(g)] + room);
         const int k = static_cast<int>(end - gs.W.begin()) - 1;   // groups g..k-1 fit whole
         double bound = p + (gs.P[u(k)] - gs.P[u(g)]);
         if (k < G) bound += (room - (gs.W[u(k)] - gs.W[u(g)])) * (gs.p[u(k)] / gs.v[u(k)]);
-        return bound <= best;
+        return bound <= best * (1.0 + kTie);
     };
     const auto record = [&](int g, double, double p) {
         if (p > best) {
@@ -168,7 +203,7 @@ KnapsackResult branchAndBoundKnapsack(const std::vector<double>& profit, const s
         }
     };
     if (!depthFirst(gs, params.maxNodes, take, first, done, hopeless, record))
-        throw std::invalid_argument(tooLong(params.maxNodes, G, "budget N = " + std::to_string(capacity)));
+        throw std::invalid_argument(tooLong(params.maxNodes, G, "budget N = " + shortNumber(capacity)));
     KnapsackResult r;
     if (!bestTake.empty()) r.chosen = chosenOf(gs, bestTake);
     r.value = valueOf(profit, r.chosen);
@@ -209,15 +244,27 @@ CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::ve
         return valueOf(profit, chosenOf(gs, prefixOf(take, g))) >= demand;
     };
     // The LP relaxation's cost: whole groups by ratio until the next one covers the rest, then
-    // the fraction of it that does; +infinity (hopeless) when all of them fall short.
+    // the fraction of it that does; +infinity (hopeless) when all of them fall short. With one
+    // weight left: that weight times the fewest items that cover the rest (the most profitable
+    // first), counted for the demand less `slack` and rounded down a hair, so it stays a lower
+    // bound for every set the canonical sum accepts.
     const auto hopeless = [&](int g, double w, double p) {
-        const double rest = demand - p;
+        const double rest = demand - p, same = gs.sameWeight[u(g)];
         if (gs.P[u(G)] - gs.P[u(g)] < rest - slack) return true;
+        if (same > 0.0) {
+            const double need = rest - slack;
+            if (need <= 0.0) return w >= best * (1.0 - kTie);
+            const auto end = std::lower_bound(gs.P.begin() + g, gs.P.end(), gs.P[u(g)] + need);
+            const int k = std::max(g, static_cast<int>(end - gs.P.begin()) - 1);   // groups g..k-1 fall short
+            double items = gs.C[u(k)] - gs.C[u(g)];
+            if (k < G) items += std::ceil((need - (gs.P[u(k)] - gs.P[u(g)])) / gs.p[u(k)] * (1.0 - 1e-12));
+            return w + items * same >= best * (1.0 - kTie);
+        }
         const auto end = std::lower_bound(gs.P.begin() + g, gs.P.end(), gs.P[u(g)] + rest);
         const int k = std::max(g, static_cast<int>(end - gs.P.begin()) - 1);   // groups g..k-1 fall short
         double bound = w + (gs.W[u(k)] - gs.W[u(g)]);
         if (k < G) bound += (rest - (gs.P[u(k)] - gs.P[u(g)])) * (gs.v[u(k)] / gs.p[u(k)]);
-        return bound >= best;
+        return bound >= best * (1.0 - kTie);
     };
     const auto record = [&](int g, double w, double) {
         if (w < best) {
