@@ -9,8 +9,9 @@
 // competitor class k (multi-class: the best k is found by trying every k), over
 //   count budget:  |S| <= K                    -- exact by sorting (topKProfits)
 //   value budget:  sum_{j in S} v_j <= N       -- exact 0/1 knapsack by DP on integer (or
-//                                                 scaled) v_j; the greedy adversary; and the
-//                                                 LP relaxation as an upper bound on the damage.
+//                                                 scaled) v_j, by branch and bound on real v_j;
+//                                                 the greedy adversary; and the LP relaxation
+//                                                 as an upper bound on the damage.
 // The bias is never deletable. Every threat model is declared in core/attacks/threat_registry.h.
 
 #include "core/data/dataset.h"

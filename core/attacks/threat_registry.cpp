@@ -232,10 +232,13 @@ std::vector<ThreatInfo> builtInThreats() {
         ThreatInfo i = entry("worst-case-value-exact", "Worst-case deletion within a value budget N (exact knapsack)",
                      "Dekel & Shamir 2008", L::Value, "value budget N", V::Deleted, setToZero);
         i.needsLinearModel = i.exact = true;
-        i.doc = "the most damaging deletion with sum of v_j <= N, by an exact knapsack DP (linear models)";
+        i.doc = "the most damaging deletion with sum of v_j <= N, by an exact knapsack: a DP when every v_j is a whole "
+                "multiple of 1/knapsack_scale, else branch and bound over the real prices (linear models)";
         i.params = {replacementParam(),
                     realParam("knapsack_scale", 1.0, 1e-12, 1e12,
-                              "the knapsack DP's unit: v_j * scale must be within 1e-9 of whole numbers", true)};
+                              "the knapsack DP's unit: used when every v_j * scale is within 1e-9 of a whole "
+                              "number (and N * scale <= 10^7), else branch and bound",
+                              true)};
         i.prepare = [](const ThreatContext& c) { return prepareWorstCaseValue(c, ValueBudgetMethod::Exact); };
         t.push_back(i);
     }

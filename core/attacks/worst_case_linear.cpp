@@ -4,6 +4,7 @@
 #include "core/solvers/knapsack.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <limits>
 
@@ -48,6 +49,20 @@ double forEachCompetitor(const LinearModel& m, const RowView& x, int label, std:
     return margin;
 }
 
+// The prices of the entries `index` of a row: w[c] = v[index[c]].
+void pricesOf(const std::vector<double>& v, const std::vector<int>& index, std::vector<double>& w) {
+    w.resize(index.size());
+    for (std::size_t c = 0; c < index.size(); ++c) w[c] = v[static_cast<std::size_t>(index[c])];
+}
+
+std::vector<int> featuresOf(const std::vector<int>& chosen, const std::vector<int>& index) {
+    std::vector<int> f;
+    f.reserve(chosen.size());
+    for (int c : chosen) f.push_back(index[static_cast<std::size_t>(c)]);
+    std::sort(f.begin(), f.end());
+    return f;
+}
+
 // Shared driver: for each competitor solve the knapsack given by `solve`, keep the competitor
 // whose margin ends lowest (the first of equals).
 template <class Solve>
@@ -63,13 +78,11 @@ InstanceDeletion worstCase(const LinearModel& m, const RowView& x, int label, So
         bestBoundMargin = std::min(bestBoundMargin, marginK - lpValue);
         if (after < bestMargin) {
             bestMargin = after;
-            best.deleted.clear();
-            for (int c : r.chosen) best.deleted.push_back(index[static_cast<std::size_t>(c)]);
+            best.deleted = featuresOf(r.chosen, index);
         }
     });
     best.damage = margin - bestMargin;
     best.bound = margin - bestBoundMargin;
-    std::sort(best.deleted.begin(), best.deleted.end());
     return best;
 }
 
@@ -85,14 +98,33 @@ InstanceDeletion worstCaseCountDeletion(const LinearModel& m, const RowView& x, 
 
 InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, int label,
                                         const std::vector<double>& v, double N, ValueBudgetMethod method,
-                                        double scale) {
+                                        double scale, const BranchAndBoundParams& bb) {
+    if (!(scale > 0.0) || !std::isfinite(scale))
+        throw std::invalid_argument("value-budget knapsack: scale must be finite and > 0");
     std::vector<double> w;
     return worstCase(m, x, label, [&](const std::vector<double>& p, const std::vector<int>& index, double& lp) {
-        w.resize(index.size());
-        for (std::size_t c = 0; c < index.size(); ++c) w[c] = v[static_cast<std::size_t>(index[c])];
+        pricesOf(v, index, w);
         lp = fractionalKnapsack(p, w, N).value;
-        return method == ValueBudgetMethod::Exact ? exactKnapsack(p, w, N, scale) : greedyKnapsack(p, w, N);
+        if (method == ValueBudgetMethod::Greedy) return greedyKnapsack(p, w, N);
+        // The DP where it applies keeps its results (and its choice among equal optima) as they were.
+        return dpAccepts(w, N, scale) ? exactKnapsack(p, w, N, scale) : branchAndBoundKnapsack(p, w, N, bb);
     });
+}
+
+ValueFlip worstCaseValueFlip(const LinearModel& m, const RowView& x, int label, const std::vector<double>& v,
+                             const BranchAndBoundParams& bb) {
+    ValueFlip best;
+    std::vector<double> s, profit, w;
+    std::vector<int> index;
+    forEachCompetitor(m, x, label, s, profit, index, [&](double marginK) {
+        pricesOf(v, index, w);
+        const CoverResult c = branchAndBoundCover(profit, w, marginK, bb);
+        if (c.cost < best.cost) {
+            best.cost = c.cost;
+            best.deleted = featuresOf(c.chosen, index);
+        }
+    });
+    return best;
 }
 
 // Each level deletes what the attack deletes (worstCaseCountDeletion) and is scored in the one

@@ -9,10 +9,8 @@
 
 namespace fdlab {
 
-namespace {
-
-void checkWeights(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
-                  const char* who) {
+void checkKnapsackInput(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
+                        const char* who) {
     if (weight.size() != profit.size())
         throw std::invalid_argument(std::string(who) + ": weight has " + std::to_string(weight.size()) +
                                     " entries, profit " + std::to_string(profit.size()));
@@ -24,11 +22,17 @@ void checkWeights(const std::vector<double>& profit, const std::vector<double>& 
         throw std::invalid_argument(std::string(who) + ": capacity must be finite and >= 0");
 }
 
+namespace {
+
 /// Whether an item of weight v fits next to `used` in `capacity`. Weights are summed in floating
 /// point, where 0.1 + 0.1 + 0.1 > 0.3: a set fits when its summed weight exceeds the capacity by at
 /// most kBudgetTolerance relative to it (rounding), never by a whole item. Relative, so a budget of
 /// 0 admits nothing however small the weights are. The DP's integer capacity applies the same rule.
-bool fits(double used, double v, double capacity) { return used + v <= capacity * (1.0 + kBudgetTolerance); }
+bool fits(double used, double v, double capacity) { return used + v <= budgetLimit(capacity); }
+
+/// The DP's limits: weights in whole units of 1/scale, a table of at most kMaxDpUnits columns.
+constexpr double kMaxDpUnits = 1e7;
+bool wholeUnit(double scaled) { return std::abs(scaled - std::round(scaled)) <= 1e-9; }
 
 /// Indices of the positive profits, ordered by ratio p_j / v_j descending (ties: lower index first).
 std::vector<int> byRatio(const std::vector<double>& profit, const std::vector<double>& weight) {
@@ -88,7 +92,7 @@ KnapsackResult topKProfits(const std::vector<double>& profit, int K) {
 
 KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vector<double>& weight,
                               double capacity) {
-    checkWeights(profit, weight, capacity, "greedy knapsack");
+    checkKnapsackInput(profit, weight, capacity, "greedy knapsack");
     KnapsackResult r;
     double used = 0.0;
     for (int j : byRatio(profit, weight)) {
@@ -105,7 +109,7 @@ KnapsackResult greedyKnapsack(const std::vector<double>& profit, const std::vect
 
 KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::vector<double>& weight,
                                   double capacity) {
-    checkWeights(profit, weight, capacity, "fractional knapsack");
+    checkKnapsackInput(profit, weight, capacity, "fractional knapsack");
     KnapsackResult r;
     double used = 0.0;
     for (int j : byRatio(profit, weight)) {
@@ -135,13 +139,18 @@ long knapsackCapacityUnits(double capacity, double scale) {
     return std::max(0L, static_cast<long>(units));
 }
 
+bool dpAccepts(const std::vector<double>& weight, double capacity, double scale) {
+    if (!(scale > 0.0) || !std::isfinite(scale) || !(capacity * scale <= kMaxDpUnits)) return false;
+    return std::all_of(weight.begin(), weight.end(), [scale](double w) { return wholeUnit(w * scale); });
+}
+
 KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
                              double scale) {
-    checkWeights(profit, weight, capacity, "exact knapsack");
+    checkKnapsackInput(profit, weight, capacity, "exact knapsack");
     if (!(scale > 0.0) || !std::isfinite(scale))
         throw std::invalid_argument("value-budget knapsack: scale must be finite and > 0");
     const double capScaled = capacity * scale;
-    if (capScaled > 1e7)
+    if (capScaled > kMaxDpUnits)
         throw std::invalid_argument("value-budget knapsack: capacity*scale = " + std::to_string(capScaled) +
                                     " exceeds 10^7 (DP table too large)");
     const long W = knapsackCapacityUnits(capacity, scale);
@@ -152,7 +161,7 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
     for (std::size_t j = 0; j < profit.size(); ++j) {
         const double s = weight[j] * scale;
         const double rs = std::round(s);
-        if (std::abs(s - rs) > 1e-9)
+        if (!wholeUnit(s))
             throw std::invalid_argument("value-budget knapsack: weight[" + std::to_string(j) + "]*scale = " +
                                         std::to_string(s) + " is not an integer");
         if (profit[j] > 0.0 && static_cast<long>(rs) <= W) {

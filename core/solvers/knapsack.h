@@ -23,6 +23,13 @@ namespace fdlab {
 
 /// A set fits in capacity N when its summed weight is at most N * (1 + kBudgetTolerance).
 inline constexpr double kBudgetTolerance = 1e-9;
+/// The largest summed weight that fits in capacity N: N * (1 + kBudgetTolerance).
+inline double budgetLimit(double capacity) { return capacity * (1.0 + kBudgetTolerance); }
+
+/// Throws std::invalid_argument ("<who>: ...") unless weight has profit's length, every weight is
+/// finite and > 0, and capacity is finite and >= 0.
+void checkKnapsackInput(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
+                        const char* who);
 
 struct KnapsackResult {
     double value = 0.0;              ///< total profit of the chosen set (fractional: LP value)
@@ -53,6 +60,10 @@ KnapsackResult fractionalKnapsack(const std::vector<double>& profit, const std::
 /// within 1e-9 of an integer or capacity*scale exceeds 10^7.
 KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
                              double scale = 1.0);
+
+/// Whether exactKnapsack solves this instance rather than throwing: scale finite and > 0, every
+/// weight * scale within 1e-9 of a whole number, capacity * scale at most 10^7.
+bool dpAccepts(const std::vector<double>& weight, double capacity, double scale);
 
 /// The whole weight units (of 1/scale) exactKnapsack allows for `capacity`:
 /// floor(capacity * scale * (1 + kBudgetTolerance)). Whoever asks "does a need fit in this

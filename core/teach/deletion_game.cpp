@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace fdlab {
@@ -90,23 +91,6 @@ const LinearModel* linearOf(const TrainedModel& model) {
     return model.linear.get();
 }
 
-// The exact value adversary is a knapsack DP over whole units of 1/scale: say in the user's terms
-// what it cannot do (the solver's own message names the solver).
-void requireKnapsackUnits(const PlayBudget& b, const RowView& x, double limit) {
-    if (!b.byValue) return;
-    if (limit * b.knapsackScale > 1e7)
-        throw std::invalid_argument("the exact adversary's table would be too large: N * knapsack_scale = " +
-                                    levelText(limit * b.knapsackScale) + " is above 10^7");
-    x.forEachNonZero([&](int j, float) {
-        const double s = b.prices[static_cast<std::size_t>(j)] * b.knapsackScale;
-        if (std::abs(s - std::round(s)) > 1e-9)
-            throw std::invalid_argument("the exact adversary needs every price v_j times knapsack_scale to be a whole "
-                                        "number: feature " + std::to_string(j + 1) + " has v_j = " +
-                                        std::to_string(b.prices[static_cast<std::size_t>(j)]) + " at knapsack_scale " +
-                                        std::to_string(b.knapsackScale));
-    });
-}
-
 // A count budget as an int: a K above the instance's features deletes them all, so it is
 // clamped to x.n before the conversion (lround of 1e300 into an int is undefined).
 int countBudget(double limit, int features) { return static_cast<int>(std::lround(std::min(limit, static_cast<double>(features)))); }
@@ -114,7 +98,6 @@ int countBudget(double limit, int features) { return static_cast<int>(std::lroun
 // The linear worst case at budget `limit` (count K or value N).
 std::vector<int> worstCaseAt(const LinearModel& m, const RowView& x, int label, const PlayBudget& b, double limit) {
     if (!b.byValue) return worstCaseCountDeletion(m, x, label, countBudget(limit, x.n)).deleted;
-    requireKnapsackUnits(b, x, limit);
     return worstCaseValueDeletion(m, x, label, b.prices, limit, ValueBudgetMethod::Exact, b.knapsackScale).deleted;
 }
 
@@ -168,12 +151,18 @@ FlipNeed deletionsToFlip(const TrainedModel& model, const RowView& x, int label,
         if (scoreWithDeletions(model, x, label, g.deleted).margin <= 0.0) r.need = static_cast<double>(g.deleted.size());
         return r;
     }
-    // Budgets in whole units: counts, or multiples of 1/scale (the knapsack's own grid).
+    // Budgets in whole units: counts, or multiples of 1/scale (the knapsack DP's own grid), by
+    // bisection over the exact attacks. Real prices have no grid: the cheapest flip directly.
     const double unit = b.byValue ? 1.0 / b.knapsackScale : 1.0;
     long hi = 0;   // a budget that buys every non-zero feature
     if (b.byValue) {
-        double total = 0.0;
-        x.forEachNonZero([&](int j, float) { total += b.prices[static_cast<std::size_t>(j)]; });
+        std::vector<double> w;
+        x.forEachNonZero([&](int j, float) { w.push_back(b.prices[static_cast<std::size_t>(j)]); });
+        const double total = std::accumulate(w.begin(), w.end(), 0.0);
+        if (!dpAccepts(w, total, b.knapsackScale)) {
+            r.need = worstCaseValueFlip(*m, x, label, b.prices).cost;
+            return r;
+        }
         hi = static_cast<long>(std::ceil(total * b.knapsackScale - 1e-9));
     } else {
         x.forEachNonZero([&](int, float) { ++hi; });

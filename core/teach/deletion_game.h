@@ -11,9 +11,11 @@
 //
 // "Deletions needed to flip": the smallest budget B (a count K or a value N) at which the same
 // adversary leaves the instance misclassified (margin <= 0, Scorer's convention). For linear
-// models the worst-case damage never falls as B grows, so B is found by bisection over the
-// budgets, each step one worst-case attack scored as above; the robustness map
-// (core/teach/robustness_map.h) uses the same function per test instance.
+// models the worst-case damage never falls as B grows, so on a grid of budgets (counts, or
+// multiples of 1/knapsack_scale when every price of the instance is one) B is found by bisection,
+// each step one worst-case attack scored as above. Real prices have no grid: B is the cheapest
+// flip, a min-cost covering knapsack solved by branch and bound (worstCaseValueFlip). The
+// robustness map (core/teach/robustness_map.h) uses the same function per test instance.
 
 #include "core/data/dataset.h"
 #include "core/learners/registry.h"
@@ -32,8 +34,8 @@ struct PlayBudget {
     double limit = 0.0;      ///< K (whole) or N, >= 0; a K above the features deletes them all (clamped)
     /// Value budgets: v_j > 0 per feature (the test set's importance); ignored for counts.
     std::vector<double> prices;
-    /// Value budgets: the exact knapsack's unit (v_j * scale whole numbers), as the threat's
-    /// knapsack_scale.
+    /// Value budgets: the exact knapsack DP's unit, as the threat's knapsack_scale. Prices that
+    /// are not whole multiples of 1/knapsackScale are solved by branch and bound instead.
     double knapsackScale = 1.0;
 
     static PlayBudget count(double K) { return {false, K, {}, 1.0}; }
@@ -111,8 +113,10 @@ struct FlipNeed {
     bool flips() const { return need != std::numeric_limits<double>::infinity(); }
 };
 
-/// budget.limit is ignored (the search runs over every budget; value budgets over the multiples
-/// of 1 / knapsackScale up to the sum of x's non-zero features' prices).
+/// budget.limit is ignored (the search runs over every budget: value budgets over the multiples
+/// of 1 / knapsackScale up to the sum of x's non-zero features' prices when those prices are
+/// whole multiples of it, else the exact cheapest flip over the real prices). Throws
+/// std::invalid_argument when the exact search gives up (BranchAndBoundParams::maxNodes).
 FlipNeed deletionsToFlip(const TrainedModel& model, const RowView& x, int label, const PlayBudget& budget);
 
 }  // namespace fdlab

@@ -25,6 +25,7 @@ double RobustnessMap::fractionFlipped(int which, double budget) const {
     if (need.empty()) return std::numeric_limits<double>::quiet_NaN();
     const auto fits = [&](double v) {
         if (!byValue || !std::isfinite(v)) return v <= budget;
+        if (!wholeUnits) return v <= budgetLimit(budget);
         return std::llround(v * knapsackScale) <= knapsackCapacityUnits(budget, knapsackScale);
     };
     const auto n = std::count_if(need.begin(), need.end(), fits);
@@ -54,6 +55,9 @@ RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const Tr
     RobustnessMap r;
     r.byValue = budget.byValue;
     r.knapsackScale = budget.knapsackScale;
+    // deletionsToFlip bisects on the grid for an instance whose prices are all on it, so when every
+    // price is, every need is a whole number of units
+    r.wholeUnits = !budget.byValue || dpAccepts(budget.prices, test.totalImportance(), budget.knapsackScale);
     const auto m = static_cast<std::size_t>(test.rows());
     r.needA.assign(m, std::numeric_limits<double>::infinity());
     r.needB = r.needA;

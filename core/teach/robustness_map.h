@@ -37,14 +37,17 @@ struct RobustnessMap {
     std::vector<char> spared;           ///< per test instance: 1 when the threat spares its class
     bool exactA = true, exactB = true;  ///< false: greedy deletion's need (a heuristic)
     bool byValue = false;               ///< needs are values N (else counts K)
-    double knapsackScale = 1.0;         ///< value needs are whole multiples of 1/knapsackScale
+    double knapsackScale = 1.0;         ///< the threat's knapsack_scale
+    /// Value needs are whole multiples of 1/knapsackScale (every price is one; the DP's grid),
+    /// else sums of real prices.
+    bool wholeUnits = true;
     int done = 0;                       ///< instances computed (all unless cancelled)
     Status status = Status::Converged;  ///< Cancelled: the first `done` entries are set
 
     /// Fraction of the test instances with need <= budget (A: which = 0, B: 1). Value needs are
-    /// compared in the knapsack's whole units (knapsackCapacityUnits), as the worst-case curve's
-    /// exact adversary decides: a need of 3 x 0.1 fits a budget of 0.3 although 3 * 0.1 > 0.3 in
-    /// floating point.
+    /// compared as the worst-case curve's exact adversary decides: in the knapsack's whole units
+    /// (knapsackCapacityUnits) on the DP's grid -- a need of 3 x 0.1 fits a budget of 0.3 although
+    /// 3 * 0.1 > 0.3 in floating point -- else with the budget's tolerance (budgetLimit).
     double fractionFlipped(int which, double budget) const;
     RobustnessCounts counts() const;
 };

@@ -1,4 +1,4 @@
-// "You are the adversary", by hand:  ./bench_play [clicks]
+// "You are the adversary", by hand:  ./bench_play [clicks] [instances]
 //
 // What one click costs in core (DeletionGame::toggle, then both learners' scores of the instance
 // with the student's deletions, scoreWithDeletions), against the peers measured in the same run
@@ -10,6 +10,13 @@
 // on top; it is not measured here). For the text setting also "Type your own": one live
 // classification of a typed message (typedDocumentRow: the vocabulary index is rebuilt each
 // time, then both scores) and "Attack it" (withTypedDocument copies the test set).
+//
+// Real prices (the value-budget presets' mutual-information v_j): Reveal and the deletions needed
+// to flip by branch and bound, per instance over the first `instances` attacked test instances
+// (mean and slowest), against the peer measured in the same run on the same instances: the
+// knapsack DP on the same prices rounded to whole hundredths (knapsack_scale 100), the only exact
+// adversary before. Settings: spam-fdrop-value-budget (24,677 words), spam-dekel-shamir-value-budget
+// (2,200 words), spambase-greedy-mi (57 features), SVM C = 1 vs C = 0.1.
 
 #include "core/eval/experiment_runner.h"
 #include "core/eval/presets.h"
@@ -18,6 +25,7 @@
 #include "core/util/run_control.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -109,6 +117,74 @@ void run(const Setting& s, int clicks) {
     std::printf("  (checksum %g)\n", sink);
 }
 
+// The value-budget preset's repetition 0 with its mutual-information prices; instances of the
+// class the preset attacks.
+struct PricedSetting {
+    std::string title;
+    Dataset test;
+    TrainedModel a, b;
+    std::vector<int> rows;
+    double N = 0;
+};
+
+PricedSetting loadPriced(const std::string& preset, const std::string& title, double N, int instances) {
+    const ExperimentSpec spec = loadPresetOrFile(preset);
+    const TaskData data = loadTaskData(spec);
+    PreparedSplit split = prepareRepetition(data, spec, 0);
+    PricedSetting s;
+    s.title = title;
+    s.a = trainLearner("svm", split.train, {{"C", 1}});
+    s.b = trainLearner("svm", split.train, {{"C", 0.1}});
+    s.test = std::move(split.test);
+    s.N = N;
+    for (int i = 0; i < s.test.rows() && static_cast<int>(s.rows.size()) < instances; ++i)
+        if (s.test.labels[static_cast<std::size_t>(i)] == 1) s.rows.push_back(i);
+    return s;
+}
+
+void runPriced(const PricedSetting& s) {
+    std::vector<double> hundredths;
+    for (double v : s.test.importance) hundredths.push_back(std::max(0.01, std::round(v * 100) / 100));
+    const PlayBudget real = PlayBudget::value(s.N, s.test.importance);
+    const PlayBudget dp = PlayBudget::value(s.N, hundredths, 100.0);
+    struct Times { double mean = 0, slowest = 0; };
+    double sink = 0.0;
+    const auto perInstance = [&](auto&& f) {
+        Times t;
+        for (int i : s.rows) {
+            Stopwatch w;
+            f(i);
+            const double sec = w.seconds();
+            t.mean += sec / static_cast<double>(s.rows.size());
+            t.slowest = std::max(t.slowest, sec);
+        }
+        return t;
+    };
+    const auto reveal = [&](const PlayBudget& b) {
+        return perInstance([&](int i) {
+            sink += optimalPlay(s.a, s.test.row(i), 1, b).after.margin + optimalPlay(s.b, s.test.row(i), 1, b).after.margin;
+        });
+    };
+    const auto need = [&](const PlayBudget& b) {
+        return perInstance([&](int i) {
+            sink += deletionsToFlip(s.a, s.test.row(i), 1, b).need + deletionsToFlip(s.b, s.test.row(i), 1, b).need;
+        });
+    };
+    double nnz = 0, lo = 1e300, hi = 0;
+    for (int i : s.rows) nnz += s.test.nonZeros(i) / static_cast<double>(s.rows.size());
+    for (double v : s.test.importance) lo = std::min(lo, v), hi = std::max(hi, v);
+    std::printf("%s: %zu spam instances (mean %.0f non-zeros of %d), prices v_j in [%.3g, %.3g], N = %g\n",
+                s.title.c_str(), s.rows.size(), nnz, s.test.features(), lo, hi, s.N);
+    const Times rb = reveal(real), rd = reveal(dp), nb = need(real), nd = need(dp);
+    std::printf("  reveal, both learners, branch and bound (real prices): mean %9.3f ms, slowest %9.3f ms\n", 1e3 * rb.mean, 1e3 * rb.slowest);
+    std::printf("  reveal, both learners, DP (hundredths, scale 100):     mean %9.3f ms, slowest %9.3f ms  (B&B/DP %.2f)\n",
+                1e3 * rd.mean, 1e3 * rd.slowest, rb.mean / rd.mean);
+    std::printf("  to flip, both learners, branch and bound (cover):      mean %9.3f ms, slowest %9.3f ms\n", 1e3 * nb.mean, 1e3 * nb.slowest);
+    std::printf("  to flip, both learners, DP bisection (hundredths):     mean %9.3f ms, slowest %9.3f ms  (B&B/DP %.2f)\n",
+                1e3 * nd.mean, 1e3 * nd.slowest, nb.mean / nd.mean);
+    std::printf("  (checksum %g)\n", sink);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -116,5 +192,10 @@ int main(int argc, char** argv) {
     run(load("mnist-digit-pairs", "MNIST 3 vs 5, SVM vs FDROP", {{"C", 1}}, "fdrop", {{"C", 1}, {"K", 10}}, 50), clicks);
     run(load("spam-fdrop-worst-case", "SpamAssassin spam message, SVM C=1 vs C=0.1", {{"C", 1}}, "svm", {{"C", 0.1}}, 30),
         clicks);
+    const int instances = argc > 2 ? std::max(1, std::atoi(argv[2])) : 50;
+    runPriced(loadPriced("spambase-greedy-mi", "Spambase, mutual-information prices", 5, instances));
+    runPriced(loadPriced("spam-dekel-shamir-value-budget", "SpamAssassin (2,200 words), mutual-information prices", 10,
+                         instances));
+    runPriced(loadPriced("spam-fdrop-value-budget", "SpamAssassin (24,677 words), mutual-information prices", 10, instances));
     return 0;
 }

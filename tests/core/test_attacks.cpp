@@ -71,6 +71,25 @@ double bruteForceMinMargin(const LinearModel& m, const std::vector<float>& x, in
     return best;
 }
 
+// Brute force: the smallest summed price of a deletion set that leaves margin <= 0 (+inf: none).
+double bruteForceFlipCost(const LinearModel& m, const std::vector<float>& x, int label, const std::vector<double>& v) {
+    const unsigned n = static_cast<unsigned>(x.size());
+    double best = std::numeric_limits<double>::infinity();
+    for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        double cost = 0;
+        for (unsigned j = 0; j < n; ++j)
+            if (mask & (1u << j)) cost += v[j];
+        if (marginWithout(m, x, label, mask) <= 0.0) best = std::min(best, cost);
+    }
+    return best;
+}
+
+std::vector<double> realPrices(Rng& rng, int n) {
+    std::vector<double> v;
+    for (int j = 0; j < n; ++j) v.push_back(rng.uniform(0.05, 2.5));
+    return v;
+}
+
 std::vector<float> row(const Dataset& d, int i) { return {d.X.row(i).data(), d.X.row(i).data() + d.features()}; }
 
 /// Data and a model whose scores are sums of multiples of 0.1: x_j in {0, 1}, W and b in
@@ -330,6 +349,91 @@ private slots:
             }
         // the greedy adversary is a heuristic: on these instances it does miss the optimum sometimes
         QVERIFY(greedyStrictlyWorse > 0);
+    }
+
+    void valueBudgetRealPricesAgainstEnumeration() {
+        // Real prices (mutual-information-like values): the exact adversary (branch and bound)
+        // reaches the brute-force smallest margin, binary and three classes, zero features and
+        // negative profits included; its set fits the budget and achieves its damage.
+        int damaged = 0;
+        for (int outputs : {1, 3}) {
+            const Dataset d = randomData(25, 12, outputs == 1 ? 2 : outputs, 40 + outputs);
+            const LinearModel m = randomModel(12, outputs, 41 + outputs);
+            Rng rng(42 + outputs);
+            const std::vector<double> v = realPrices(rng, 12);
+            for (double N : {0.0, 0.37, 1.9, 4.2, 30.0})
+                for (int i = 0; i < d.rows(); ++i) {
+                    const auto x = row(d, i);
+                    const int label = d.labels[static_cast<std::size_t>(i)];
+                    const double before = marginWithout(m, x, label, 0);
+                    const double brute = bruteForceMinMargin(m, x, label, v, N);
+                    const InstanceDeletion e = worstCaseValueDeletion(m, RowView::dense(x), label, v, N, ValueBudgetMethod::Exact);
+                    const QString at = QString("outputs %1 N %2 row %3").arg(outputs).arg(N).arg(i);
+                    QVERIFY2(std::abs((before - e.damage) - brute) < 1e-12, qPrintable(at));
+                    unsigned mask = 0;
+                    double cost = 0;
+                    for (int j : e.deleted) {
+                        mask |= 1u << j;
+                        cost += v[static_cast<std::size_t>(j)];
+                    }
+                    QVERIFY2(cost <= N * (1 + 1e-9), qPrintable(at));
+                    QVERIFY2(std::abs(marginWithout(m, x, label, mask) - brute) < 1e-12, qPrintable(at));
+                    QVERIFY(e.bound >= e.damage - 1e-12);
+                    damaged += e.damage > 0;
+                }
+        }
+        QVERIFY(damaged > 150);
+    }
+
+    void cheapestFlipAgainstEnumeration() {
+        int flipped = 0, never = 0, clean = 0;
+        for (int outputs : {1, 3}) {
+            const Dataset d = randomData(40, 11, outputs == 1 ? 2 : outputs, 50 + outputs);
+            const LinearModel m = randomModel(11, outputs, 51 + outputs);
+            Rng rng(52 + outputs);
+            const std::vector<double> v = realPrices(rng, 11);
+            for (int i = 0; i < d.rows(); ++i) {
+                const auto x = row(d, i);
+                const int label = d.labels[static_cast<std::size_t>(i)];
+                const double brute = bruteForceFlipCost(m, x, label, v);
+                const ValueFlip f = worstCaseValueFlip(m, RowView::dense(x), label, v);
+                const QString at = QString("outputs %1 row %2: %3 vs %4").arg(outputs).arg(i).arg(f.cost, 0, 'g', 17).arg(brute, 0, 'g', 17);
+                if (!std::isfinite(brute)) {
+                    QVERIFY2(f.cost == brute && f.deleted.empty(), qPrintable(at));
+                    ++never;
+                    continue;
+                }
+                QVERIFY2(std::abs(f.cost - brute) <= 1e-12 * (1 + brute), qPrintable(at));
+                unsigned mask = 0;
+                for (int j : f.deleted) mask |= 1u << j;
+                QVERIFY2(marginWithout(m, x, label, mask) <= 0.0, qPrintable(at));   // it does flip x
+                flipped += brute > 0;
+                clean += brute == 0;
+            }
+        }
+        QVERIFY2(flipped > 15 && never > 3 && clean > 10, qPrintable(QString("%1 %2 %3").arg(flipped).arg(never).arg(clean)));
+    }
+
+    void exactValueThreatTakesRealPrices() {
+        // The threat worst-case-value-exact on real prices: it failed ("... is not an integer");
+        // now its curve equals the brute-force error on every level.
+        Dataset d = randomData(30, 10, 2, 61);
+        Rng rng(62);
+        d.importance = realPrices(rng, 10);
+        const LinearModel m = randomModel(10, 1, 63);
+        const LinearScorer scorer(m);
+        AttackSpec spec;
+        spec.threat = "worst-case-value-exact";
+        for (double N : {0.0, 0.8, 2.5, 6.0}) {
+            spec.level = N;
+            const AttackResult r = runAttack(d, scorer, spec);
+            for (int i = 0; i < d.rows(); ++i) {
+                const double brute = bruteForceMinMargin(m, row(d, i), d.labels[static_cast<std::size_t>(i)], d.importance, N);
+                std::vector<double> s(1);
+                scorer.scoresRow(r.attacked.row(i), s);
+                QVERIFY(std::abs(Scorer::marginOf(s, d.labels[static_cast<std::size_t>(i)]) - brute) < 1e-12);
+            }
+        }
     }
 
     void runAttackMaterialisesDeletions() {

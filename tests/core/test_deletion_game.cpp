@@ -4,13 +4,15 @@
 // attack's row (runAttackOnRows); the deletions needed to flip equal a brute force over every
 // subset of small instances (count and value); the robustness map's fraction with need <= K equals
 // the worst-case curve's error at every K on MNIST 3 vs 5 and on the SpamAssassin pair (one-sided,
-// as the preset), and at every N of a value budget; cancelling stops it.
+// as the preset), and at every N of a value budget, with whole-unit and with real prices (the
+// exact adversary by branch and bound); cancelling stops it.
 
 #include "core/attacks/attack.h"
 #include "core/eval/experiment_runner.h"
 #include "core/eval/level_evaluation.h"
 #include "core/eval/presets.h"
 #include "core/teach/deletion_game.h"
+#include "core/teach/lesson.h"
 #include "core/teach/robustness_map.h"
 #include "tiny_images.h"
 
@@ -105,6 +107,19 @@ Pair presetPair(const std::string& preset, const std::string& la, const nlohmann
     p.test = std::make_shared<Dataset>(std::move(split.test));
     p.attack = resolvedAttack(spec, data.data);
     p.attack.threat = "worst-case-count";
+    return p;
+}
+
+/// A value-budget experiment's repetition-0 split with its real (mutual-information) prices, the
+/// SVM at C = 1 and C = 0.1, and its threat as resolved (greedy, one-sided for the spam sets).
+Pair pricedPair(const ExperimentSpec& spec) {
+    const TaskData data = loadTaskData(spec);
+    PreparedSplit split = prepareRepetition(data, spec, 0);
+    Pair p;
+    p.a = trainLearner("svm", split.train, {{"C", 1}});
+    p.b = trainLearner("svm", split.train, {{"C", 0.1}});
+    p.test = std::make_shared<Dataset>(std::move(split.test));
+    p.attack = resolvedAttack(spec, data.data);
     return p;
 }
 
@@ -233,28 +248,48 @@ private slots:
         }
     }
 
-    void valueOptimumNeedsWholeUnits() {
-        const Dataset d = randomSet(2, 6, 17);
-        const TrainedModel t = randomLinear(6, 5);
-        const std::vector<double> prices{0.5, 1.25, 1, 1, 1, 1};
-        try {
-            (void)optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices));
-            QFAIL("fractional prices at knapsack_scale 1 were accepted");
-        } catch (const std::invalid_argument& e) {
-            QCOMPARE(QString(e.what()), QString("the exact adversary needs every price v_j times knapsack_scale to be a whole "
-                                                "number: feature 1 has v_j = 0.500000 at knapsack_scale 1.000000"));
-        }
-        // At scale 4 every price is whole: the optimum is the threat's.
-        AttackSpec spec;
-        spec.threat = "worst-case-value-exact";
-        spec.level = 2.0;
-        spec.params = {{"knapsack_scale", 4.0}};
+    void valueOptimumTakesRealPrices() {
+        // Real prices (not whole multiples of 1/knapsack_scale) failed with "the exact adversary
+        // needs every price v_j times knapsack_scale to be a whole number"; now the revealed
+        // optimum is the exact threat's set (branch and bound) and the need is the brute force's.
+        const Dataset d = randomSet(12, 10, 17);
+        const TrainedModel t = randomLinear(10, 5);
+        Lcg g{77};
+        std::vector<double> prices;
+        for (int j = 0; j < 10; ++j) prices.push_back(0.1 + 0.8 * g.next());
         Dataset priced = d;
         priced.importance = prices;
+        AttackSpec spec;
+        spec.threat = "worst-case-value-exact";
+        int flips = 0;
+        for (double N : {0.0, 0.45, 1.7, 3.3, 4.4}) {
+            spec.level = N;
+            for (int i = 0; i < d.rows(); ++i) {
+                const int label = d.labels[static_cast<std::size_t>(i)];
+                const AttackResult a = runAttackOnRows(priced, {i}, *t.scorer, spec);
+                const OptimalPlay o = optimalPlay(t, d.row(i), label, PlayBudget::value(N, prices));
+                QCOMPARE(o.deleted, a.deleted[0]);
+                QVERIFY(o.exact);
+                QVERIFY(PlayBudget::value(N, prices).cost(o.deleted) <= N * (1 + 1e-9));
+                const FlipNeed need = deletionsToFlip(t, d.row(i), label, PlayBudget::value(N, prices));
+                QCOMPARE(need.need, bruteForceNeed(t, d.row(i), label, &prices));
+                // the need and the optimum agree: flipped within N exactly when the need fits N
+                QCOMPARE(o.after.margin <= 0.0, need.need <= N * (1 + 1e-9));
+                flips += o.after.margin <= 0.0 && need.need > 0;
+            }
+        }
+        QVERIFY2(flips >= 5, qPrintable(QString::number(flips)));
+        // Whole units at scale 4 still take the DP: the optimum is the threat's.
+        const std::vector<double> quarters{0.5, 1.25, 1, 1, 1, 1, 0.75, 2, 0.25, 1};
+        spec.level = 2.0;
+        spec.params = {{"knapsack_scale", 4.0}};
+        priced.importance = quarters;
         const AttackResult a = runAttackOnRows(priced, {0}, *t.scorer, spec);
-        QCOMPARE(optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, prices, 4.0)).deleted, a.deleted[0]);
-        const int right = scoreWithDeletions(t, d.row(0), 0, {}).predicted;   // classified right: the search runs
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, deletionsToFlip(t, d.row(0), right, PlayBudget::value(0, prices, 1e8)));
+        QCOMPARE(optimalPlay(t, d.row(0), 0, PlayBudget::value(2.0, quarters, 4.0)).deleted, a.deleted[0]);
+        // A table too large for the DP (N * scale > 10^7) is no longer an error: branch and bound.
+        const int right = scoreWithDeletions(t, d.row(0), 0, {}).predicted;
+        QCOMPARE(deletionsToFlip(t, d.row(0), right, PlayBudget::value(0, quarters, 1e8)).need,
+                 bruteForceNeed(t, d.row(0), right, &quarters));
     }
 
     void greedyForNonLinearIsLabelled() {
@@ -348,6 +383,94 @@ private slots:
         QVERIFY(c.neverA < ham);   // (before, "never flipped" was mostly the unattacked ham)
         qInfo("spam pair: %d ham not attacked (SVM wrong on %d), never flipped among %d spam: SVM %d, SVM C=0.1 %d", ham,
               c.sparedWrongA, p.test->rows() - ham, c.neverA, c.neverB);
+    }
+
+    void mapEqualsTheRealPriceCurve() {
+        // Real prices: the fraction with need <= N equals the exact value curve's error at every N
+        // of a fine grid and at every need itself (the budget exactly at an instance's need) and
+        // just below it.
+        Pair p;
+        p.test = std::make_shared<Dataset>(randomSet(40, 10, 33));
+        Lcg g{34};
+        p.test->importance.clear();
+        for (int j = 0; j < 10; ++j) p.test->importance.push_back(0.05 + 1.5 * g.next());
+        p.a = randomLinear(10, 3);
+        p.b = randomLinear(10, 4);
+        p.attack.threat = "worst-case-value-exact";
+        const RobustnessMap map = robustnessMap(*p.test, p.a, p.b, p.attack);
+        QVERIFY(map.byValue && !map.wholeUnits);
+        std::vector<double> levels;
+        const double V = p.test->totalImportance();   // levels stay below it
+        for (int k = 0; k * 0.25 < V; ++k) levels.push_back(k * 0.25);
+        int atNeeds = 0;
+        for (const auto* need : {&map.needA, &map.needB})
+            for (double v : *need)
+                if (std::isfinite(v) && v > 0 && v < V) {
+                    levels.push_back(v);
+                    levels.push_back(v * (1 - 1e-6));
+                    ++atNeeds;
+                }
+        QVERIFY(atNeeds >= 20);
+        std::sort(levels.begin(), levels.end());
+        levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+        int which = 0;
+        for (const TrainedModel* t : {&p.a, &p.b}) {
+            const std::vector<LevelScore> curve = evaluateAtLevels(*t, *p.test, p.attack, levels);
+            for (std::size_t l = 0; l < levels.size(); ++l)
+                if (map.fractionFlipped(which, levels[l]) != curve[l].error)
+                    QFAIL(qPrintable(QString("learner %1 at N = %2: map %3, curve %4").arg(which).arg(levels[l], 0, 'g', 17)
+                                         .arg(map.fractionFlipped(which, levels[l])).arg(curve[l].error)));
+            ++which;
+        }
+    }
+
+    void realPricePresetsRevealAndMap() {
+        // The presets and the lesson step whose prices are mutual-information values: Reveal
+        // and the robustness map failed on them ("the exact adversary needs every price v_j times
+        // knapsack_scale to be a whole number"). Now Reveal's optimum is the exact threat's set
+        // within N, and the map's fraction with need <= N is the exact value curve's error at
+        // each of the preset's levels.
+        const Lesson e = loadLessonFile(lessonsDir() + "/e-features-with-prices.json");
+        const std::vector<std::pair<std::string, ExperimentSpec>> cases{
+            {"spambase-greedy-mi", loadPresetOrFile("spambase-greedy-mi")},
+            {"lesson e step 3", e.steps.at(2).experiment},
+            {"spam-dekel-shamir-value-budget", loadPresetOrFile("spam-dekel-shamir-value-budget")},
+            {"spam-fdrop-value-budget", loadPresetOrFile("spam-fdrop-value-budget")}};
+        for (const auto& [name, spec] : cases) {
+            QCOMPARE(spec.importance.kind, ImportanceSpec::Kind::MutualInformation);
+            const Pair p = pricedPair(spec);
+            const Dataset& test = *p.test;
+            PlayBudget budget = budgetOfThreat(p.attack, test);
+            QVERIFY(budget.byValue);
+            AttackSpec exact = p.attack;
+            exact.threat = "worst-case-value-exact";
+            exact.level = budget.limit = 3.0;
+            int revealed = 0, flipped = 0;
+            for (int i = 0; i < test.rows() && revealed < 25; ++i) {
+                const int label = test.labels[static_cast<std::size_t>(i)];
+                if (!p.attack.attacks(label)) continue;
+                const OptimalPlay o = optimalPlay(p.a, test.row(i), label, budget);
+                QCOMPARE(o.deleted, runAttackOnRows(test, {i}, *p.a.scorer, exact).deleted[0]);
+                QVERIFY(budget.cost(o.deleted) <= 3.0 * (1 + 1e-9));
+                ++revealed;
+                flipped += o.after.margin <= 0.0;
+            }
+            QCOMPARE(revealed, 25);
+            const RobustnessMap map = robustnessMap(test, p.a, p.b, p.attack);
+            QVERIFY2(map.status == Status::Converged && !map.wholeUnits, name.c_str());
+            int which = 0;
+            for (const TrainedModel* t : {&p.a, &p.b}) {
+                const std::vector<LevelScore> curve = evaluateAtLevels(*t, test, exact, spec.levels);
+                for (std::size_t l = 0; l < spec.levels.size(); ++l)
+                    if (map.fractionFlipped(which, spec.levels[l]) != curve[l].error)
+                        QFAIL(qPrintable(QString("%1, learner %2 at N = %3: map %4, curve %5").arg(name.c_str()).arg(which)
+                                             .arg(spec.levels[l]).arg(map.fractionFlipped(which, spec.levels[l])).arg(curve[l].error)));
+                QVERIFY2(curve.back().error > curve.front().error, name.c_str());   // the attack does something
+                ++which;
+            }
+            qInfo("%s: %d test instances; %d of 25 revealed optima flip at N = 3", name.c_str(), test.rows(),
+                  flipped);
+        }
     }
 
     void mapEqualsTheCurveOnMnist() {

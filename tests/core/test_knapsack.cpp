@@ -1,16 +1,22 @@
 // The adversary's inner maximisation (core/solvers/knapsack.h) against brute-force enumeration
 // over all subsets on random tiny instances (n <= 12, fixed seeds), and the LP relaxation against
 // an independent vertex enumeration and a hand-worked example; decimal weights (0.1, ...) against
-// the same enumerations on whole tenths.
+// the same enumerations on whole tenths. The branch and bound for real prices (knapsack_bb.h):
+// the most damaging set and the cheapest cover against enumeration of all subsets of random
+// real instances (n <= 14, with ties, duplicates, zero and negative profits, budgets of 0, beyond
+// the total and exactly at a subset's cost), equal to the DP on whole units, and its node limit.
 
 #include "core/solvers/knapsack.h"
+#include "core/solvers/knapsack_bb.h"
 #include "core/util/rng.h"
 
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <set>
 #include <vector>
 
 using namespace fdlab;
@@ -164,6 +170,85 @@ bool increasing(const std::vector<int>& c) {
     for (std::size_t k = 1; k < c.size(); ++k)
         if (c[k - 1] >= c[k]) return false;
     return true;
+}
+
+/// A random instance with real prices: n in 1..14, profits in [-1, 2) with zeros and exact
+/// duplicates of earlier items (same p and v), prices in [0.05, 3); the capacity is 0, beyond
+/// the total, exactly the price of a random subset (summed in a shuffled order), or uniform.
+Instance randomRealInstance(Rng& rng) {
+    Instance in;
+    const int n = 1 + static_cast<int>(rng.below(14));
+    for (int j = 0; j < n; ++j) {
+        if (j > 0 && rng.bernoulli(0.15)) {
+            const auto k = static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(j)));
+            in.p.push_back(in.p[k]);
+            in.v.push_back(in.v[k]);
+            continue;
+        }
+        in.p.push_back(rng.bernoulli(0.1) ? 0.0 : rng.uniform(-1.0, 2.0));
+        in.v.push_back(rng.uniform(0.05, 3.0));
+    }
+    double total = 0;
+    for (double v : in.v) total += v;
+    switch (rng.below(4)) {
+    case 0: in.capacity = rng.bernoulli(0.5) ? 0.0 : total * 1.5; break;
+    case 1: {
+        std::vector<int> order(static_cast<std::size_t>(n));
+        for (int j = 0; j < n; ++j) order[static_cast<std::size_t>(j)] = j;
+        rng.shuffle(order);
+        double c = 0;
+        for (int j : order)
+            if (rng.bernoulli(0.5)) c += in.v[static_cast<std::size_t>(j)];
+        in.capacity = c;
+        break;
+    }
+    default: in.capacity = rng.uniform(0.0, total);
+    }
+    return in;
+}
+
+/// Sum of a[j] over the bits of mask, in increasing j.
+double sumOver(const std::vector<double>& a, unsigned mask) {
+    double s = 0;
+    for (std::size_t j = 0; j < a.size(); ++j)
+        if (mask & (1u << j)) s += a[j];
+    return s;
+}
+
+/// max over subsets with summed price <= N (1 + kBudgetTolerance) of summed profit (the budget
+/// rule of every value-budget solver), by enumeration.
+double bruteRealKnapsack(const Instance& in) {
+    double best = 0.0;
+    for (unsigned mask = 0; mask < (1u << in.p.size()); ++mask)
+        if (sumOver(in.v, mask) <= in.capacity * (1.0 + 1e-9)) best = std::max(best, sumOver(in.p, mask));
+    return best;
+}
+
+/// min over subsets with summed profit >= demand of summed price (+inf if none), by enumeration.
+double bruteCover(const Instance& in, double demand) {
+    double best = std::numeric_limits<double>::infinity();
+    for (unsigned mask = 0; mask < (1u << in.p.size()); ++mask)
+        if (sumOver(in.p, mask) >= demand) best = std::min(best, sumOver(in.v, mask));
+    return best;
+}
+
+unsigned maskOf(const std::vector<int>& chosen) {
+    unsigned m = 0;
+    for (int j : chosen) m |= 1u << j;
+    return m;
+}
+
+/// Many items of exactly the same ratio (p_j = v_j) in distinct sizes: no set fills the budget,
+/// so the fractional bound never proves a set optimal and the search has to enumerate.
+Instance equalRatios(int n) {
+    Instance in;
+    Rng rng(99);
+    for (int j = 0; j < n; ++j) {
+        in.v.push_back(1.0 + rng.uniform());
+        in.p.push_back(in.v.back());
+    }
+    in.capacity = 0.5 * n + 0.123456789;
+    return in;
 }
 
 }  // namespace
@@ -321,6 +406,168 @@ private slots:
         }
         QVERIFY(fractional > 50);
         QVERIFY(greedyBelow > 10);
+    }
+
+    void branchAndBoundMatchesEnumeration() {
+        Rng rng(16);
+        int atSubsetCost = 0, nonEmpty = 0, withDuplicates = 0;
+        for (int trial = 0; trial < 1500; ++trial) {
+            const Instance in = randomRealInstance(rng);
+            const KnapsackResult r = branchAndBoundKnapsack(in.p, in.v, in.capacity);
+            const double ref = bruteRealKnapsack(in);
+            const QString at = QString("trial %1: %2 vs %3").arg(trial).arg(r.value, 0, 'g', 17).arg(ref, 0, 'g', 17);
+            QVERIFY2(std::abs(r.value - ref) <= 1e-12 * (1.0 + ref), qPrintable(at));
+            QVERIFY(increasing(r.chosen));
+            QCOMPARE(r.value, sumOver(in.p, maskOf(r.chosen)));   // its value is its set's, summed by index
+            QVERIFY2(sumOver(in.v, maskOf(r.chosen)) <= in.capacity * (1.0 + 1e-9), qPrintable(at));
+            for (int j : r.chosen) QVERIFY(in.p[static_cast<std::size_t>(j)] > 0.0);   // never a useless item
+            // a budget exactly at a subset's cost: that subset fits (tie at the budget)
+            double total = 0;
+            for (double v : in.v) total += v;
+            atSubsetCost += in.capacity > 0 && in.capacity < total && ref > 0;
+            nonEmpty += !r.chosen.empty();
+            withDuplicates += std::set<double>(in.v.begin(), in.v.end()).size() < in.v.size();
+        }
+        QVERIFY(atSubsetCost > 200 && nonEmpty > 800 && withDuplicates > 300);
+    }
+
+    void branchAndBoundAtTheBudget() {
+        // Hand-made ties: three prices of 0.1 fit N = 0.3 (0.1 + 0.1 + 0.1 > 0.3 in floating
+        // point), 0.3 + 1e-6 does not, a budget of 0 takes nothing, and two optimal sets of equal
+        // value are both optimal (the value is what counts).
+        const std::vector<double> p(5, 1.0), v(5, 0.1);
+        QCOMPARE(branchAndBoundKnapsack(p, v, 0.3).chosen, (std::vector<int>{0, 1, 2}));
+        QCOMPARE(branchAndBoundKnapsack({2.0, 0.5}, {0.2, 0.1 + 1e-6}, 0.3).chosen, std::vector<int>{0});
+        QVERIFY(branchAndBoundKnapsack({1.0}, {1e-12}, 0.0).chosen.empty());
+        QCOMPARE(branchAndBoundKnapsack({6, 10, 12}, {1, 2, 3}, 5).value, 22.0);   // not greedy's 16
+        QCOMPARE(branchAndBoundKnapsack({1.5, 1.5, 3.0}, {0.7, 0.7, 1.4}, 1.4).value, 3.0);
+        QCOMPARE(branchAndBoundKnapsack({-1.0, 0.0}, {0.5, 0.5}, 2.0).value, 0.0);
+        QCOMPARE(branchAndBoundKnapsack({}, {}, 1.0).value, 0.0);
+    }
+
+    void coverMatchesEnumeration() {
+        Rng rng(17);
+        int covered = 0, impossible = 0, exactDemand = 0, ties = 0;
+        for (int trial = 0; trial < 1500; ++trial) {
+            const Instance in = randomRealInstance(rng);
+            double positive = 0;
+            for (double p : in.p) positive += std::max(p, 0.0);
+            double demand = 0;
+            switch (rng.below(4)) {
+            case 0: demand = rng.bernoulli(0.5) ? -rng.uniform() : positive * 1.2 + 0.01; break;
+            case 1: {   // exactly a subset's profit: a tie at the demand
+                const unsigned mask = static_cast<unsigned>(rng.below(1u << in.p.size()));
+                demand = sumOver(in.p, mask);
+                exactDemand += demand > 0;
+                break;
+            }
+            default: demand = rng.uniform(0.0, positive);
+            }
+            const CoverResult c = branchAndBoundCover(in.p, in.v, demand);
+            // A demand equal to a subset's profit is a tie, and a tie is decided by rounding:
+            // of two equal items (a duplicate) the solver takes the lower index, and the same
+            // profits summed in another index order may fall an ulp short. There the answer must
+            // lie between the covers of the demand a hair lower and a hair higher.
+            const double tiny = 1e-12 * (1.0 + std::abs(demand));
+            const double ref = bruteCover(in, demand), lo = bruteCover(in, demand - tiny), hi = bruteCover(in, demand + tiny);
+            const QString at = QString("trial %1: %2 vs %3").arg(trial).arg(c.cost, 0, 'g', 17).arg(ref, 0, 'g', 17);
+            if (lo != hi) {
+                QVERIFY2(c.cost >= lo * (1 - 1e-12) && (c.cost <= hi * (1 + 1e-12)), qPrintable(at));
+                ++ties;
+            } else if (!std::isfinite(ref)) {
+                QVERIFY2(!c.covered() && c.chosen.empty(), qPrintable(at));
+                ++impossible;
+                continue;
+            } else {
+                QVERIFY2(std::abs(c.cost - ref) <= 1e-12 * (1.0 + ref), qPrintable(at));
+            }
+            if (!c.covered()) continue;
+            QVERIFY(increasing(c.chosen));
+            QCOMPARE(c.cost, sumOver(in.v, maskOf(c.chosen)));
+            QVERIFY2(sumOver(in.p, maskOf(c.chosen)) >= demand || demand <= 0.0, qPrintable(at));
+            covered += c.cost > 0;
+        }
+        qInfo("%d covered, %d impossible, %d demands at a subset's profit, %d of them ties", covered, impossible, exactDemand, ties);
+        QVERIFY(covered > 700 && impossible > 100 && exactDemand > 100);
+    }
+
+    void branchAndBoundEqualsTheDpOnWholeUnits() {
+        // Integer prices (scale 1) and tenths (scale 10): the same optimal value as the DP.
+        Rng rng(18);
+        for (int trial = 0; trial < 600; ++trial) {
+            const int n = 1 + static_cast<int>(rng.below(30));
+            Instance in = randomInstance(rng, n, 9, 60);
+            const double scale = trial % 2 ? 10.0 : 1.0;
+            for (double& v : in.v) v /= scale;
+            in.capacity /= scale;
+            const KnapsackResult dp = exactKnapsack(in.p, in.v, in.capacity, scale);
+            const KnapsackResult bb = branchAndBoundKnapsack(in.p, in.v, in.capacity);
+            QVERIFY2(std::abs(dp.value - bb.value) <= 1e-12 * (1.0 + dp.value),
+                     qPrintable(QString("trial %1: DP %2, B&B %3").arg(trial).arg(dp.value, 0, 'g', 17).arg(bb.value, 0, 'g', 17)));
+        }
+    }
+
+    void equalPricesAreSolvedLikeSorting() {
+        // Every price equal (uniform real prices, e.g. all v_j = 0.7) and near-equal profits:
+        // k items fit, the fractional bound says k + 0.3, and without counting whole items the
+        // search tried every set of k near-equal items (past the node limit on 2 of the 1,814
+        // SpamAssassin test messages at v_j = 0.7). The optimum is the k largest profits; the
+        // cheapest cover is the fewest largest profits that reach the demand.
+        Rng rng(19);
+        for (int trial = 0; trial < 40; ++trial) {
+            const int n = 100 + static_cast<int>(rng.below(400));
+            const double v = trial % 2 ? 0.7 : 0.3 + rng.uniform();
+            std::vector<double> p;
+            for (int j = 0; j < n; ++j) p.push_back(rng.bernoulli(0.2) && j > 0 ? p[static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(j)))]
+                                                                                 : 1.0 + 0.01 * rng.uniform() - (rng.bernoulli(0.1) ? 1.5 : 0.0));
+            const std::vector<double> w(static_cast<std::size_t>(n), v);
+            const double N = rng.uniform(0.0, 0.5 * n * v);
+            int k = 0;
+            while ((k + 1) * v <= N * (1 + 1e-9)) ++k;
+            const KnapsackResult top = topKProfits(p, k);
+            const KnapsackResult bb = branchAndBoundKnapsack(p, w, N);
+            QVERIFY2(std::abs(bb.value - top.value) <= 1e-12 * top.value, qPrintable(QString("trial %1").arg(trial)));
+            std::vector<double> sorted = p;
+            std::sort(sorted.begin(), sorted.end(), std::greater<>());
+            const double demand = rng.uniform(0.0, 0.5 * n);
+            int m = 0;
+            for (double got = 0; got < demand; ++m) got += sorted[static_cast<std::size_t>(m)];
+            const CoverResult c = branchAndBoundCover(p, w, demand);
+            QVERIFY2(c.chosen.size() == static_cast<std::size_t>(m) && std::abs(c.cost - m * v) <= 1e-12 * m * v,
+                     qPrintable(QString("trial %1: %2 items, sorting %3").arg(trial).arg(c.chosen.size()).arg(m)));
+        }
+    }
+
+    void nodeLimitGivesAClearError() {
+        const Instance hard = equalRatios(40);
+        BranchAndBoundParams few;
+        few.maxNodes = 10000;
+        try {
+            (void)branchAndBoundKnapsack(hard.p, hard.v, hard.capacity, few);
+            QFAIL("the search went past its node limit without a word");
+        } catch (const std::invalid_argument& e) {
+            const QString m = e.what();
+            QVERIFY2(m.startsWith("the exact value-budget adversary gave up after 10000 search steps"), qPrintable(m));
+            QVERIFY2(m.contains("greedy adversary") && !m.contains("branchAndBound"), qPrintable(m));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundCover(hard.p, hard.v, hard.capacity, few));
+        // With room to search, the same instance is solved, and the optimum is what enumeration says.
+        const Instance small = equalRatios(14);
+        QCOMPARE(branchAndBoundKnapsack(small.p, small.v, small.capacity).value, bruteRealKnapsack(small));
+        QCOMPARE(branchAndBoundCover(small.p, small.v, small.capacity).cost, bruteCover(small, small.capacity));
+        few.maxNodes = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundKnapsack({1.0}, {1.0}, 1.0, few));
+    }
+
+    void branchAndBoundRejectsBadPrices() {
+        const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+        for (double v : {0.0, -1.0, nan, inf}) {
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundKnapsack({1.0, 1.0}, {1.0, v}, 1.0));
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundCover({1.0, 1.0}, {1.0, v}, 1.0));
+        }
+        for (double N : {-1.0, nan, inf}) QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundKnapsack({1.0}, {1.0}, N));
+        for (double D : {nan, inf, -inf}) QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundCover({1.0}, {1.0}, D));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundKnapsack({1.0, 2.0}, {1.0}, 1.0));
     }
 
     void fractionalHandExample() {
