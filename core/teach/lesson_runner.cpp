@@ -33,9 +33,11 @@ bool sameExperiment(const ExperimentSpec& run, const ExperimentSpec& step) {
         return false;
     for (std::size_t i = 0; i < run.learners.size(); ++i)
         if (run.learners[i].id != step.learners[i].id || run.learners[i].learner != step.learners[i].learner) return false;
-    // The data: a run of another dataset or class pair must not stand for the step's.
+    // The data: a run of another dataset or class pair must not stand for the step's; nor one
+    // under the same threat name with other attacked classes, parameters or feature prices
+    // (toJson writes the threat's parameters complete, so a default written out is no change).
     const nlohmann::json a = toJson(run), b = toJson(step);
-    for (const char* key : {"dataset", "test", "task", "tasks"})
+    for (const char* key : {"dataset", "test", "task", "tasks", "attack", "importance"})
         if (a.value(key, nlohmann::json()) != b.value(key, nlohmann::json())) return false;
     return true;
 }

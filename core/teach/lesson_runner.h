@@ -30,8 +30,8 @@ Observation observeStep(const Lesson& lesson, int step, const ExperimentResult& 
 
 /// Whether `run` (a finished run's spec) is of lesson experiment `step`: the same data (dataset,
 /// test file, task, or the tasks of a multi-task experiment), learners (ids and types), threat
-/// and levels. The window may retitle the spec or add what its panels hold (a thread count), so
-/// the rest is not compared.
+/// (with its complete parameters and attacked classes), feature prices and levels. The window may
+/// retitle the spec or add what its panels hold (a thread count), so the rest is not compared.
 bool sameExperiment(const ExperimentSpec& run, const ExperimentSpec& step);
 
 struct StepOutcome {

@@ -472,6 +472,31 @@ private slots:
         QVERIFY(!sameExperiment(otherLearner, step));
     }
 
+    void sameExperimentComparesTheThreatAndPrices() {
+        // The views must show the run the observation speaks of: the same threat name with other
+        // attacked classes (two-sided instead of the spammer's one-sided), other threat
+        // parameters or other feature prices is another experiment, whose curves differ.
+        const Lesson spam = loadLessonFile(lessonsDir() + "/d-the-spammer-deletes-words.json");
+        const ExperimentSpec oneSided = spam.steps[0].experiment;
+        QCOMPARE(oneSided.attackedClasses, std::vector<std::string>{"spam"});
+        ExperimentSpec twoSided = oneSided;
+        twoSided.attackedClasses.clear();
+        QVERIFY(!sameExperiment(twoSided, oneSided));
+        ExperimentSpec noise = oneSided;   // deleted words replaced by noise, not zero
+        noise.attack.params["replacement"] = "uniform-noise";
+        QVERIFY(!sameExperiment(noise, oneSided));
+        ExperimentSpec defaultsWritten = oneSided;   // a default written out is the same threat
+        defaultsWritten.attack.params = oneSided.attack.completeParams();
+        QVERIFY(sameExperiment(defaultsWritten, oneSided));
+
+        const Lesson prices = loadLessonFile(lessonsDir() + "/e-features-with-prices.json");
+        const ExperimentSpec uniform = prices.steps[0].experiment;
+        QCOMPARE(uniform.importance.kind, ImportanceSpec::Kind::Uniform);
+        ExperimentSpec informative = uniform;
+        informative.importance.kind = ImportanceSpec::Kind::MutualInformation;
+        QVERIFY(!sameExperiment(informative, uniform));
+    }
+
     void bundledLessons_data() {
         QTest::addColumn<QString>("id");
         const std::vector<Lesson> lessons = listLessons();

@@ -152,6 +152,35 @@ private slots:
         QCOMPARE(w.lastResult()->spec.task.negative, std::vector<std::string>{"5"});
     }
 
+    void aTwoSidedRunIsNotTheSpammersStepRun() {
+        // Review: sameExperiment compared the threat's name only, so after the student ran
+        // lesson (d)'s spec with every class attacked (or other prices, other threat
+        // parameters), Next kept those curves beside an observation about the one-sided spammer.
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        LessonDock* dock = addLessons(w);
+        const Lesson lesson = loadLessonFile(lessonsDir() + "/d-the-spammer-deletes-words.json");
+        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
+        QSignalSpy runs(&w, &MainWindow::runStarted);
+        QVERIFY(dock->startLesson(QString("d-the-spammer-deletes-words")));
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());   // the window's run is the step's
+        QVERIFY(w.lastResult());
+        const ExperimentResult lessonRun = *w.lastResult();
+        QCOMPARE(lessonRun.spec.attackedClasses, std::vector<std::string>{"spam"});
+        QVERIFY(sameExperiment(lessonRun.spec, lesson.steps[0].experiment));
+        ExperimentSpec twoSided = lessonRun.spec;
+        twoSided.attackedClasses.clear();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        w.runSpec(twoSided);
+        QVERIFY(finished.wait(120000));
+        QVERIFY(w.lastResult()->spec.attackedClasses.empty());
+        dock->next();
+        const QString text = waitForObservation(*dock, shown, failed);
+        QCOMPARE(text, QString::fromStdString(observeStep(lesson, 1, lessonRun).text));
+        QCOMPARE(runs.count(), 3);
+        QCOMPARE(w.lastResult()->spec.attackedClasses, std::vector<std::string>{"spam"});
+    }
+
     void stepWithNewExperimentRunsIt() {
         // Lesson (b) step 2 changes the threat: Next starts a second run, and Back to step 1
         // runs step 1's experiment again (the window now shows step 2's).
