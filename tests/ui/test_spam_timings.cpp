@@ -102,9 +102,10 @@ private slots:
         qInfo("longest GUI stall: %lld ms while loading (gaps > 20 ms: %s), %lld ms until the first point (%s); target 50",
               std::max(open, loadStall), qPrintable(loadLong), runStall, qPrintable(stall.takeLong()));
         // 4x the 50 ms target: a loaded CI machine stays below it, while filling a widget per
-        // word (the 24,677-row tables) does not.
-        QVERIFY2(std::max(open, loadStall) < 200, qPrintable(QString("load stall %1 ms").arg(std::max(open, loadStall))));
-        QVERIFY2(runStall < 200, qPrintable(QString("run stall %1 ms").arg(runStall)));
+        // word (the 24,677-row tables) does not. Sanitizer builds scale every bound by
+        // FDLAB_TEST_TIME_SCALE (10): CI's ASan stage measured a 229 ms load stall here.
+        QVERIFY2(std::max(open, loadStall) < 200 * FDLAB_TEST_TIME_SCALE, qPrintable(QString("load stall %1 ms").arg(std::max(open, loadStall))));
+        QVERIFY2(runStall < 200 * FDLAB_TEST_TIME_SCALE, qPrintable(QString("run stall %1 ms").arg(runStall)));
         w.cancelRun();
     }
 
@@ -165,9 +166,9 @@ private slots:
         qInfo("switch message: %s ms (target 100), longest GUI stall %lld ms", qPrintable(list(switches)), switchStall);
         qInfo("budget slider: %s ms (target 50), longest GUI stall %lld ms", qPrintable(list(slides)), slideStall);
 
-        QVERIFY2(firstPoint < 50000, qPrintable(QString("first point after %1 ms").arg(firstPoint)));
-        for (qint64 s : switches) QVERIFY2(s >= 0 && s < 1000, qPrintable(list(switches)));
-        for (qint64 s : slides) QVERIFY2(s >= 0 && s < 500, qPrintable(list(slides)));
+        QVERIFY2(firstPoint < 50000 * FDLAB_TEST_TIME_SCALE, qPrintable(QString("first point after %1 ms").arg(firstPoint)));
+        for (qint64 s : switches) QVERIFY2(s >= 0 && s < 1000 * FDLAB_TEST_TIME_SCALE, qPrintable(list(switches)));
+        for (qint64 s : slides) QVERIFY2(s >= 0 && s < 500 * FDLAB_TEST_TIME_SCALE, qPrintable(list(slides)));
         QVERIFY(view->messageView()->view(0) != nullptr);
     }
 };
