@@ -46,6 +46,8 @@ struct PlayBudget {
     /// Throws std::invalid_argument naming the field: negative or non-finite limit, a
     /// fractional count, prices of the wrong length or not > 0, a scale <= 0.
     void validate(int features) const;
+    /// validate without the limit: the prices and the scale (value budgets), O(features).
+    void validatePrices(int features) const;
     /// The cost of deleting the features `set`: its size, or the sum of their prices.
     double cost(std::span<const int> set) const;
 };
@@ -118,5 +120,8 @@ struct FlipNeed {
 /// whole multiples of it, else the exact cheapest flip over the real prices). Throws
 /// std::invalid_argument when the exact search gives up (BranchAndBoundParams::maxNodes).
 FlipNeed deletionsToFlip(const TrainedModel& model, const RowView& x, int label, const PlayBudget& budget);
+/// deletionsToFlip for a budget whose validatePrices(x.n) has passed: no O(features) check per
+/// call, for callers that ask for every row of a dataset (robustnessMap).
+FlipNeed deletionsToFlipValidated(const TrainedModel& model, const RowView& x, int label, const PlayBudget& budget);
 
 }  // namespace fdlab

@@ -3,6 +3,7 @@
 #include "core/attacks/threat_registry.h"
 
 #include "core/solvers/knapsack.h"
+#include "core/util/parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,6 +53,7 @@ RobustnessCounts RobustnessMap::counts() const {
 RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const TrainedModel& b,
                             const AttackSpec& attack, const RunControl& rc) {
     const PlayBudget budget = budgetOfThreat(attack, test);
+    budget.validatePrices(test.features());
     RobustnessMap r;
     r.byValue = budget.byValue;
     r.knapsackScale = budget.knapsackScale;
@@ -70,21 +72,35 @@ RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const Tr
             const bool wrong = scoreWithDeletions(model, test.row(i), label, {}).margin <= 0.0;
             return wrong ? 0.0 : std::numeric_limits<double>::infinity();
         }
-        const FlipNeed f = deletionsToFlip(model, test.row(i), label, budget);
+        const FlipNeed f = deletionsToFlipValidated(model, test.row(i), label, budget);
         exact = exact && f.exact;
         return f.need;
     };
-    for (int i = 0; i < test.rows(); ++i) {
+    // Blocks of 1/50 of the rows, each shared among the threads (every row writes its own slots);
+    // cancel and progress between blocks, so a cancelled map still has its first `done` rows.
+    std::vector<char> exact(2 * m, 1);
+    for (int start = 0; start < test.rows(); start += step) {
         if (rc.cancelled()) {
             r.status = Status::Cancelled;
-            return r;
+            break;
         }
-        r.needA[static_cast<std::size_t>(i)] = need(a, i, r.exactA);
-        r.needB[static_cast<std::size_t>(i)] = need(b, i, r.exactB);
-        r.done = i + 1;
-        if (r.done % step == 0 || r.done == test.rows())
-            rc.report(static_cast<double>(r.done) / test.rows(), r.done,
-                      std::to_string(r.done) + " of " + std::to_string(test.rows()) + " instances");
+        const int end = std::min(test.rows(), start + step);
+        parallelFor(end - start, 0, [&](int k) {
+            const int i = start + k;
+            const auto s = static_cast<std::size_t>(i);
+            bool ea = true, eb = true;
+            r.needA[s] = need(a, i, ea);
+            r.needB[s] = need(b, i, eb);
+            exact[2 * s] = ea;
+            exact[2 * s + 1] = eb;
+        });
+        r.done = end;
+        rc.report(static_cast<double>(r.done) / test.rows(), r.done,
+                  std::to_string(r.done) + " of " + std::to_string(test.rows()) + " instances");
+    }
+    for (std::size_t s = 0; s < static_cast<std::size_t>(r.done); ++s) {
+        r.exactA = r.exactA && exact[2 * s];
+        r.exactB = r.exactB && exact[2 * s + 1];
     }
     return r;
 }
