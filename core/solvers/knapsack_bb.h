@@ -36,8 +36,8 @@ namespace fdlab {
 
 struct BranchAndBoundParams {
     /// Search nodes (a choice of how many items of one group to take) before giving up with
-    /// std::invalid_argument. 10^7 nodes take about 0.2 s, so a hopeless instance does not
-    /// hold up Reveal, which runs on the GUI thread.
+    /// std::invalid_argument. 10^7 nodes take about 0.2 s, so a hopeless instance soon says so
+    /// (Reveal runs it on a worker thread: ui/plots/adversary_play.h).
     long maxNodes = 10'000'000;
 
     /// Throws std::invalid_argument naming the field (maxNodes < 1).
