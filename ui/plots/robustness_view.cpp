@@ -95,6 +95,10 @@ RobustnessView::RobustnessView(QWidget* parent) : QWidget(parent) {
     m_spared->setLineStyle(QCPCurve::lsNone);
     m_spared->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(140, 140, 140), 1.2), Qt::NoBrush, 7));
     m_spared->setName(tr("not attacked"));
+    // On top: at "never" they share the corner with the attacked instances no budget flips, and
+    // hollow they leave those visible.
+    m_scatter->addLayer("spared", m_scatter->layer("main"), QCustomPlot::limAbove);
+    m_spared->setLayer("spared");
     m_points = new QCPCurve(m_scatter->xAxis, m_scatter->yAxis);
     m_points->setLineStyle(QCPCurve::lsNone);
     m_points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 80, 170, 200), QColor(30, 80, 170, 70), 7));
