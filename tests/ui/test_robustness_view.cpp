@@ -23,6 +23,33 @@ using namespace fdlab::ui;
 using testing::imageModels;
 using testing::worstCaseCount;
 
+namespace {
+
+// The Heatmaps tab and the Robustness tab following it, at 1280x720.
+struct TwoTabs {
+    QTabWidget tabs;
+    HeatmapView* heatmaps = new HeatmapView;   // owned by tabs
+    RobustnessView* map = nullptr;
+    TwoTabs() {
+        tabs.addTab(heatmaps, "Heatmaps");
+        map = addRobustnessTab(&tabs, heatmaps);
+        tabs.resize(1280, 720);
+        tabs.show();
+    }
+    /// Computes the tiny images' map under worst-case-count attacking `classes` (empty: every
+    /// class) at K = 3; false when it does not arrive.
+    bool computeAttacking(std::vector<int> classes) {
+        AttackSpec attack = worstCaseCount();
+        attack.attackedClasses = std::move(classes);
+        heatmaps->setContext(testing::tinyImages(), imageModels(), attack, 3);
+        QSignalSpy ready(map, &RobustnessView::mapReady);
+        map->compute();
+        return ready.wait(20000);
+    }
+};
+
+}  // namespace
+
 class TestRobustnessView : public QObject {
     Q_OBJECT
 private slots:
@@ -30,18 +57,9 @@ private slots:
         // Review: on the spam pair the map said "Never flipped: SVM 1269", counting ham the
         // one-sided spammer never attacks. Attacking "pos" only, the tiny images' one "neg"
         // instance (correct clean, so need +inf) is named as not attacked, not as never flipped.
-        QTabWidget tabs;
-        auto* heatmaps = new HeatmapView;
-        tabs.addTab(heatmaps, "Heatmaps");
-        RobustnessView* r = addRobustnessTab(&tabs, heatmaps);
-        tabs.resize(1280, 720);
-        tabs.show();
-        AttackSpec oneSided = worstCaseCount();
-        oneSided.attackedClasses = {1};
-        heatmaps->setContext(testing::tinyImages(), imageModels(), oneSided, 3);
-        QSignalSpy ready(r, &RobustnessView::mapReady);
-        r->compute();
-        QVERIFY(ready.wait(20000));
+        TwoTabs t;
+        RobustnessView* r = t.map;
+        QVERIFY(t.computeAttacking({1}));
         const QString text = r->summaryLabel()->text();
         QVERIFY2(text.contains("Never flipped: A 0, B 0."), qPrintable(text));
         QVERIFY2(text.contains("<b>Not attacked:</b> 1 neg (the threat attacks pos only)"), qPrintable(text));
@@ -56,19 +74,12 @@ private slots:
         // attacked) like attacked ones, sitting at "never" as if the learners resisted there.
         // Attacking "pos" only: instances 0-2 are attacked points, instance 3 ("neg") a hollow
         // grey point, named "not attacked" in the legend, and a click on it still opens it.
-        QTabWidget tabs;
-        auto* heatmaps = new HeatmapView;
-        tabs.addTab(heatmaps, "Heatmaps");
-        RobustnessView* r = addRobustnessTab(&tabs, heatmaps);
-        tabs.resize(1280, 720);
-        tabs.show();
-        AttackSpec oneSided = worstCaseCount();
-        oneSided.attackedClasses = {1};
-        heatmaps->setContext(testing::tinyImages(), imageModels(), oneSided, 3);
+        TwoTabs t;
+        RobustnessView* r = t.map;
+        HeatmapView* heatmaps = t.heatmaps;
+        QTabWidget& tabs = t.tabs;
         tabs.setCurrentWidget(r);
-        QSignalSpy ready(r, &RobustnessView::mapReady);
-        r->compute();
-        QVERIFY(ready.wait(20000));
+        QVERIFY(t.computeAttacking({1}));
         QCOMPARE(r->attackedPoints()->data()->size(), 3);
         QCOMPARE(r->sparedPoints()->data()->size(), 1);
         for (int k = 0; k < 3; ++k) QCOMPARE(r->instanceAtPoint(k), k);
@@ -103,9 +114,7 @@ private slots:
                                                          static_cast<int>(p->yAxis->coordToPixel(at3->value))));
         QCOMPARE(heatmaps->instance(), 3);
         // Both classes attacked: no spared points, no legend.
-        heatmaps->setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 3);
-        r->compute();
-        QVERIFY(ready.wait(20000));
+        QVERIFY(t.computeAttacking({}));
         QCOMPARE(r->attackedPoints()->data()->size(), 4);
         QCOMPARE(r->sparedPoints()->data()->size(), 0);
         QVERIFY(!p->legend->visible());
