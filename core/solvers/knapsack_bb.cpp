@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -156,6 +157,16 @@ std::string tooLong(long maxNodes, int groups, const std::string& what) {
 
 }  // namespace
 
+double coverSum(const std::vector<double>& profit, const std::vector<int>& chosen) {
+    std::vector<double> values;
+    values.reserve(chosen.size());
+    for (int j : chosen) values.push_back(profit[static_cast<std::size_t>(j)]);
+    std::sort(values.begin(), values.end(), std::greater<>());
+    double s = 0.0;
+    for (double v : values) s += v;
+    return s;
+}
+
 KnapsackResult branchAndBoundKnapsack(const std::vector<double>& profit, const std::vector<double>& weight,
                                       double capacity, const BranchAndBoundParams& params) {
     checkKnapsackInput(profit, weight, capacity, "branch-and-bound knapsack");
@@ -225,10 +236,12 @@ CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::ve
     const Groups gs = groupsByRatio(profit, weight, [](std::size_t) { return true; });
     const int G = gs.size();
     const auto u = [](int g) { return static_cast<std::size_t>(g); };
-    // Whether a set covers the demand is decided on its profits summed in increasing index order
-    // (valueOf, as every solver sums its set). The search sums in its own order and from prefix
-    // sums, within `slack` of that one; only a sum that close to the demand needs the set summed
-    // again, and only a shortfall beyond it makes a branch hopeless.
+    // Whether a set covers the demand is decided on coverSum, which every choice of the same
+    // counts per group gives to the last bit (the group's items have one profit), so searching
+    // counts instead of members loses no set. The search sums in its own order and from prefix
+    // sums, within `slack` of coverSum (rounding is below n * 2^-53 of the summed profits, far
+    // below 1e-10 of them); only a sum that close to the demand needs the set summed again, and
+    // only a shortfall beyond it makes a branch hopeless.
     const double slack = 1e-10 * (demand + gs.P[u(G)]);
     // The greedy choice: as many items as surely cover what the demand still needs, no more
     // (counts below are tried next, down to 0).
@@ -241,7 +254,7 @@ CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::ve
     };
     const auto done = [&](int g, double, double p) {
         if (p >= demand + slack || p < demand - slack) return p >= demand;
-        return valueOf(profit, chosenOf(gs, prefixOf(take, g))) >= demand;
+        return coverSum(profit, chosenOf(gs, prefixOf(take, g))) >= demand;
     };
     // The LP relaxation's cost: whole groups by ratio until the next one covers the rest, then
     // the fraction of it that does; +infinity (hopeless) when all of them fall short. With one

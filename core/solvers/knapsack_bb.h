@@ -16,8 +16,12 @@
 // needs every v_j * scale to be a whole number; this one takes any real prices.
 //
 // The budget follows knapsack.h's rule: a set fits when its summed price is at most
-// N * (1 + kBudgetTolerance). A set covers D when its profits summed in increasing index order
-// (valueOf) reach D. Optimal up to rounding: a branch that can only tie the best set to 1e-13
+// N * (1 + kBudgetTolerance). A set covers D when its profits summed largest first (coverSum)
+// reach D. That sum depends only on the multiset of profits, not on which items carry them: the
+// search takes "t items of a group" as its t lowest indices, and with the index-order sum it used
+// before, a demand equal to a sum of profits to the last bit could be reached by {2,3,4,6,9} and
+// missed by the interchangeable {0,2,3,4,6} (0 and 9 identical), returning a dearer set (cost
+// 3.35 for 3.25). Optimal up to rounding: a branch that can only tie the best set to 1e-13
 // (relative) is not explored. The search's work is bounded (BranchAndBoundParams::maxNodes);
 // past it, std::invalid_argument with a message for the user, never a set that may not be
 // optimal. Exactly proportional profits (p_j = c v_j for many j) are the hard case: then the
@@ -32,8 +36,8 @@ namespace fdlab {
 
 struct BranchAndBoundParams {
     /// Search nodes (a choice of how many items of one group to take) before giving up with
-    /// std::invalid_argument. 10^7 nodes take about 0.2 s, so a hopeless instance does not
-    /// hold up Reveal, which runs on the GUI thread.
+    /// std::invalid_argument. 10^7 nodes take about 0.2 s, so a hopeless instance soon says so
+    /// (Reveal runs it on a worker thread: ui/plots/adversary_play.h).
     long maxNodes = 10'000'000;
 
     /// Throws std::invalid_argument naming the field (maxNodes < 1).
@@ -53,8 +57,12 @@ struct CoverResult {
     bool covered() const { return cost != std::numeric_limits<double>::infinity(); }
 };
 
-/// The cheapest flip: min weight with summed profit >= demand (finite). The cost is the chosen
-/// weights summed in increasing index order.
+/// The profits of `chosen` summed largest first: equal for every set with the same multiset of
+/// profits (the cover's test "reaches the demand", so that equal items are interchangeable).
+double coverSum(const std::vector<double>& profit, const std::vector<int>& chosen);
+
+/// The cheapest flip: min weight with coverSum(profit, set) >= demand (finite). The cost is the
+/// chosen weights summed in increasing index order.
 CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::vector<double>& weight, double demand,
                                 const BranchAndBoundParams& params = {});
 

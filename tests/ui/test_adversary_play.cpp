@@ -11,11 +11,13 @@
 
 #include "core/attacks/worst_case_linear.h"
 #include "core/data/preprocess.h"
+#include "core/util/rng.h"
 #include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/draw_canvas.h"
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/type_message.h"
+#include "wait_for_view.h"
 #include "tiny_fixtures.h"
 
 #include <QDoubleSpinBox>
@@ -25,6 +27,7 @@
 #include <QRegularExpression>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QUrl>
 #include <qcustomplot.h>
 
@@ -36,9 +39,109 @@ using testing::textModels;
 using testing::tinyText;
 using testing::worstCaseCount;
 
+namespace {
+
+// Prices equal to the damages (p_j = v_j, 40 distinct sizes), the hopeless case of the exact
+// value adversary (knapsack_bb.h): row 0 has every feature at 1 and a margin of half the total,
+// so both the knapsack at N = 20.12 and the cheapest flip search to their step limit (about
+// 0.2 s each) and give up. Row 1 is easy: one feature, worth 1, against a bias of -0.5.
+struct Hopeless {
+    HeatmapContextPtr ctx;
+    PlayBudget budget;
+};
+
+Hopeless hopeless() {
+    const int n = 40;
+    auto d = std::make_shared<Dataset>();
+    d->name = "proportional";
+    d->X = Dataset::Matrix::Zero(2, n);
+    d->X.row(0).setOnes();
+    d->X(1, 0) = 1.0f;
+    d->labels = {1, 1};
+    d->classNames = {"neg", "pos"};
+    Rng rng(99);
+    Eigen::VectorXd w(n);
+    for (int j = 0; j < n; ++j) {
+        w(j) = 1.0 + rng.uniform();
+        d->importance.push_back(w(j));
+    }
+    d->fillDefaults();
+    auto ctx = std::make_shared<InstanceViewContext>();
+    ctx->test = d;
+    ctx->models.emplace_back("A", testing::linearModel(w, -0.5 * w.sum() + 0.123456789));
+    ctx->models.emplace_back("B", testing::linearModel(2.0 * w, -w.sum() + 0.25));
+    ctx->attack.threat = "worst-case-value-exact";
+    return {ctx, PlayBudget::value(0.5 * n + 0.123456789, d->importance)};
+}
+
+}  // namespace
+
 class TestAdversaryPlay : public QObject {
     Q_OBJECT
 private slots:
+    // Review: Reveal ran the exact search on the GUI thread, which on this instance blocked for
+    // the step limit per learner before showing the error. Now it runs as a job: the event loop
+    // turns while it searches (a 0 ms timer fires before the result), the error is core's,
+    // shown per learner, and a round changed meanwhile drops the stale result.
+    void revealRunsOffTheGuiThread() {
+        const Hopeless h = hopeless();
+        AdversaryPlay p;
+        p.resize(1280, 720);
+        p.show();
+        p.setGame(h.ctx, 0, 1, 0, h.budget.limit);
+        const PlayBudget budget = p.game()->budget();   // N as the spin box holds it (20.12)
+        QVERIFY(budget.byValue && std::abs(budget.limit - 20.12) < 1e-9 && budget.prices == h.budget.prices);
+        const double N = budget.limit;
+        QString expected[2];
+        for (int k = 0; k < 2; ++k) {
+            try {
+                (void)optimalPlay(h.ctx->models[static_cast<std::size_t>(k)].second, h.ctx->test->row(0), 1, budget);
+                QFAIL("the exact value adversary solved the hopeless instance: no longer a test of a slow reveal");
+            } catch (const std::invalid_argument& e) {
+                expected[k] = QString::fromStdString(e.what()).toHtmlEscaped();
+            }
+        }
+        QVERIFY(expected[0].contains("gave up after"));
+        bool ticked = false, tickedBeforeResult = false;
+        QTimer::singleShot(0, &p, [&] { ticked = true; });
+        connect(&p, &AdversaryPlay::revealed, &p, [&] { tickedBeforeResult = ticked; });
+        QSignalSpy shown(&p, &AdversaryPlay::revealed);
+        p.reveal();
+        QVERIFY(p.revealing());
+        QCOMPARE(shown.count(), 0);
+        QVERIFY2(p.revealLabel()->text().contains("Finding the optimal attack"), qPrintable(p.revealLabel()->text()));
+        QVERIFY(shown.wait(60000));
+        QVERIFY(tickedBeforeResult);   // the GUI thread was free while the search ran
+        QVERIFY(!p.revealing());
+        QVERIFY(!p.optimum(0) && !p.optimum(1));
+        for (int k = 0; k < 2; ++k)
+            QVERIFY2(p.revealLabel()->text().contains(expected[k]), qPrintable(p.revealLabel()->text()));
+
+        // Switching instance while a reveal searches: its result never shows. The easy row's
+        // reveal queues behind it, and only that one arrives, equal to core's answer.
+        p.reveal();
+        QVERIFY(p.revealing());
+        p.setGame(h.ctx, 0, 1, 1, N);
+        QVERIFY(!p.revealing());
+        QVERIFY(p.revealLabel()->text().isEmpty());
+        shown.clear();
+        p.reveal();
+        QVERIFY(shown.wait(60000));
+        QTest::qWait(100);
+        QCOMPARE(shown.count(), 1);
+        for (int k = 0; k < 2; ++k) {
+            const TrainedModel& m = h.ctx->models[static_cast<std::size_t>(k)].second;
+            const OptimalPlay o = optimalPlay(m, h.ctx->test->row(1), 1, budget);
+            const FlipNeed need = deletionsToFlip(m, h.ctx->test->row(1), 1, budget);
+            QVERIFY(p.optimum(k) && p.need(k));
+            QCOMPARE(p.optimum(k)->deleted, o.deleted);
+            QCOMPARE(p.optimum(k)->after.scores, o.after.scores);
+            QCOMPARE(p.need(k)->need, need.need);
+        }
+        QCOMPARE(p.optimum(0)->deleted, std::vector<int>{0});   // by hand: 1 - 0.5 > 0, deleting it flips
+        QVERIFY2(p.revealLabel()->text().contains("<b>A</b>: within"), qPrintable(p.revealLabel()->text()));
+    }
+
     void playOnAnImage() {
         HeatmapView v;
         v.resize(1280, 720);
@@ -73,7 +176,7 @@ private slots:
 
         const int rounds = AdversaryPlay::scoreboard().rounds;
         const int matched = AdversaryPlay::scoreboard().matched;
-        p->reveal();
+        QVERIFY(revealAndWait(p));
         const auto images = testing::tinyImages();   // kept: the row is a view into it
         const RowView x = images->row(2);
         QCOMPARE(p->optimum(0)->deleted, worstCaseCountDeletion(*imageModels()[0].second.linear, x, 1, 3).deleted);
@@ -86,7 +189,7 @@ private slots:
                  qPrintable(p->revealLabel()->text()));
         QCOMPARE(AdversaryPlay::scoreboard().rounds, rounds + 1);
         QCOMPARE(AdversaryPlay::scoreboard().matched, matched + 1);   // A fooled with 3 = its need
-        p->reveal();
+        QVERIFY(revealAndWait(p));
         QCOMPARE(AdversaryPlay::scoreboard().rounds, rounds + 1);     // once per round
         QVERIFY(p->scoreboardLabel()->text().contains(QString("%1 rounds").arg(rounds + 1)));
 
@@ -115,7 +218,7 @@ private slots:
         QVERIFY(p->scoreLabel(0)->text().contains("fooled"));
         QCOMPARE(p->messageBrowser()->toPlainText(), QString("Cheap PILLS, cheap! Meeting at noon."));
         QVERIFY(p->messageBrowser()->toHtml().contains("line-through"));
-        p->reveal();
+        QVERIFY(revealAndWait(p));
         QCOMPARE(p->need(0)->need, 1.0);
         QVERIFY(!p->need(1)->flips());   // B keeps 0.5 with every helpful word gone
         QVERIFY(p->revealLabel()->text().contains("No budget flips it"));
@@ -163,7 +266,7 @@ private slots:
         QCOMPARE(v.context()->test->rows(), 5);
         v.setAdversaryMode(true);
         QVERIFY(std::abs(v.adversaryPlay()->score(0).scores[0] - (sum - 1.5)) <= 1e-12);
-        v.adversaryPlay()->reveal();
+        QVERIFY(revealAndWait(v.adversaryPlay()));
         QCOMPARE(v.adversaryPlay()->need(0)->need, 3.0);
         pad->clear();
         QCOMPARE(pad->values(), std::vector<float>(16, 0.0f));
@@ -200,7 +303,7 @@ private slots:
         QCOMPARE(p->score(0).scores[0], 4.0);
         emit p->messageBrowser()->anchorClicked(QUrl("4"));   // delete "pills"
         QCOMPARE(p->score(0).scores[0], 1.0);
-        p->reveal();
+        QVERIFY(revealAndWait(p));
         QCOMPARE(p->need(0)->need, 2.0);
         QVERIFY(!p->need(1)->flips());
         // Nothing in the vocabulary: nothing to attack.

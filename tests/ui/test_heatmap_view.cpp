@@ -9,6 +9,7 @@
 #include "core/data/task.h"
 #include "core/learners/registry.h"
 #include "ui/plots/color_map_widget.h"
+#include "ui/plots/feature_bars.h"
 #include "ui/plots/heatmap_view.h"
 #include "wait_for_view.h"
 #include "../core/tiny_images.h"
@@ -21,6 +22,11 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <numeric>
+
 using namespace fdlab;
 using namespace fdlab::ui;
 
@@ -31,6 +37,40 @@ using testing::tinyImages;
 std::vector<std::pair<QString, TrainedModel>> twoModels() {
     auto [a, b] = testing::tinyModels();
     return {{"A", std::move(a)}, {"B", std::move(b)}};
+}
+
+// spambase's first feature names, repeated to its 57 (long, like "word_freq_address").
+std::vector<std::string> spambaseLikeNames(int n) {
+    const char* base[] = {"word_freq_make", "word_freq_address", "word_freq_all", "word_freq_3d", "word_freq_our",
+                          "char_freq_!", "capital_run_length_average"};
+    std::vector<std::string> names;
+    for (int j = 0; j < n; ++j) names.push_back(std::string(base[j % 7]) + "_" + std::to_string(j));
+    return names;
+}
+
+// The title text as drawn (QCPTextElement in the plot's first row) and its pixel width.
+int drawnTitleWidth(const FeatureBars& b) {
+    auto* title = qobject_cast<QCPTextElement*>(b.plot()->plotLayout()->element(0, 0));
+    return title ? QFontMetrics(title->font()).horizontalAdvance(title->text()) : -1;
+}
+
+// No two names under the bars overlap: side by side they are their widths apart, rotated they
+// are parallel strips one line high whose centres must be height / sin(angle) apart.
+bool tickLabelsOverlap(const FeatureBars& b, QString* why) {
+    const auto ticks = b.tickLabels();
+    const QFontMetrics fm(b.tickLabelFont());
+    const double angle = b.tickLabelRotation() * M_PI / 180.0;
+    for (std::size_t i = 1; i < ticks.size(); ++i) {
+        const double dx = ticks[i].x - ticks[i - 1].x;
+        const double need = angle == 0.0
+                                ? (fm.horizontalAdvance(ticks[i].text) + fm.horizontalAdvance(ticks[i - 1].text)) / 2.0
+                                : fm.height() / std::sin(std::abs(angle));
+        if (dx < need) {
+            *why = QString("'%1' and '%2' are %3 px apart, %4 needed").arg(ticks[i - 1].text, ticks[i].text).arg(dx).arg(need);
+            return true;
+        }
+    }
+    return false;
 }
 
 AttackSpec worstCaseCount() {
@@ -244,6 +284,83 @@ private slots:
         QCOMPARE(v.deletedShown(0).size(), std::size_t(2));
         v.setGridMode(true);
         QVERIFY(!v.gridMode());
+    }
+
+    // A long title in a narrow chart was drawn centred and cut at both ends ("M: deleted at N =
+    // 2.96" for "SVM: deleted at N = 2.9682"); it is elided at the right to the chart's width.
+    void barTitleIsElidedToTheChart() {
+        FeatureBars b;
+        b.resize(150, 220);
+        b.show();
+        const QString full = "SVM: deleted at N = 2.9682 of the budget";
+        b.setTitle(full);
+        QCOMPARE(b.title(), full);
+        QVERIFY(b.shownTitle().endsWith(QChar(0x2026)));
+        QVERIFY(b.shownTitle().startsWith("SVM: del"));
+        QVERIFY2(drawnTitleWidth(b) <= b.width(), qPrintable(QString::number(drawnTitleWidth(b))));
+        b.resize(600, 220);
+        QCOMPARE(b.shownTitle(), full);   // wide enough: the whole title again
+    }
+
+    // Tabular data with 57 long feature names (spambase): rotated at every bar they ran into one
+    // unreadable band; only as many as fit are drawn, and never on top of each other.
+    void barNamesDoNotOverlap() {
+        const int n = 57;
+        std::vector<int> shown(n);
+        std::iota(shown.begin(), shown.end(), 0);
+        std::vector<double> values(n);
+        for (int j = 0; j < n; ++j) values[static_cast<std::size_t>(j)] = std::sin(j);
+        FeatureBars b;
+        b.show();
+        for (int width : {160, 300, 700, 2000}) {
+            b.resize(width, 240);
+            b.setData(shown, values, std::vector<char>(n, 0), spambaseLikeNames(n));
+            b.plot()->replot();
+            QTest::qWait(50);   // the queued replot after the names were chosen for this width
+            b.plot()->replot();
+            const auto ticks = b.tickLabels();
+            QVERIFY2(ticks.size() >= 2, qPrintable(QString::number(width)));
+            QVERIFY(ticks.size() < static_cast<std::size_t>(n) || width == 2000);
+            QString why;
+            QVERIFY2(!tickLabelsOverlap(b, &why), qPrintable(QString("width %1: %2").arg(width).arg(why)));
+        }
+        // Few short names fit side by side, all of them.
+        b.resize(400, 240);
+        b.setData({0, 1, 2}, {1.0, -1.0, 0.5}, {0, 1, 0}, {"a", "b", "c"});
+        b.plot()->replot();
+        QTest::qWait(50);
+        b.plot()->replot();
+        QCOMPARE(b.tickLabels().size(), std::size_t(3));
+        QCOMPARE(b.tickLabelRotation(), 0.0);
+    }
+
+    // In the tab: a value budget's title reads "deleted at N = 2.97" (the row header names the
+    // learner) and fits its chart beside the docks.
+    void valueBudgetBarTitlesFit() {
+        auto d = tinyImages();
+        d->imageShape.reset();
+        d->featureNames = spambaseLikeNames(d->features());
+        d->importance.assign(static_cast<std::size_t>(d->features()), 0.5);
+        d->importance[0] = 1e-4;   // fine slider steps: the budget keeps its digits (2.968...)
+        AttackSpec value;
+        value.threat = "worst-case-value-exact";
+        HeatmapView v;
+        v.resize(560, 600);   // about the tab's width at 1280x720 with both docks open
+        v.show();
+        v.setContext(d, twoModels(), value, 2.9682);
+        v.setInstance(2);
+        QVERIFY(waitForView(v, 2, v.budget()));
+        QTest::qWait(50);
+        QVERIFY2(std::abs(v.budget() - 2.9682) < 2e-3, qPrintable(QString::number(v.budget(), 'g', 17)));
+        for (int k = 0; k < 2; ++k) {
+            FeatureBars* b = v.bars(k, 0);
+            QVERIFY(b->isVisible());
+            QVERIFY2(b->title().contains("N = 2.97"), qPrintable(b->title()));
+            QVERIFY2(!b->title().contains("2.968"), qPrintable(b->title()));
+            QVERIFY2(drawnTitleWidth(*b) <= b->width(), qPrintable(QString("%1 > %2").arg(drawnTitleWidth(*b)).arg(b->width())));
+            QString why;
+            QVERIFY2(!tickLabelsOverlap(*b, &why), qPrintable(why));
+        }
     }
 
     // Not a check: renders the tab on real data for a person to look at.

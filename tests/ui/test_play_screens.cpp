@@ -13,6 +13,7 @@
 #include "ui/plots/heatmap_view.h"
 #include "ui/plots/robustness_view.h"
 #include "ui/plots/type_message.h"
+#include "wait_for_view.h"
 
 #include <QApplication>
 #include <QDir>
@@ -149,7 +150,7 @@ private slots:
             for (int j : bestGuess(s, i, 0, 20)) QCOMPARE(p->clickFeature(j), DeletionGame::Move::Deleted);
             const PlayScore core = scoreWithDeletions(s.models[0].second, s.test->row(i), 1, p->game()->deleted());
             QCOMPARE(p->score(0).scores[0], core.scores[0]);
-            p->reveal();
+            QVERIFY(revealAndWait(p));
             QVERIFY(p->optimum(0)->exact && p->need(0)->flips());
             shoot(screen.tabs, "play-mnist-" + tag + ".png");
 
@@ -183,7 +184,7 @@ private slots:
             for (int j : bestGuess(s, i, 1, 4)) QCOMPARE(p->clickFeature(j), DeletionGame::Move::Deleted);
             const PlayScore core = scoreWithDeletions(s.models[0].second, s.test->row(i), 1, p->game()->deleted());
             QCOMPARE(p->score(0).scores[0], core.scores[0]);
-            p->reveal();
+            QVERIFY(revealAndWait(p));
             shoot(screen.tabs, "play-spam-" + tag + ".png");
             if (size.width() == 1280) showMap(screen, *s.test, "robustness-spam-" + tag + ".png");
             screen.tabs.setCurrentIndex(0);

@@ -23,6 +23,33 @@ using namespace fdlab::ui;
 using testing::imageModels;
 using testing::worstCaseCount;
 
+namespace {
+
+// The Heatmaps tab and the Robustness tab following it, at 1280x720.
+struct TwoTabs {
+    QTabWidget tabs;
+    HeatmapView* heatmaps = new HeatmapView;   // owned by tabs
+    RobustnessView* map = nullptr;
+    TwoTabs() {
+        tabs.addTab(heatmaps, "Heatmaps");
+        map = addRobustnessTab(&tabs, heatmaps);
+        tabs.resize(1280, 720);
+        tabs.show();
+    }
+    /// Computes the tiny images' map under worst-case-count attacking `classes` (empty: every
+    /// class) at K = 3; false when it does not arrive.
+    bool computeAttacking(std::vector<int> classes) {
+        AttackSpec attack = worstCaseCount();
+        attack.attackedClasses = std::move(classes);
+        heatmaps->setContext(testing::tinyImages(), imageModels(), attack, 3);
+        QSignalSpy ready(map, &RobustnessView::mapReady);
+        map->compute();
+        return ready.wait(20000);
+    }
+};
+
+}  // namespace
+
 class TestRobustnessView : public QObject {
     Q_OBJECT
 private slots:
@@ -30,18 +57,9 @@ private slots:
         // Review: on the spam pair the map said "Never flipped: SVM 1269", counting ham the
         // one-sided spammer never attacks. Attacking "pos" only, the tiny images' one "neg"
         // instance (correct clean, so need +inf) is named as not attacked, not as never flipped.
-        QTabWidget tabs;
-        auto* heatmaps = new HeatmapView;
-        tabs.addTab(heatmaps, "Heatmaps");
-        RobustnessView* r = addRobustnessTab(&tabs, heatmaps);
-        tabs.resize(1280, 720);
-        tabs.show();
-        AttackSpec oneSided = worstCaseCount();
-        oneSided.attackedClasses = {1};
-        heatmaps->setContext(testing::tinyImages(), imageModels(), oneSided, 3);
-        QSignalSpy ready(r, &RobustnessView::mapReady);
-        r->compute();
-        QVERIFY(ready.wait(20000));
+        TwoTabs t;
+        RobustnessView* r = t.map;
+        QVERIFY(t.computeAttacking({1}));
         const QString text = r->summaryLabel()->text();
         QVERIFY2(text.contains("Never flipped: A 0, B 0."), qPrintable(text));
         QVERIFY2(text.contains("<b>Not attacked:</b> 1 neg (the threat attacks pos only)"), qPrintable(text));
@@ -49,6 +67,57 @@ private slots:
         // Instances 0-2 are attacked: A needs 0, 3, 3 and B 0, 0, 10: below, above and on it one each.
         QVERIFY2(text.contains("<b>Below the diagonal</b> (1 instances)") && text.contains("<b>above</b> (1)") &&
                      text.contains("on it: 1."), qPrintable(text));
+    }
+
+    void sparedInstancesAreDrawnApart() {
+        // Review: the scatter drew the instances a one-sided threat spares (ham, when only spam is
+        // attacked) like attacked ones, sitting at "never" as if the learners resisted there.
+        // Attacking "pos" only: instances 0-2 are attacked points, instance 3 ("neg") a hollow
+        // grey point, named "not attacked" in the legend, and a click on it still opens it.
+        TwoTabs t;
+        RobustnessView* r = t.map;
+        HeatmapView* heatmaps = t.heatmaps;
+        QTabWidget& tabs = t.tabs;
+        tabs.setCurrentWidget(r);
+        QVERIFY(t.computeAttacking({1}));
+        QCOMPARE(r->attackedPoints()->data()->size(), 3);
+        QCOMPARE(r->sparedPoints()->data()->size(), 1);
+        for (int k = 0; k < 3; ++k) QCOMPARE(r->instanceAtPoint(k), k);
+        QCOMPARE(r->instanceAtSparedPoint(0), 3);
+        QCOMPARE(r->instanceAtPoint(3), -1);
+        // Hollow and grey against filled blue.
+        const QCPScatterStyle spared = r->sparedPoints()->scatterStyle(), attacked = r->attackedPoints()->scatterStyle();
+        QCOMPARE(spared.brush().style(), Qt::NoBrush);
+        QVERIFY(attacked.brush().style() != Qt::NoBrush);
+        QCOMPARE(spared.pen().color().saturation(), 0);
+        QVERIFY(attacked.pen().color().saturation() > 100);
+        // The legend names both, and only them.
+        QCustomPlot* p = r->scatterPlot();
+        QVERIFY(p->legend->visible());
+        QStringList names;
+        for (int k = 0; k < p->legend->itemCount(); ++k)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(p->legend->item(k))) names << item->plottable()->name();
+        QCOMPARE(names, (QStringList{"not attacked", "attacked"}));
+        QVERIFY2(r->summaryLabel()->text().contains("hollow grey points"), qPrintable(r->summaryLabel()->text()));
+        if (const QByteArray dir = qgetenv("FDLAB_SCREENSHOT_DIR"); !dir.isEmpty())   // to look at, not a check
+            for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+                tabs.resize(size);
+                QTest::qWait(100);
+                r->grab().save(QString("%1/robustness-spared-%2.png").arg(QString::fromUtf8(dir)).arg(size.width()));
+            }
+        tabs.resize(1280, 720);
+        QTest::qWait(50);
+        // Instance 3 is correct clean for both: at "never" in both directions; a click opens it.
+        p->replot();
+        const auto at3 = r->sparedPoints()->data()->at(0);
+        QTest::mouseClick(p, Qt::LeftButton, {}, QPoint(static_cast<int>(p->xAxis->coordToPixel(at3->key)),
+                                                         static_cast<int>(p->yAxis->coordToPixel(at3->value))));
+        QCOMPARE(heatmaps->instance(), 3);
+        // Both classes attacked: no spared points, no legend.
+        QVERIFY(t.computeAttacking({}));
+        QCOMPARE(r->attackedPoints()->data()->size(), 4);
+        QCOMPARE(r->sparedPoints()->data()->size(), 0);
+        QVERIFY(!p->legend->visible());
     }
 
     void mapOfTheTinyImagesOpensAnInstance() {

@@ -6,6 +6,7 @@
 #include "core/teach/robustness_map.h"
 
 #include "ui/plots/color_map_widget.h"
+#include "ui/workers/job_runner.h"
 
 #include <qcustomplot.h>
 
@@ -39,6 +40,7 @@ const QString kGreen = QStringLiteral("#007000");
 const AdversaryPlay::Scoreboard& AdversaryPlay::scoreboard() { return board(); }
 
 AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
+    m_jobs = new JobRunner(QStringLiteral("fdlab-reveal"), this);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     m_intro = new QLabel(this);
@@ -135,6 +137,7 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
 }
 
 void AdversaryPlay::clear() {
+    m_jobs->discard();
     m_ctx.reset();
     m_game.reset();
     m_message.reset();
@@ -205,6 +208,7 @@ void AdversaryPlay::startRound() {
     const Dataset& d = *m_ctx->test;
     PlayBudget budget = budgetOfThreat(m_ctx->attack, d);
     budget.limit = budget.byValue ? m_limit->value() : std::round(m_limit->value());
+    m_jobs->discard();   // a reveal still searching is the last round's
     m_game.emplace(d.row(m_instance), d.labels[static_cast<std::size_t>(m_instance)], std::move(budget));
     for (int k = 0; k < 2; ++k) {
         m_optimum[k].reset();
@@ -334,38 +338,76 @@ void AdversaryPlay::drawText() {
     m_text->verticalScrollBar()->setValue(scroll);
 }
 
+// Per learner: the optimum and the need, or what stopped the exact search.
+struct AdversaryPlay::RevealOutcome {
+    std::optional<OptimalPlay> optimum[2];
+    std::optional<FlipNeed> need[2];
+    QString error[2];
+};
+
+bool AdversaryPlay::revealing() const { return m_jobs->busy(); }
+
 void AdversaryPlay::reveal() {
     if (!m_game) return;
-    const int label = m_game->label();
+    // The job owns what it reads: the context (shared, never changed) and a copy of the round.
+    const HeatmapContextPtr ctx = m_ctx;
+    const int learners[2] = {m_learner[0], m_learner[1]};
+    auto atPress = std::make_shared<const DeletionGame>(*m_game);
+    m_revealText->setText(tr("<i>Finding the optimal attack against %1 and %2...</i>")
+                              .arg(learnerName(0).toHtmlEscaped(), learnerName(1).toHtmlEscaped()));
+    m_jobs->run(
+        [ctx, learners, atPress](const JobContext&) {
+            RevealOutcome r;
+            for (int k = 0; k < 2; ++k) {
+                const TrainedModel& model = ctx->models[static_cast<std::size_t>(learners[k])].second;
+                try {
+                    r.optimum[k] = optimalPlay(model, atPress->row(), atPress->label(), atPress->budget());
+                    r.need[k] = deletionsToFlip(model, atPress->row(), atPress->label(), atPress->budget());
+                } catch (const std::exception& e) {
+                    r.optimum[k].reset();
+                    r.need[k].reset();
+                    r.error[k] = QString::fromStdString(e.what());
+                }
+            }
+            return r;
+        },
+        [this, atPress](const RevealOutcome& r) { showReveal(r, *atPress); },
+        [this](const QString& error) {   // not expected (errors are per learner above), but never silent
+            m_revealText->setText(tr("<span style='color:%1'>Could not find the optimal attack: %2</span>").arg(kRed, error.toHtmlEscaped()));
+            emit revealed();
+        });
+}
+
+void AdversaryPlay::showReveal(const RevealOutcome& r, const DeletionGame& atPress) {
+    const int label = atPress.label();
     QStringList lines;
     const bool first = !m_optimum[0];
     int fooled = 0, matched = 0;
     for (int k = 0; k < 2; ++k) {
-        try {
-            m_optimum[k] = optimalPlay(model(k), m_game->row(), label, m_game->budget());
-            m_need[k] = deletionsToFlip(model(k), m_game->row(), label, m_game->budget());
-        } catch (const std::exception& e) {
-            lines << tr("<b>%1</b>: %2").arg(learnerName(k).toHtmlEscaped(), QString::fromStdString(e.what()).toHtmlEscaped());
+        m_optimum[k] = r.optimum[k];
+        m_need[k] = r.need[k];
+        if (!r.optimum[k] || !r.need[k]) {
+            lines << tr("<b>%1</b>: %2").arg(learnerName(k).toHtmlEscaped(), r.error[k].toHtmlEscaped());
             continue;
         }
         const OptimalPlay& o = *m_optimum[k];
         const FlipNeed& n = *m_need[k];
-        const bool youFlipped = score(k).margin <= 0 && scoreWithDeletions(model(k), m_game->row(), label, {}).margin > 0;
+        const bool youFlipped = atPress.score(model(k)).margin <= 0 && scoreWithDeletions(model(k), atPress.row(), label, {}).margin > 0;
         const QString adversary = o.exact ? tr("the optimal adversary") : tr("the greedy adversary (a heuristic: %1 is not linear)").arg(learnerName(k).toHtmlEscaped());
         QString needText;
         if (n.need == 0) needText = tr("%1 is wrong on it before any deletion").arg(learnerName(k).toHtmlEscaped());
         else if (!n.flips()) needText = tr("no budget flips it: deleting every helpful feature leaves it right");
-        else needText = tr("%1 needs %2 %3 to flip it%4").arg(adversary, budgetText(n.need), m_game->budget().byValue ? tr("(value)") : n.need == 1 ? tr("deletion") : tr("deletions"),
-                                                       n.need > m_game->budget().limit ? tr(", more than your budget") : QString());
+        else needText = tr("%1 needs %2 %3 to flip it%4").arg(adversary, budgetText(n.need), atPress.budget().byValue ? tr("(value)") : n.need == 1 ? tr("deletion") : tr("deletions"),
+                                                       n.need > atPress.budget().limit ? tr(", more than your budget") : QString());
         needText[0] = needText[0].toUpper();   // it starts a sentence: "...marked 1). The optimal adversary needs"
         lines << tr("<b>%1</b>: within %2, %3 leaves score %4 (%5, marked %6). %7. You %8 with %9.")
-                     .arg(learnerName(k).toHtmlEscaped(), budgetText(m_game->budget().limit), adversary)
+                     .arg(learnerName(k).toHtmlEscaped(), budgetText(atPress.budget().limit), adversary)
                      .arg(o.after.scores.size() == 1 ? o.after.scores[0] : o.after.margin, 0, 'f', 3)
                      .arg(o.after.margin <= 0 ? tr("<span style='color:%1'>flipped</span>").arg(kRed) : tr("not flipped"),
                           m_textLayout ? (k == 0 ? QStringLiteral("\u00b9") : QStringLiteral("\u00b2")) : tr("in the image on the right"))
-                     .arg(needText, youFlipped ? tr("<b>fooled it</b>") : tr("did not fool it"), budgetText(m_game->spent()));
+                     .arg(needText, youFlipped ? tr("<b>fooled it</b>") : tr("did not fool it"), budgetText(atPress.spent()));
         fooled += youFlipped;
-        matched += youFlipped && n.flips() && m_game->spent() <= n.need + 1e-9;
+        matched += youFlipped && n.flips() && atPress.spent() <= n.need + 1e-9;
     }
     if (first) {   // one round per instance and budget, however often Reveal is pressed
         Scoreboard& s = board();
@@ -375,6 +417,7 @@ void AdversaryPlay::reveal() {
     }
     m_revealText->setText(lines.join(QStringLiteral("<br>")));
     refresh();
+    emit revealed();
 }
 
 }  // namespace fdlab::ui

@@ -25,6 +25,7 @@ class QTextBrowser;
 namespace fdlab::ui {
 
 class ColorMapWidget;
+class JobRunner;
 
 class AdversaryPlay : public QWidget {
     Q_OBJECT
@@ -43,8 +44,13 @@ public:
     DeletionGame::Move brushFeature(int j);
     /// Restores every feature (a new round on the same instance).
     void reset();
-    /// Shows the optimal adversary against both learners and scores the round.
+    /// Finds the optimal adversary against both learners on a worker thread (an exact search can
+    /// take a while, up to its step limit on hopeless instances), then shows it and scores the
+    /// round as the student's deletions stood at the press; revealed() says when. A new round
+    /// (another instance, budget or learners) drops a reveal still running.
     void reveal();
+    /// True from reveal() until its result (or error) is shown.
+    bool revealing() const;
 
     const DeletionGame* game() const { return m_game ? &*m_game : nullptr; }
     /// The student's current result against learner A (0) or B (1).
@@ -72,8 +78,13 @@ public:
 signals:
     /// The student's deletions or the revealed optimum changed.
     void changed();
+    /// A reveal's result (or its error) is shown.
+    void revealed();
 
 private:
+    struct RevealOutcome;
+    /// Shows `r`, computed for the round as `atPress` stood (the student's deletions then).
+    void showReveal(const RevealOutcome& r, const DeletionGame& atPress);
     void startRound();
     void refresh();
     void drawImage();
@@ -91,6 +102,7 @@ private:
     std::optional<FlipNeed> m_need[2];
     bool m_textLayout = false;
     std::shared_ptr<const MessageView> m_message;
+    JobRunner* m_jobs = nullptr;   ///< the reveal's searches
 
     QLabel* m_intro = nullptr;
     QDoubleSpinBox* m_limit = nullptr;

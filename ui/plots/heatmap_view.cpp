@@ -4,6 +4,7 @@
 
 #include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
+#include "ui/plots/feature_bars.h"
 #include "ui/plots/draw_canvas.h"
 #include "ui/plots/type_message.h"
 #include "ui/plots/feature_rounds_view.h"
@@ -31,74 +32,6 @@
 
 namespace fdlab::ui {
 
-/// Bars over (a selection of) features with some of them highlighted, for non-image data.
-class FeatureBars : public QWidget {
-public:
-    explicit FeatureBars(QWidget* parent = nullptr) : QWidget(parent) {
-        auto* l = new QVBoxLayout(this);
-        l->setContentsMargins(0, 0, 0, 0);
-        m_plot = new QCustomPlot(this);
-        m_plot->setBackground(palette().color(QPalette::Base));
-        l->addWidget(m_plot);
-        m_plot->plotLayout()->insertRow(0);
-        m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
-        m_plot->plotLayout()->addElement(0, 0, m_title);
-        m_normal = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        m_normal->setPen(Qt::NoPen);
-        m_normal->setBrush(QColor(70, 110, 170));
-        m_normal->setWidth(0.8);
-        m_marked = new QCPBars(m_plot->xAxis, m_plot->yAxis);
-        m_marked->setPen(Qt::NoPen);
-        m_marked->setBrush(QColor(220, 30, 30));
-        m_marked->setWidth(0.8);
-        m_marked->setName(tr("deleted"));
-        m_plot->xAxis->setLabel(tr("feature"));
-        m_plot->xAxis->grid()->setVisible(false);
-        m_plot->yAxis->grid()->setZeroLinePen(QPen(Qt::black, 1));
-    }
-    void setTitle(const QString& t) { m_title->setText(t); }
-    void setValueLabel(const QString& t) { m_plot->yAxis->setLabel(t); }
-    /// Bars for `shown` features (positions 0..), values indexed by feature; marked features red.
-    void setData(const std::vector<int>& shown, const std::vector<double>& values, const std::vector<char>& marked,
-                 const std::vector<std::string>& names) {
-        QVector<double> kx, kv, mx, mv;
-        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        const int every = std::max(1, static_cast<int>(shown.size()) / 24);
-        double lo = 0.0, hi = 0.0;
-        for (int p = 0; p < static_cast<int>(shown.size()); ++p) {
-            const auto j = static_cast<std::size_t>(shown[static_cast<std::size_t>(p)]);
-            const double v = j < values.size() ? values[j] : 0.0;
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-            (j < marked.size() && marked[j] ? mx : kx).push_back(p);
-            (j < marked.size() && marked[j] ? mv : kv).push_back(v);
-            if (p % every == 0)
-                ticker->addTick(p, j < names.size() ? QString::fromStdString(names[j]) : QString("f%1").arg(j + 1));
-        }
-        m_normal->setData(kx, kv, true);
-        m_marked->setData(mx, mv, true);
-        m_plot->xAxis->setTicker(ticker);
-        m_plot->xAxis->setTickLabelRotation(shown.size() > 12 ? 60 : 0);
-        m_plot->xAxis->setRange(-0.7, static_cast<double>(shown.size()) - 0.3);
-        const double pad = std::max(1e-9, 0.08 * (hi - lo));
-        m_plot->yAxis->setRange(lo - (lo < 0 ? pad : 0), hi + (hi > 0 ? pad : 0) + (hi == lo ? 1 : 0));
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-    void clearData(const QString& why) {
-        m_normal->data()->clear();
-        m_marked->data()->clear();
-        m_title->setText(why);
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-    QSize sizeHint() const override { return {300, 220}; }
-
-private:
-    QCustomPlot* m_plot = nullptr;
-    QCPTextElement* m_title = nullptr;
-    QCPBars* m_normal = nullptr;
-    QCPBars* m_marked = nullptr;
-};
-
 namespace {
 
 bool isProbabilityThreat(const std::string& t) {
@@ -112,6 +45,9 @@ QString className(const Dataset& d, int k) {
 }
 
 const std::vector<int> kNoFeatures;
+
+/// Significant digits of a value budget in the maps' titles (the budget row shows all 5).
+constexpr int kTitleDigits = 3;
 
 }  // namespace
 
@@ -518,12 +454,12 @@ void HeatmapView::configureSlider(double budget) {
 
 double HeatmapView::levelOf(int position) const { return position * m_step; }
 
-QString HeatmapView::levelText(double level) const {
+QString HeatmapView::levelText(double level, int digits) const {
     if (!m_ctx) return {};
     const std::string& t = m_ctx->attack.threat;
     const LevelKind kind = threatInfo(t).level;
     if (kind == LevelKind::Count) return QStringLiteral("K = %1").arg(std::lround(level));
-    if (kind == LevelKind::Value) return QStringLiteral("N = %1").arg(level, 0, 'g', 5);
+    if (kind == LevelKind::Value) return QStringLiteral("N = %1").arg(level, 0, 'g', digits);
     if (kind == LevelKind::Fraction && isProbabilityThreat(t)) return QStringLiteral("fraction %1").arg(level, 0, 'f', 2);
     if (isProbabilityThreat(t)) return QStringLiteral("p = %1").arg(level, 0, 'f', 2);
     return tr("no attack");
@@ -904,7 +840,7 @@ void HeatmapView::drawImageView() {
             del->setMask(lv.deleted);
             del->setScaleLabel(tr("x_j (red: %1)").arg(attackVerb()));
         }
-        del->setTitle(tr("%1 at %2").arg(attackVerb(), levelText(m_view.level)));   // the row header names the learner
+        del->setTitle(tr("%1 at %2").arg(attackVerb(), levelText(m_view.level, kTitleDigits)));   // the row header names the learner
         if (lv.w.empty()) {
             m_maps[k][1]->clearImage();
             m_maps[k][1]->setTitle(tr("weights w: non-linear model"));
@@ -956,7 +892,8 @@ void HeatmapView::drawBarView() {
         std::vector<char> marked(static_cast<std::size_t>(n), 0);
         for (int j : lv.deleted) marked[static_cast<std::size_t>(j)] = 1;
         m_bars[k][0]->setData(shown, m_view.x, marked, d.featureNames);
-        m_bars[k][0]->setTitle(tr("%1: %2 at %3").arg(QString::fromStdString(lv.learner), attackVerb(), levelText(m_view.level)));
+        // The row header names the learner; the cell is narrow beside the docks.
+        m_bars[k][0]->setTitle(tr("%1 at %2").arg(attackVerb(), levelText(m_view.level, kTitleDigits)));
         if (lv.w.empty()) {
             m_bars[k][1]->clearData(tr("weights w: non-linear model"));
             m_bars[k][2]->clearData(tr("y * w * x: non-linear model"));

@@ -21,6 +21,7 @@
 
 #include <QWidget>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -140,6 +141,10 @@ public:
     /// before one is laid out), for layout tests.
     int imageSide() const;
 
+    /// The bar chart of learner A's (0) or B's (1) row, column 0 (x with the deletions), 1 (w)
+    /// or 2 (y w x); shown for non-image, non-text data.
+    FeatureBars* bars(int which, int column) const { return m_bars[which == 0 ? 0 : 1][std::clamp(column, 0, 2)]; }
+
     QSlider* budgetSlider() const { return m_slider; }
     QSpinBox* instanceSpin() const { return m_instance; }
 
@@ -181,7 +186,8 @@ private:
     void drawBarView();
     void drawTextView();
     void updateStatus();
-    QString levelText(double level) const;
+    /// "K = 40", "N = 2.9682" (value budgets with `digits` significant digits), "p = 0.30".
+    QString levelText(double level, int digits = 5) const;
     /// What the attack did to the marked features: "deleted", "corrupted" or "replaced", and
     /// how ("set to 0", ...), for titles and the legend.
     QString attackVerb() const;

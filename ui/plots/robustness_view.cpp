@@ -91,9 +91,22 @@ RobustnessView::RobustnessView(QWidget* parent) : QWidget(parent) {
     m_density->setInterpolate(false);
     m_diagonal = m_scatter->addGraph();
     m_diagonal->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+    m_spared = new QCPCurve(m_scatter->xAxis, m_scatter->yAxis);
+    m_spared->setLineStyle(QCPCurve::lsNone);
+    m_spared->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(140, 140, 140), 1.2), Qt::NoBrush, 7));
+    m_spared->setName(tr("not attacked"));
+    // On top: at "never" they share the corner with the attacked instances no budget flips, and
+    // hollow they leave those visible.
+    m_scatter->addLayer("spared", m_scatter->layer("main"), QCustomPlot::limAbove);
+    m_spared->setLayer("spared");
     m_points = new QCPCurve(m_scatter->xAxis, m_scatter->yAxis);
     m_points->setLineStyle(QCPCurve::lsNone);
     m_points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(30, 80, 170, 200), QColor(30, 80, 170, 70), 7));
+    m_points->setName(tr("attacked"));
+    m_diagonal->removeFromLegend();
+    m_density->removeFromLegend();
+    m_scatter->legend->setFont(font());
+    m_scatter->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
     m_scatter->plotLayout()->insertRow(0);
     m_scatter->plotLayout()->addElement(0, 0, new QCPTextElement(m_scatter, tr("Smallest budget that flips each test instance"),
                                                                  QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
@@ -196,8 +209,15 @@ int RobustnessView::instanceAtPoint(int k) const {
     return k >= 0 && k < static_cast<int>(m_pointInstance.size()) ? m_pointInstance[static_cast<std::size_t>(k)] : -1;
 }
 
+int RobustnessView::instanceAtSparedPoint(int k) const {
+    return k >= 0 && k < static_cast<int>(m_sparedInstance.size()) ? m_sparedInstance[static_cast<std::size_t>(k)] : -1;
+}
+
 void RobustnessView::draw() {
     m_points->data()->clear();
+    m_spared->data()->clear();
+    m_scatter->legend->setVisible(false);
+    m_sparedInstance.clear();
     m_diagonal->data()->clear();
     m_density->data()->clear();
     m_density->setVisible(false);
@@ -222,13 +242,18 @@ void RobustnessView::draw() {
 
     // Scatter (or density) with the diagonal and the "never" lines.
     if (!showsHistogram2d()) {
-        QVector<double> xs, ys;
+        // The spared classes' instances apart: their place says what the threat chose, not how
+        // robust the learners are, so they must not read as "never flipped" attacked points.
+        QVector<double> xs[2], ys[2];
         for (int i = 0; i < r.done; ++i) {
-            xs.push_back(place(r.needA[static_cast<std::size_t>(i)]) + (r.byValue ? 0.0 : jitter(i, 1)));
-            ys.push_back(place(r.needB[static_cast<std::size_t>(i)]) + (r.byValue ? 0.0 : jitter(i, 2)));
-            m_pointInstance.push_back(i);
+            const int set = r.spared.size() > static_cast<std::size_t>(i) && r.spared[static_cast<std::size_t>(i)] ? 1 : 0;
+            xs[set].push_back(place(r.needA[static_cast<std::size_t>(i)]) + (r.byValue ? 0.0 : jitter(i, 1)));
+            ys[set].push_back(place(r.needB[static_cast<std::size_t>(i)]) + (r.byValue ? 0.0 : jitter(i, 2)));
+            (set ? m_sparedInstance : m_pointInstance).push_back(i);
         }
-        m_points->setData(xs, ys);
+        m_points->setData(xs[0], ys[0]);
+        m_spared->setData(xs[1], ys[1]);
+        m_scatter->legend->setVisible(!m_sparedInstance.empty());
     } else {
         const int bins = 40;
         m_density->setVisible(true);
@@ -300,6 +325,7 @@ void RobustnessView::draw() {
                    "changes them: %4 gets %5 of them wrong, %6 %7.")
                     .arg(counts.spared).arg(spared.join(", "), attacked.join(", "), names[0]).arg(counts.sparedWrongA)
                     .arg(names[1]).arg(counts.sparedWrongB);
+        if (!showsHistogram2d()) text += tr(" They are the hollow grey points.");
     }
     text += tr(" Click a point to open that instance in the Heatmaps tab.");
     if (!r.exactA || !r.exactB) text += tr(" <i>Greedy deletion (a heuristic) for the non-linear learner: its needs are upper bounds.</i>");
@@ -312,16 +338,18 @@ void RobustnessView::onPlotClick(QMouseEvent* e) {
     if (!m_map || showsHistogram2d()) return;
     int best = -1;
     double bestDist = 10.0 * 10.0;   // within 10 px
-    const auto data = m_points->data();
-    for (int k = 0; k < data->size(); ++k) {
-        const double dx = m_scatter->xAxis->coordToPixel(data->at(k)->key) - e->position().x();
-        const double dy = m_scatter->yAxis->coordToPixel(data->at(k)->value) - e->position().y();
-        if (dx * dx + dy * dy < bestDist) {
-            bestDist = dx * dx + dy * dy;
-            best = k;
+    for (const QCPCurve* curve : {m_points, m_spared}) {
+        const auto data = curve->data();
+        for (int k = 0; k < data->size(); ++k) {
+            const double dx = m_scatter->xAxis->coordToPixel(data->at(k)->key) - e->position().x();
+            const double dy = m_scatter->yAxis->coordToPixel(data->at(k)->value) - e->position().y();
+            if (dx * dx + dy * dy < bestDist) {
+                bestDist = dx * dx + dy * dy;
+                best = curve == m_points ? instanceAtPoint(k) : instanceAtSparedPoint(k);
+            }
         }
     }
-    if (best >= 0) emit openInstance(instanceAtPoint(best));
+    if (best >= 0) emit openInstance(best);
 }
 
 RobustnessView* addRobustnessTab(QTabWidget* tabs, HeatmapView* heatmaps) {

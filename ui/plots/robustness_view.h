@@ -49,8 +49,15 @@ public:
     /// More instances than this are drawn as a 2-D histogram instead of points.
     static constexpr int kScatterLimit = 2000;
     bool showsHistogram2d() const;
-    /// The scatter's data index of each instance drawn (for tests: instanceAt(k)).
+    /// The test row of point k of the attacked instances' scatter (attackedPoints()), -1 past it.
     int instanceAtPoint(int k) const;
+    /// The test row of point k of the spared instances' scatter (sparedPoints()), -1 past it.
+    int instanceAtSparedPoint(int k) const;
+    /// Instances the threat attacks: filled circles. Instances of the classes a one-sided threat
+    /// spares: hollow grey circles, "not attacked" in the legend (they sit at "never", or at 0
+    /// when a learner gets them wrong clean, whatever the learners do).
+    QCPCurve* attackedPoints() const { return m_points; }
+    QCPCurve* sparedPoints() const { return m_spared; }
     QCustomPlot* scatterPlot() const { return m_scatter; }
     QLabel* summaryLabel() const { return m_summary; }
 
@@ -67,6 +74,7 @@ private:
     HeatmapContextPtr m_ctx;
     std::optional<RobustnessMap> m_map;
     std::vector<int> m_pointInstance;   ///< scatter point k -> test row
+    std::vector<int> m_sparedInstance;  ///< spared point k -> test row
     double m_never = 0.0;               ///< where "never flipped" is drawn
     JobRunner* m_jobs = nullptr;
 
@@ -78,6 +86,7 @@ private:
     QLabel* m_summary = nullptr;
     QCustomPlot* m_scatter = nullptr;
     QCPCurve* m_points = nullptr;   ///< a curve keeps the points in instance order
+    QCPCurve* m_spared = nullptr;
     QCPGraph* m_diagonal = nullptr;
     QCPColorMap* m_density = nullptr;
     QCustomPlot* m_hist[2] = {nullptr, nullptr};

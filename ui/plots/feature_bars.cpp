@@ -1,0 +1,170 @@
+#include "ui/plots/feature_bars.h"
+
+#include <qcustomplot.h>
+
+#include <QEvent>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fdlab::ui {
+
+namespace {
+
+constexpr double kRotated = 60.0;   ///< degrees, when the names do not fit side by side
+constexpr int kNameChars = 12;      ///< longer names are shortened to this with an ellipsis
+
+QString shortName(const QString& s) { return s.size() > kNameChars ? s.left(kNameChars - 1) + QChar(0x2026) : s; }
+
+}  // namespace
+
+FeatureBars::FeatureBars(QWidget* parent) : QWidget(parent) {
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    m_plot->setBackground(palette().color(QPalette::Base));
+    l->addWidget(m_plot);
+    m_plot->plotLayout()->insertRow(0);
+    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+    m_normal = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_normal->setPen(Qt::NoPen);
+    m_normal->setBrush(QColor(70, 110, 170));
+    m_normal->setWidth(0.8);
+    m_marked = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_marked->setPen(Qt::NoPen);
+    m_marked->setBrush(QColor(220, 30, 30));
+    m_marked->setWidth(0.8);
+    m_marked->setName(tr("deleted"));
+    // No "feature" under the names: they say it, and the line is worth more to the bars in the
+    // short cells of presentation mode.
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setZeroLinePen(QPen(Qt::black, 1));
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    connect(m_plot, &QCustomPlot::afterLayout, this, &FeatureBars::layoutTicks);
+}
+
+void FeatureBars::setTitle(const QString& title) {
+    m_fullTitle = title;
+    elideTitle();
+}
+
+QString FeatureBars::shownTitle() const { return m_title->text(); }
+
+// The title element is as wide as the plot; a longer text was drawn centred and cut off at both
+// ends ("M: deleted at N = 2.96" for "SVM: deleted at N = 2.9682"). Eliding at the right keeps
+// the beginning, which says what the chart shows.
+void FeatureBars::elideTitle() {
+    const int room = std::max(20, width() - 8);
+    const QString shown = QFontMetrics(m_title->font()).elidedText(m_fullTitle, Qt::ElideRight, room);
+    if (shown == m_title->text()) return;
+    m_title->setText(shown);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FeatureBars::setValueLabel(const QString& label) { m_plot->yAxis->setLabel(label); }
+
+void FeatureBars::setData(const std::vector<int>& shown, const std::vector<double>& values,
+                          const std::vector<char>& marked, const std::vector<std::string>& names) {
+    QVector<double> kx, kv, mx, mv;
+    m_names.clear();
+    double lo = 0.0, hi = 0.0;
+    for (int p = 0; p < static_cast<int>(shown.size()); ++p) {
+        const auto j = static_cast<std::size_t>(shown[static_cast<std::size_t>(p)]);
+        const double v = j < values.size() ? values[j] : 0.0;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        const bool red = j < marked.size() && marked[j];
+        (red ? mx : kx).push_back(p);
+        (red ? mv : kv).push_back(v);
+        m_names << shortName(j < names.size() ? QString::fromStdString(names[j]) : QString("f%1").arg(j + 1));
+    }
+    m_normal->setData(kx, kv, true);
+    m_marked->setData(mx, mv, true);
+    m_plot->xAxis->setRange(-0.7, static_cast<double>(shown.size()) - 0.3);
+    const double pad = std::max(1e-9, 0.08 * (hi - lo));
+    m_plot->yAxis->setRange(lo - (lo < 0 ? pad : 0), hi + (hi > 0 ? pad : 0) + (hi == lo ? 1 : 0));
+    m_every = 0;   // new names: choose again at the next layout
+    layoutTicks();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FeatureBars::clearData(const QString& why) {
+    m_normal->data()->clear();
+    m_marked->data()->clear();
+    m_names.clear();
+    m_every = 0;
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    setTitle(why);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Names side by side need their width apart; rotated names are parallel strips one line high,
+// which do not overlap when their centres are at least height / sin(angle) apart. Whichever way
+// shows more names wins; a name every `every` bars, from the first.
+void FeatureBars::layoutTicks() {
+    const int n = static_cast<int>(m_names.size());
+    const int axisWidth = m_plot->axisRect()->width();
+    if (n == 0 || axisWidth <= 0) return;
+    // Value ticks two lines apart at most (a short axis ran "0.25 0.2 0.15" into each other).
+    const int lineHeight = QFontMetrics(m_plot->yAxis->tickLabelFont()).height();
+    const int valueTicks = std::clamp(m_plot->axisRect()->height() / (2 * lineHeight), 2, 5);
+    if (m_plot->yAxis->ticker()->tickCount() != valueTicks) {
+        m_plot->yAxis->ticker()->setTickCount(valueTicks);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    const double perBar = axisWidth / (n + 0.4);   // the range is [-0.7, n - 0.3]
+    const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
+    int widest = 0;
+    for (const QString& s : m_names) widest = std::max(widest, fm.horizontalAdvance(s));
+    const int flat = std::max(1, static_cast<int>(std::ceil((widest + 8) / perBar)));
+    const int rotated =
+        std::max(1, static_cast<int>(std::ceil((fm.height() + 2) / std::sin(kRotated * M_PI / 180.0) / perBar)));
+    const int every = std::min(flat, rotated);
+    const double rotation = flat <= rotated ? 0.0 : kRotated;
+    if (every == m_every && rotation == m_rotation) return;
+    m_every = every;
+    m_rotation = rotation;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int p = 0; p < n; p += every) ticker->addTick(p, m_names[p]);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setTickLabelRotation(rotation);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);   // the bottom margin follows the new names
+}
+
+std::vector<FeatureBars::TickLabel> FeatureBars::tickLabels() const {
+    std::vector<TickLabel> out;
+    auto ticker = m_plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker) return out;
+    const QPoint origin = m_plot->mapTo(this, QPoint(0, 0));
+    for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it)
+        out.push_back({origin.x() + m_plot->xAxis->coordToPixel(it.key()), it.value()});
+    return out;
+}
+
+double FeatureBars::tickLabelRotation() const { return m_plot->xAxis->tickLabelRotation(); }
+
+QFont FeatureBars::tickLabelFont() const { return m_plot->xAxis->tickLabelFont(); }
+
+void FeatureBars::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    elideTitle();
+}
+
+void FeatureBars::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        // Presentation mode enlarges the window's font: the plot's texts follow it.
+        m_title->setFont(QFont(font().family(), font().pointSize() + 1, QFont::Bold));
+        m_plot->xAxis->setTickLabelFont(font());
+        m_plot->yAxis->setTickLabelFont(font());
+        m_plot->xAxis->setLabelFont(font());
+        m_plot->yAxis->setLabelFont(font());
+        m_every = 0;
+        elideTitle();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+}  // namespace fdlab::ui

@@ -1,0 +1,72 @@
+#pragma once
+// Bars over (a selection of) the features of one instance, some of them highlighted (the
+// Heatmaps tab's view of non-image data: x_j, w_j and y w_j x_j with the deleted features red).
+//
+// Made to stay readable in the narrow cells of the Heatmaps tab: the title is elided to the
+// plot's width (never clipped on the left), and the feature names under the bars are thinned to
+// as many as fit without overlapping (horizontal when they fit, else rotated), recomputed
+// whenever the plot is laid out again (resize, presentation mode's larger fonts).
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+class QCustomPlot;
+class QCPTextElement;
+class QCPBars;
+
+namespace fdlab::ui {
+
+class FeatureBars : public QWidget {
+    Q_OBJECT
+public:
+    explicit FeatureBars(QWidget* parent = nullptr);
+
+    /// Title above the bars (the full text; what is drawn may be elided: shownTitle()).
+    void setTitle(const QString& title);
+    QString title() const { return m_fullTitle; }
+    QString shownTitle() const;
+    void setValueLabel(const QString& label);
+    /// Bars for the `shown` features (at positions 0, 1, ...), values indexed by feature;
+    /// features with marked[j] != 0 in red; names (may be shorter than the feature count: f<j+1>).
+    void setData(const std::vector<int>& shown, const std::vector<double>& values, const std::vector<char>& marked,
+                 const std::vector<std::string>& names);
+    /// No bars, `why` as the title.
+    void clearData(const QString& why);
+
+    /// One feature name drawn under the bars: its bar's centre in widget pixels and its text.
+    struct TickLabel {
+        double x = 0.0;
+        QString text;
+    };
+    /// The names drawn as of the last layout, left to right.
+    std::vector<TickLabel> tickLabels() const;
+    /// Their rotation in degrees (0: horizontal).
+    double tickLabelRotation() const;
+    QFont tickLabelFont() const;
+
+    QCustomPlot* plot() const { return m_plot; }
+    QSize sizeHint() const override { return {300, 220}; }
+
+protected:
+    void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    /// Chooses the names shown and their rotation for the axis width just laid out; replots
+    /// (queued) only when that choice changed, so the layout settles after one more pass.
+    void layoutTicks();
+    void elideTitle();
+
+    QCustomPlot* m_plot = nullptr;
+    QCPTextElement* m_title = nullptr;
+    QCPBars* m_normal = nullptr;
+    QCPBars* m_marked = nullptr;
+    QString m_fullTitle;
+    QStringList m_names;          ///< per shown position, already shortened
+    int m_every = 0;              ///< a name every m_every bars (0: not yet laid out)
+    double m_rotation = 0.0;
+};
+
+}  // namespace fdlab::ui
