@@ -18,13 +18,15 @@
 //
 // Text mode (issue 30): bench_dekel_shamir --spam [--budgets 10,20,40] [--sub 300] [--peer-only]
 //                                            [--limit S]
-//   The bundled SpamAssassin training part (4,232 messages x 24,677 words, sparse) with
+//   The bundled SpamAssassin training part (4,232 messages x 24,598 words, sparse) with
 //   mutual-information word values, gamma 0.1, C 1, b free (the spam preset's settings), one
 //   LP (4) per budget N by the structured interior point, whose (w, b) Newton systems are solved
 //   by conjugate gradients above 3000 words: wall time, peak resident memory of the fit (VmHWM,
 //   reset before each fit through /proc/self/clear_refs) and the LP value. Peer, same run: the
-//   GLPK active-set simplex against the interior point on `sub` messages (every 14th, all 24,677 words), where the active set finishes;
-//   the values must agree to 1e-6 (relative).
+//   GLPK active-set simplex against the interior point on `sub` messages (every 14th, all
+//   words), where the active set finishes; the values must agree to 1e-6 (relative).
+//   --data NAME: another bundled set (e.g. spamassassin-common, 2,200 words); --dense-max K:
+//   the interior point's ipmDenseMaxFeatures for the full-part fits.
 
 #include "core/data/bundled.h"
 #include "core/data/importance.h"
