@@ -174,6 +174,22 @@ Dataset spamSlice(const Dataset& corpus, int step, int count, int words) {
     return d;
 }
 
+/// The spam preset's LP (gamma 0.1, C 1, b free, word values) with N = 20, solved by `method`.
+DekelShamirLpParams spamLp(DekelShamirLpMethod method) {
+    DekelShamirLpParams p;
+    p.N = 20;
+    p.gamma = 0.1;
+    p.method = method;
+    return p;
+}
+
+/// r reached the optimum `ref` to 1e-6 (relative), certified by its own gap.
+void expectOptimum(const FitResult& r, double ref) {
+    QVERIFY2(std::abs(r.objective - ref) < 1e-6 * std::max(1.0, ref),
+             qPrintable(QString("IPM %1 vs active set %2").arg(r.objective, 0, 'g', 12).arg(ref, 0, 'g', 12)));
+    QVERIFY(r.gap >= 0 && r.gap < 1e-6 * std::max(1.0, ref));
+}
+
 template <class F>
 std::string thrownMessage(F&& f) {
     try {
@@ -588,10 +604,7 @@ private slots:
         // point with conjugate gradients (forced), with dense Cholesky, and the GLPK active set:
         // one optimum to 1e-6 (relative).
         const Dataset d = spamSlice(loadBundled("spamassassin"), 14, 300, 2000);
-        DekelShamirLpParams p;
-        p.N = 20;
-        p.gamma = 0.1;
-        p.method = DekelShamirLpMethod::ActiveSet;
+        auto p = spamLp(DekelShamirLpMethod::ActiveSet);
         const double ref = fitObjective(d, p);
         p.method = DekelShamirLpMethod::StructuredInteriorPoint;
         const FitResult dense = fitDekelShamirLp(d, p);
@@ -600,10 +613,8 @@ private slots:
         QCOMPARE(dense.status, Status::Converged);
         QCOMPARE(cg.status, Status::Converged);
         QVERIFY2(cg.message.find("conjugate gradients") != std::string::npos, cg.message.c_str());
-        for (const FitResult* r : {&dense, &cg})
-            QVERIFY2(std::abs(r->objective - ref) < 1e-6 * std::max(1.0, ref),
-                     qPrintable(QString("IPM %1 vs active set %2").arg(r->objective, 0, 'g', 12).arg(ref, 0, 'g', 12)));
-        QVERIFY(cg.gap >= 0 && cg.gap < 1e-6);
+        expectOptimum(dense, ref);
+        expectOptimum(cg, ref);
         QVERIFY2(ref > 1e-3, qPrintable(QString::number(ref)));  // not a trivial LP
         qInfo("300 messages x 2000 words: LP (4) %.9f; %s", ref, cg.message.c_str());
     }
@@ -623,19 +634,12 @@ private slots:
         for (int i = 0; i < train.rows() && rows.size() < 150; i += 14) rows.push_back(i);
         const Dataset d = train.subset(rows);
         QCOMPARE(d.features(), train.features());
-        DekelShamirLpParams p;
-        p.N = 20;
-        p.gamma = 0.1;
-        p.method = DekelShamirLpMethod::ActiveSet;
-        const double ref = fitObjective(d, p);
-        p.method = DekelShamirLpMethod::StructuredInteriorPoint;
-        const FitResult r = fitDekelShamirLp(d, p);
+        const double ref = fitObjective(d, spamLp(DekelShamirLpMethod::ActiveSet));
+        const FitResult r = fitDekelShamirLp(d, spamLp(DekelShamirLpMethod::StructuredInteriorPoint));
         QCOMPARE(r.status, Status::Converged);
         QVERIFY2(r.message.find("interior point: optimal") == 0 && r.message.find("conjugate gradients") != std::string::npos,
                  r.message.c_str());
-        QVERIFY2(std::abs(r.objective - ref) < 1e-6 * std::max(1.0, ref),
-                 qPrintable(QString("IPM %1 vs active set %2").arg(r.objective, 0, 'g', 12).arg(ref, 0, 'g', 12)));
-        QVERIFY(r.gap >= 0 && r.gap < 1e-6 * std::max(1.0, ref));
+        expectOptimum(r, ref);
         QVERIFY(r.model.w().cwiseAbs().maxCoeff() > 0.0);
         qInfo("150 messages x %d words, N = 20: LP (4) %.9f; %s", d.features(), ref, r.message.c_str());
     }
