@@ -1,6 +1,8 @@
 #include "core/learners/dekel_shamir_ipm.h"
 
+#include "core/solvers/conjugate_gradient.h"
 #include "core/util/param_check.h"
+#include "core/util/parallel.h"
 
 #include <Eigen/Cholesky>
 
@@ -21,6 +23,10 @@ void DekelShamirIpmParams::validate() const {
         invalidParam("DekelShamirIpmParams", "maxIterations", "= " + std::to_string(maxIterations) + " must be >= 1");
     if (!(timeLimit >= 0.0) || !std::isfinite(timeLimit))
         invalidParam("DekelShamirIpmParams", "timeLimit", "= " + formatParam(timeLimit) + " must be >= 0");
+    if (denseMaxFeatures < 0)
+        invalidParam("DekelShamirIpmParams", "denseMaxFeatures", "= " + std::to_string(denseMaxFeatures) + " must be >= 0");
+    if (cgMaxIterations < 1)
+        invalidParam("DekelShamirIpmParams", "cgMaxIterations", "= " + std::to_string(cgMaxIterations) + " must be >= 1");
 }
 
 namespace {
@@ -48,8 +54,10 @@ struct Comp {
 
 class Solver {
 public:
-    Solver(const Dataset& d, const std::vector<double>& v, double gamma, double N, double C, bool boxBias)
-        : m_m(d.rows()), m_n(d.features()), m_ng(d.features() + 1), m_N(N), m_C(C), m_adv(N > 0.0) {
+    Solver(const Dataset& d, const std::vector<double>& v, double gamma, double N, double C, bool boxBias,
+           const DekelShamirIpmParams& p)
+        : m_m(d.rows()), m_n(d.features()), m_ng(d.features() + 1), m_N(N), m_C(C), m_adv(N > 0.0),
+          m_useCg(d.features() > p.denseMaxFeatures), m_tolerance(p.tolerance), m_cgMax(p.cgMaxIterations) {
         const double V = std::accumulate(v.begin(), v.end(), 0.0);
         const double P = V - N;
         m_rhsR = gamma * V / P;
@@ -72,6 +80,10 @@ public:
         m_hStart = m_start;
         if (!m_adv) std::fill(m_hStart.begin(), m_hStart.end(), 0L);
         m_nnz = m_hStart.back();
+        // The two halves of timesG: examples [0, split) and [split, m), about nnz / 2 each.
+        const auto mid = std::lower_bound(m_start.begin(), m_start.end(), m_start.back() / 2);
+        m_split = {0, static_cast<int>(mid - m_start.begin()), m_m};
+        m_split[1] = std::min(m_split[1], m_m);
         m_lo.assign(static_cast<std::size_t>(m_ng), 1);
         m_lo[static_cast<std::size_t>(m_n)] = boxBias ? 1 : 0;
     }
@@ -104,6 +116,7 @@ public:
                 bestInfeasibility = infeasibility;
                 progressIt = it - 1;
             }
+
             if (merit < bestMerit) {
                 progressIt = it - 1;
                 bestMerit = merit;
@@ -136,6 +149,7 @@ public:
                 out.message = message("time limit reached", bestIt);
                 return finish(best, out);
             }
+            m_mu = mu;
             if (!factor(x)) {
                 out.status = Status::Failed;
                 out.status = bestMerit < 1e-5 ? Status::MaxIterations : Status::Failed;
@@ -158,8 +172,8 @@ public:
             ad = std::min(1.0, 0.995 * ad);
             step(x, dir, ap, ad);
             char buf[200];
-            std::snprintf(buf, sizeof buf, "interior point %d: primal %.10g, dual %.10g, infeasibility %.1e / %.1e",
-                          it, pobj / m_m, dobj / m_m, m_pInf, m_dInf);
+            std::snprintf(buf, sizeof buf, "interior point %d: primal %.10g, dual %.10g, infeasibility %.1e / %.1e, mu %.1e, steps %.2f / %.2f%s",
+                          it, pobj / m_m, dobj / m_m, m_pInf, m_dInf, mu, ap, ad, cgNote().c_str());
             rc.report(-1.0, it, buf);
         }
         out.status = Status::MaxIterations;
@@ -172,10 +186,20 @@ private:
         char buf[200];
         std::snprintf(buf, sizeof buf, "interior point: %s at iteration %d (relative gap %.1e, infeasibility %.1e / %.1e)",
                       what, it, m_bestInf[0], m_bestInf[1], m_bestInf[2]);
+        return buf + cgNote();
+    }
+
+    /// The conjugate-gradient work so far (empty on the dense path).
+    std::string cgNote() const {
+        if (!m_useCg) return {};
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "; conjugate gradients: %ld steps in %ld solves, %ld stopped at the limit of %d",
+                      m_cgSteps, m_cgSolves, m_cgCapped, m_cgMax);
         return buf;
     }
 
     DekelShamirIpmResult& finish(const Point& x, DekelShamirIpmResult& out) const {
+        out.cgIterations = m_cgSteps;
         out.w = x.g.head(m_n).cwiseMax(-m_C).cwiseMin(m_C);
         out.b = x.g(m_n);
         return out;
@@ -242,7 +266,8 @@ private:
             m_rdLam[s] = m_adv ? -lamDual - x.zlam[s] : 0.0;
             dInf = std::max({dInf, std::abs(m_rdXi[s]), std::abs(m_rdLam[s])});
         }
-        dInf = std::max(dInf, m_rdG.cwiseAbs().maxCoeff());
+        m_rdGMax = m_rdG.cwiseAbs().maxCoeff();
+        dInf = std::max(dInf, m_rdGMax);
         double rhsMax = std::abs(m_rhsR);
         for (double r : m_rhsH) rhsMax = std::max(rhsMax, std::abs(r));
         m_pInf = pInf / (1.0 + rhsMax);
@@ -366,36 +391,27 @@ private:
     }
 
     /// The matrix part of the block elimination (see the header): per hinge entry d = y/s and
-    /// p = H_beta + d; per example the 2x2 block T^-1; the (w, b) system G, factored.
+    /// p = H_beta + d; per example the 2x2 block T^-1 and its coupling (C_lambda, C_y) to (w, b);
+    /// the diagonal part of the (w, b) system G. Then either G itself, factored (dense path), or
+    /// G's diagonal for the Jacobi preconditioner (conjugate-gradient path).
     bool factor(const Point& x) {
         m_d.resize(static_cast<std::size_t>(m_nnz));
         m_p.resize(static_cast<std::size_t>(m_nnz));
         m_Tinv.resize(static_cast<std::size_t>(m_m));
         m_Hxi.resize(static_cast<std::size_t>(m_m));
-        m_Hg = Eigen::VectorXd::Zero(m_ng);
+        m_cl.assign(m_col.size(), 0.0);
+        m_cy = m_gx;
+        m_diag = Eigen::VectorXd::Zero(m_ng);
         for (int j = 0; j < m_ng; ++j)
-            if (lower(j)) m_Hg(j) = x.zl(j) / tl(x, j) + x.zu(j) / tu(x, j);
-        m_G.setZero(m_ng, m_ng);
-        m_G.diagonal() = m_Hg;
-        std::vector<int> idx;
-        std::vector<double> cl, cy;
+            if (lower(j)) m_diag(j) = x.zl(j) / tl(x, j) + x.zu(j) / tu(x, j);
         for (int i = 0; i < m_m; ++i) {
             const auto s = static_cast<std::size_t>(i);
             m_Hxi[s] = x.zxi[s] / x.xi[s];
             const double hlam = m_adv ? x.zlam[s] / x.lam[s] : 0.0;
             double kll = -hlam, kly = -m_N, kyy = x.sR[s] / x.yR[s] + 1.0 / m_Hxi[s];
-            // Coupling of (lambda_i, y_i) to (w, b): w part from the row R_i and from the hinges.
-            idx.clear();
-            cl.clear();
-            cy.clear();
-            for (long k = m_start[s]; k < m_start[s + 1]; ++k) {
-                idx.push_back(m_col[static_cast<std::size_t>(k)]);
-                cl.push_back(0.0);
-                cy.push_back(m_gx[static_cast<std::size_t>(k)]);
-            }
-            // Hinge entries of example i are the same pixels in the same order as its R_i row.
-            const long e0 = m_hStart[s];
-            for (long e = e0; e < m_hStart[s + 1]; ++e) {
+            // Hinge entries of example i are the same pixels in the same order as its R_i row,
+            // so they share the CSR index; the coupling of (lambda_i, y_i) to w folds them in.
+            for (long e = m_hStart[s]; e < m_hStart[s + 1]; ++e) {
                 const auto k = static_cast<std::size_t>(e);
                 const double d = x.yH[k] / x.sH[k];
                 const double hb = x.zbeta[k] / x.beta[k];
@@ -406,20 +422,36 @@ private:
                 kll -= d * m_v[k] * m_v[k] * keep;
                 kly += d * m_v[k] / p;
                 kyy += 1.0 / p;
-                const auto t = static_cast<std::size_t>(e - e0);
-                cl[t] = d * m_v[k] * m_gx[k] * keep;
-                cy[t] = m_gx[k] * keep;
-                m_G(m_col[k], m_col[k]) += d * m_gx[k] * m_gx[k] * keep;
+                m_cl[k] = d * m_v[k] * m_gx[k] * keep;
+                m_cy[k] = m_gx[k] * keep;
+                m_diag(m_col[k]) += d * m_gx[k] * m_gx[k] * keep;
             }
             if (!m_adv) kll = -1.0;  // lambda absent: a decoupled dummy
-            idx.push_back(m_n);
-            cl.push_back(0.0);
-            cy.push_back(m_label[s]);
             const double det = kll * kyy - kly * kly;
             if (!(det != 0.0) || !std::isfinite(det)) return false;
-            const std::array<double, 3> T{kyy / det, -kly / det, kll / det};  // T^-1 = [a c; c e]
-            m_Tinv[s] = T;
-            // G += C^T T^-1 C over idx (lower triangle; idx ascending).
+            m_Tinv[s] = {kyy / det, -kly / det, kll / det};  // T^-1 = [a c; c e]
+        }
+        return m_useCg ? prepareCg() : factorDense();
+    }
+
+    /// Dense path: G = diag + sum_i C_i^T T_i^-1 C_i (lower triangle), Cholesky with a small
+    /// diagonal shift if it fails.
+    bool factorDense() {
+        m_G.setZero(m_ng, m_ng);
+        m_G.diagonal() = m_diag;
+        std::vector<int> idx;
+        std::vector<double> cl, cy;
+        for (int i = 0; i < m_m; ++i) {
+            idx.clear();
+            cl.clear();
+            cy.clear();
+            forCoupling(i, [&](int j, double l, double y) {
+                idx.push_back(j);
+                cl.push_back(l);
+                cy.push_back(y);
+            });
+            const auto& T = m_Tinv[static_cast<std::size_t>(i)];
+            // G += C^T T^-1 C over idx (lower triangle; idx ascending, b last).
             const std::size_t q = idx.size();
             for (std::size_t b = 0; b < q; ++b) {
                 const double vb0 = T[0] * cl[b] + T[1] * cy[b], vb1 = T[1] * cl[b] + T[2] * cy[b];
@@ -434,6 +466,66 @@ private:
             if (reg > 1e-2 * std::max(1.0, m_G.diagonal().cwiseAbs().maxCoeff())) return false;
             m_G.diagonal().array() += reg;
         }
+    }
+
+    /// Conjugate-gradient path: the inverse of G's diagonal, in O(nnz). G is positive definite,
+    /// so a diagonal entry <= 0 (or not finite) means the system has broken down.
+    bool prepareCg() {
+        Eigen::VectorXd dg = m_diag;
+        for (int i = 0; i < m_m; ++i) {
+            const auto& T = m_Tinv[static_cast<std::size_t>(i)];
+            forCoupling(i, [&](int j, double l, double y) { dg(j) += T[0] * l * l + 2.0 * T[1] * l * y + T[2] * y * y; });
+        }
+        if (!(dg.minCoeff() > 0.0) || !std::isfinite(dg.maxCoeff())) return false;
+        m_invDiag = dg.cwiseInverse();
+        return true;
+    }
+
+    /// out = G v without forming G: O(nnz). The examples are split in two halves of about equal
+    /// non-zeros, summed into separate vectors on two threads and added in a fixed order, so
+    /// the result does not depend on the number of threads.
+    void timesG(const Eigen::VectorXd& v, Eigen::VectorXd& out) {
+        m_half.resize(m_ng);
+        auto part = [&](int t) {
+            Eigen::VectorXd& acc = t == 0 ? out : m_half;
+            acc.setZero(m_ng);
+            for (int i = m_split[static_cast<std::size_t>(t)]; i < m_split[static_cast<std::size_t>(t) + 1]; ++i) {
+                double a = 0.0, c = 0.0;
+                forCoupling(i, [&](int j, double l, double y) {
+                    a += l * v(j);
+                    c += y * v(j);
+                });
+                const auto& T = m_Tinv[static_cast<std::size_t>(i)];
+                const double u0 = T[0] * a + T[1] * c, u1 = T[1] * a + T[2] * c;
+                forCoupling(i, [&](int j, double l, double y) { acc(j) += l * u0 + y * u1; });
+            }
+        };
+        parallelFor(2, std::min(2, hardwareThreads()), part);
+        out += m_half;
+        out += m_diag.cwiseProduct(v);
+    }
+
+    /// dg = G^-1 rhs: the Cholesky factor, or conjugate gradients started from the previous
+    /// solve's answer. Inexact Newton: CG stops at a max-norm residual tied to the current
+    /// complementarity mu and the dual infeasibility of the (w, b) rows (the only equations the
+    /// CG error enters, since everything else is back-substituted exactly), never looser than a
+    /// tenth of |rhs| and never tighter than needed for the stopping test. The IPM's residuals
+    /// are recomputed from the iterates, so an inexact direction can slow it but not fool it.
+    void linearSolve(const Eigen::VectorXd& rhs, Eigen::VectorXd& dg) {
+        if (!m_useCg) {
+            dg = m_llt.solve(rhs);
+            return;
+        }
+        if (m_lastDg.size() != m_ng) m_lastDg = Eigen::VectorXd::Zero(m_ng);
+        dg = m_lastDg;
+        const double eta = std::max(0.05 * m_tolerance,
+                                    0.1 * std::min(rhs.cwiseAbs().maxCoeff(), std::max(m_rdGMax, m_mu)));
+        const PcgResult r = solvePcg([this](const Eigen::VectorXd& v, Eigen::VectorXd& y) { timesG(v, y); }, m_invDiag,
+                                     rhs, dg, eta, m_cgMax);
+        m_cgSteps += r.iterations;
+        ++m_cgSolves;
+        if (!r.converged) ++m_cgCapped;
+        m_lastDg = dg;
     }
 
     /// The Newton direction for complementarity targets c (see the header for the elimination).
@@ -474,7 +566,7 @@ private:
             forCoupling(i, [&](int j, double cl, double cy) { rg(j) -= cl * ul + cy * uy; });
         }
         // G dg = -rg.
-        dx.g = m_llt.solve(-rg);
+        linearSolve(-rg, dx.g);
         // Back substitution, example by example.
         for (int i = 0; i < m_m; ++i) {
             const auto s = static_cast<std::size_t>(i);
@@ -512,18 +604,14 @@ private:
         }
     }
 
-    /// f(j, C_lambda,j, C_y,j) over example i's coupling to (w, b), as assembled in factor().
+    /// f(j, C_lambda,j, C_y,j) over example i's coupling to (w, b), as computed in factor():
+    /// its words in increasing order, then the bias.
     template <class F>
     void forCoupling(int i, F&& f) const {
         const auto s = static_cast<std::size_t>(i);
         for (long k = m_start[s]; k < m_start[s + 1]; ++k) {
             const auto h = static_cast<std::size_t>(k);
-            if (m_adv) {
-                const double keep = 1.0 - m_d[h] / m_p[h];   // the hinge terms fold in
-                f(m_col[h], m_d[h] * m_v[h] * m_gx[h] * keep, m_gx[h] * keep);
-            } else {
-                f(m_col[h], 0.0, m_gx[h]);
-            }
+            f(m_col[h], m_cl[h], m_cy[h]);
         }
         f(m_n, 0.0, m_label[s]);
     }
@@ -556,6 +644,9 @@ private:
     int m_m, m_n, m_ng;
     double m_N, m_C, m_rhsR = 0.0;
     bool m_adv;
+    bool m_useCg;
+    double m_tolerance;
+    int m_cgMax;
     long m_nnz = 0, m_pairs = 1;
     std::vector<long> m_start, m_hStart;
     std::vector<int> m_col;
@@ -564,14 +655,17 @@ private:
     // Residuals of the current point.
     Vec m_rpR, m_rpH, m_rdXi, m_rdLam, m_rdBeta;
     Eigen::VectorXd m_rdG;
-    double m_pInf = 0.0, m_dInf = 0.0;
+    double m_pInf = 0.0, m_dInf = 0.0, m_rdGMax = 0.0, m_mu = 0.0;
     std::array<double, 3> m_bestInf{};  // gap, primal and dual infeasibility of the best iterate
     // Factorisation.
-    Vec m_d, m_p, m_Hxi;
+    Vec m_d, m_p, m_Hxi, m_cl, m_cy;
     std::vector<std::array<double, 3>> m_Tinv;
-    Eigen::VectorXd m_Hg;
-    Eigen::MatrixXd m_G;
+    Eigen::VectorXd m_diag;
+    Eigen::MatrixXd m_G;                               // dense path
     Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> m_llt;
+    Eigen::VectorXd m_invDiag, m_lastDg, m_half;       // conjugate-gradient path
+    std::array<int, 3> m_split{};
+    long m_cgSteps = 0, m_cgSolves = 0, m_cgCapped = 0;
     // Per-solve scratch.
     Vec m_locL, m_locY, m_rb, m_hH;
     Comp m_trialComp;   // a centrality corrector's complementarity targets
@@ -586,7 +680,7 @@ DekelShamirIpmResult solveDekelShamirIpm(const Dataset& d, const std::vector<dou
     if (static_cast<int>(v.size()) != d.features())
         throw std::invalid_argument("Dekel-Shamir LP (interior point): " + std::to_string(v.size()) + " feature values for " +
                                     std::to_string(d.features()) + " features");
-    Solver s(d, v, gamma, N, C, boxBias);
+    Solver s(d, v, gamma, N, C, boxBias, p);
     return s.run(p, rc);
 }
 

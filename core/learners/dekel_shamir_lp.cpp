@@ -54,6 +54,8 @@ void DekelShamirLpParams::validate() const {
     if (maxIterations < 0) bad("maxIterations", "= " + std::to_string(maxIterations) + " must be >= 0");
     if (!(timeLimit >= 0.0) || !std::isfinite(timeLimit)) bad("timeLimit", "= " + num(timeLimit) + " must be >= 0");
     if (!(ipmTolerance > 0.0 && ipmTolerance <= 1e-2)) bad("ipmTolerance", "= " + num(ipmTolerance) + " must be in (0, 1e-2]");
+    if (ipmDenseMaxFeatures < 0)
+        bad("ipmDenseMaxFeatures", "= " + std::to_string(ipmDenseMaxFeatures) + " must be >= 0");
     if (problem == DekelShamirLpProblem::Lp3 && method != DekelShamirLpMethod::ConstraintGeneration)
         bad("problem", "= LP (3) is only solved by method = ConstraintGeneration");
 }
@@ -612,13 +614,12 @@ SolveOut solveActiveSet(const Dataset& d, const DekelShamirAdversary& adv, const
 }
 
 // LP (4) by the structured interior-point method (dekel_shamir_ipm.h).
-constexpr int kIpmMaxFeatures = 3000;
-
 SolveOut solveIpm(const Dataset& d, const DekelShamirAdversary& adv, const DekelShamirLpParams& p,
                   const RunControl& rc, double timeLimit) {
     DekelShamirIpmParams ip;
     ip.tolerance = p.ipmTolerance;
     ip.timeLimit = timeLimit;
+    ip.denseMaxFeatures = p.ipmDenseMaxFeatures;
     if (p.maxIterations > 0) ip.maxIterations = static_cast<int>(std::min(p.maxIterations, 100000L));
     const DekelShamirIpmResult r = solveDekelShamirIpm(d, adv.values(), p.gamma, p.N, p.C, p.boxBias, ip, rc);
     SolveOut out;
@@ -641,16 +642,10 @@ SolveOut solveWith(const Dataset& d, const DekelShamirAdversary& adv, const Deke
     case DekelShamirLpMethod::ConstraintGeneration: return solveCuts(d, adv, p, rc, timeLimit);
     case DekelShamirLpMethod::ActiveSet: return solveActiveSet(d, adv, p, rc, timeLimit);
     case DekelShamirLpMethod::StructuredInteriorPoint: {
-        if (d.features() > kIpmMaxFeatures) {
-            // The dense (n+1) x (n+1) system would cost O(n^3) per iteration (and n^2 memory).
-            SolveOut a = solveActiveSet(d, adv, p, rc, timeLimit);
-            a.message = std::to_string(d.features()) + " features is more than the structured interior point's " +
-                        std::to_string(kIpmMaxFeatures) + " (dense n x n system); solved by the active set: " +
-                        a.message;
-            return a;
-        }
         SolveOut s = solveIpm(d, adv, p, rc, timeLimit);
-        if (s.status != Status::Failed) return s;
+        // Above ipmDenseMaxFeatures (conjugate gradients) a failure is reported as it is: the
+        // active set takes far longer there (full SpamAssassin: not finished in 300 s).
+        if (s.status != Status::Failed || d.features() > p.ipmDenseMaxFeatures) return s;
         // Numerical breakdown (seen on the spam corpus with word values before the interior point
         // had centrality correctors; not seen since): the simplex route is exact.
         SolveOut a = solveActiveSet(d, adv, p, rc, timeLimit);

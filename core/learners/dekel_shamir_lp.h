@@ -34,10 +34,12 @@
 //    tests/bench/bench_dekel_shamir: 1000 MNIST digits in about 3 s, against 800 s for ActiveSet):
 //    the same top-N form as ActiveSet below, with every hinge term, solved by FDLab's own
 //    primal-dual interior point that eliminates the per-example blocks and factors only a
-//    dense (n+1) x (n+1) system (dekel_shamir_ipm.h). Optimal to a relative gap and
-//    infeasibility of ipmTolerance, not a vertex. If it breaks down numerically, or the data has
-//    more than 3000 features (the dense system would cost O(n^3) per iteration), it hands over
-//    to ActiveSet and says so in the message.
+//    (n+1) x (n+1) system in (w, b) (dekel_shamir_ipm.h): densely by Cholesky up to
+//    ipmDenseMaxFeatures (3000) features, by preconditioned conjugate gradients above (the
+//    dense system would take O(n^2) memory and O(n^3) per iteration: 4.9 GB at SpamAssassin's
+//    24,598 words). Optimal to a relative gap and infeasibility of ipmTolerance, not a vertex.
+//    If it breaks down numerically on the dense path it hands over to ActiveSet and says so in
+//    the message; on the conjugate-gradient path it reports the failure.
 //  - ActiveSet (the fastest GLPK route measured):
 //    LP (4) with alpha_ij = lambda_i v_j - q_ij + beta_ij substituted, i.e. the "sum of the
 //    top N" form  y_i (b + w.x_i) - N lambda_i - sum_j beta_ij + xi_i >= gamma V/P,
@@ -121,6 +123,10 @@ struct DekelShamirLpParams {
     /// StructuredInteriorPoint: relative duality gap and infeasibility at which it stops, in
     /// (0, 1e-2]. Default 1e-8.
     double ipmTolerance = 1e-8;
+    /// StructuredInteriorPoint: the reduced (w, b) Newton system is factored densely up to this
+    /// many features and solved by preconditioned conjugate gradients above (see
+    /// dekel_shamir_ipm.h). Default 3000; >= 0 (0: always conjugate gradients).
+    int ipmDenseMaxFeatures = 3000;
 
     /// Throws std::invalid_argument naming the field. N < V is checked by fit, which knows V.
     void validate() const;

@@ -15,17 +15,32 @@
 //                           [--active-max M] [--limit SECONDS] [--ip] [--verbose]
 //   --simplex-max: largest training size given to the full simplex (default 200; it grows
 //   steeply), --limit: time limit per full-LP solve (default 300 s).
+//
+// Text mode (issue 30): bench_dekel_shamir --spam [--budgets 10,20,40] [--sub 300] [--peer-only]
+//                                            [--limit S]
+//   The bundled SpamAssassin training part (4,232 messages x 24,598 words, sparse) with
+//   mutual-information word values, gamma 0.1, C 1, b free (the spam preset's settings), one
+//   LP (4) per budget N by the structured interior point, whose (w, b) Newton systems are solved
+//   by conjugate gradients above 3000 words: wall time, peak resident memory of the fit (VmHWM,
+//   reset before each fit through /proc/self/clear_refs) and the LP value. Peer, same run: the
+//   GLPK active-set simplex against the interior point on `sub` messages (every 14th, all
+//   words), where the active set finishes; the values must agree to 1e-6 (relative).
+//   --data NAME: another bundled set (e.g. spamassassin-common, 2,200 words); --dense-max K:
+//   the interior point's ipmDenseMaxFeatures for the full-part fits.
 
 #include "core/data/bundled.h"
+#include "core/data/importance.h"
 #include "core/data/split.h"
 #include "core/data/task.h"
 #include "core/learners/dekel_shamir_lp.h"
 #include "core/learners/dekel_shamir_perceptron.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,6 +63,76 @@ void row(int m, const char* method, const FitResult& r, const Dataset& test, con
     std::fflush(stdout);
 }
 
+/// Peak resident set size of this process in MB (VmHWM), -1 if unknown.
+double peakRssMb() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::atof(line.c_str() + 6) / 1024.0;
+    return -1.0;
+}
+
+/// Resets VmHWM to the current resident size (Linux >= 4.0), so the next reading is the peak of
+/// what follows.
+void resetPeakRss() {
+    std::ofstream out("/proc/self/clear_refs");
+    out << "5";
+}
+
+int spamMode(const std::string& data, const std::vector<int>& budgets, int sub, bool full, int denseMax, double limit, bool verbose) {
+    Dataset train = loadBundled(data);
+    train.importance = mutualInformationImportance(train);
+    long nnz = 0;
+    for (int i = 0; i < train.rows(); ++i) train.forEachNonZero(i, [&](int, float) { ++nnz; });
+    const auto [vmin, vmax] = std::minmax_element(train.importance.begin(), train.importance.end());
+    std::printf("SpamAssassin training part: %d messages, %d words, %ld non-zeros; mutual-information values "
+                "%.2f..%.2f; gamma 0.1, C 1, b free; after loading: peak RSS %.0f MB\n",
+                train.rows(), train.features(), nnz, *vmin, *vmax, peakRssMb());
+    std::printf("%6s %6s  %-28s %9s %9s  %14s  %-10s %s\n", "m", "N", "method", "seconds", "peak MB", "LP value",
+                "status", "notes");
+    RunControl rc;
+    Stopwatch clock;
+    if (verbose)
+        rc.onProgress = [&](const Progress& pr) {
+            std::fprintf(stderr, "  [%7.2f s] %s\n", clock.seconds(), pr.message.c_str());
+        };
+    auto fit = [&](const Dataset& d, double N, DekelShamirLpMethod method, int denseMax, const char* name,
+                   const std::string& note = {}) {
+        DekelShamirLpParams p;
+        p.gamma = 0.1;
+        p.C = 1;
+        p.N = N;
+        p.useImportance = true;
+        p.method = method;
+        p.ipmDenseMaxFeatures = denseMax;
+        p.timeLimit = limit;
+        resetPeakRss();
+        clock = Stopwatch();
+        const FitResult r = fitDekelShamirLp(d, p, rc);
+        std::printf("%6d %6g  %-28s %9.2f %9.0f  %14.9f  %-10s %s%s\n", d.rows(), N, name, r.elapsed, peakRssMb(),
+                    r.objective, toString(r.status), note.c_str(), r.message.c_str());
+        std::fflush(stdout);
+        return r;
+    };
+    // Peer first (small), then the full training part.
+    std::vector<int> rows;
+    for (int i = 0; i < train.rows() && static_cast<int>(rows.size()) < sub; i += 14) rows.push_back(i);
+    const Dataset part = train.subset(rows);  // keeps the full vocabulary and the values
+    for (int N : budgets) {
+        if (sub <= 0) break;
+        const FitResult as = fit(part, N, DekelShamirLpMethod::ActiveSet, 3000, "LP (4) active set (GLPK)");
+        const FitResult cg = fit(part, N, DekelShamirLpMethod::StructuredInteriorPoint, 3000, "structured IPM (CG)");
+        std::printf("%6s %6s  relative |IPM - active set| %.2e; time active set / IPM %.1fx\n", "", "",
+                    std::abs(cg.objective - as.objective) / std::max(1.0, std::abs(as.objective)),
+                    as.elapsed / cg.elapsed);
+    }
+    if (full)
+        for (int N : budgets)
+            fit(train, N, DekelShamirLpMethod::StructuredInteriorPoint, denseMax,
+                train.features() > denseMax ? "structured IPM, CG" : "structured IPM, dense");
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,6 +142,12 @@ int main(int argc, char** argv) {
     bool ip = false, verbose = false;
     int cgMax = 100;
     int activeMax = 1000;
+    bool spam = false;
+    std::vector<int> budgets{10, 20, 40};
+    int sub = 300;
+    bool full = true;
+    std::string data = "spamassassin";
+    int denseMax = 3000;
     for (int a = 1; a < argc; ++a) {
         const std::string s = argv[a];
         if (s == "--sizes" && a + 1 < argc) sizes = parseSizes(argv[++a]);
@@ -66,12 +157,19 @@ int main(int argc, char** argv) {
         else if (s == "--verbose") verbose = true;
         else if (s == "--cg-max" && a + 1 < argc) cgMax = std::atoi(argv[++a]);
         else if (s == "--active-max" && a + 1 < argc) activeMax = std::atoi(argv[++a]);
+        else if (s == "--spam") spam = true;
+        else if (s == "--budgets" && a + 1 < argc) budgets = parseSizes(argv[++a]);
+        else if (s == "--sub" && a + 1 < argc) sub = std::atoi(argv[++a]);
+        else if (s == "--peer-only") full = false;
+        else if (s == "--data" && a + 1 < argc) data = argv[++a];
+        else if (s == "--dense-max" && a + 1 < argc) denseMax = std::atoi(argv[++a]);
         else {
             std::fprintf(stderr, "unknown argument %s\n", s.c_str());
             return 2;
         }
     }
     try {
+        if (spam) return spamMode(data, budgets, sub, full, denseMax, limit, verbose);
         const Dataset all = binaryView(loadBundled("mnist"), {"3"}, {"5"});
         std::printf("MNIST 3 vs 5: %d digits, %d pixels; v_j = 1, N = 20, gamma = 1, C = 1, b free\n", all.rows(),
                     all.features());

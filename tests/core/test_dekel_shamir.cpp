@@ -7,11 +7,14 @@
 #include "core/data/importance.h"
 #include "core/data/split.h"
 #include "core/data/task.h"
+#include "core/learners/dekel_shamir_ipm.h"
 #include "core/learners/dekel_shamir_lp.h"
 #include "core/learners/dekel_shamir_perceptron.h"
+#include "core/solvers/conjugate_gradient.h"
 #include "core/solvers/glpk_lp.h"
 #include "core/util/rng.h"
 
+#include <Eigen/Cholesky>
 #include <QtTest>
 
 #include <algorithm>
@@ -136,6 +139,55 @@ double fitObjective(const Dataset& d, const DekelShamirLpParams& p) {
     const FitResult r = fitDekelShamirLp(d, p);
     if (r.status != Status::Converged) throw std::runtime_error("fit did not converge: " + r.message);
     return r.objective;
+}
+
+/// Every `step`-th of the first rows of `corpus` (`count` of them), over their `words` most
+/// frequent words, as its own sparse set with mutual-information word values.
+Dataset spamSlice(const Dataset& corpus, int step, int count, int words) {
+    std::vector<int> rows;
+    for (int i = 0; i < corpus.rows() && static_cast<int>(rows.size()) < count; i += step) rows.push_back(i);
+    const Dataset part = corpus.subset(rows);
+    std::vector<int> df(static_cast<std::size_t>(part.features()), 0);
+    for (int i = 0; i < part.rows(); ++i) part.forEachNonZero(i, [&](int j, float) { ++df[static_cast<std::size_t>(j)]; });
+    std::vector<int> kept(df.size());
+    std::iota(kept.begin(), kept.end(), 0);
+    std::stable_sort(kept.begin(), kept.end(), [&](int a, int b) { return df[a] > df[b]; });
+    kept.resize(static_cast<std::size_t>(words));
+    std::sort(kept.begin(), kept.end());
+    // Column k is word kept[k] (ascending, so each row's columns stay in increasing order).
+    std::vector<int> column(df.size(), -1);
+    for (std::size_t k = 0; k < kept.size(); ++k) column[static_cast<std::size_t>(kept[k])] = static_cast<int>(k);
+    SparseRowsBuilder rowsOut(words);
+    for (int i = 0; i < part.rows(); ++i) {
+        part.forEachNonZero(i, [&](int j, float x) {
+            if (column[static_cast<std::size_t>(j)] >= 0) rowsOut.add(column[static_cast<std::size_t>(j)], x);
+        });
+        rowsOut.endRow();
+    }
+    Dataset d;
+    d.name = "spam-slice";
+    d.classNames = part.classNames;
+    d.labels = part.labels;
+    d.sparse = std::move(rowsOut).finish();
+    d.fillDefaults();
+    d.importance = mutualInformationImportance(d);
+    return d;
+}
+
+/// The spam preset's LP (gamma 0.1, C 1, b free, word values) with N = 20, solved by `method`.
+DekelShamirLpParams spamLp(DekelShamirLpMethod method) {
+    DekelShamirLpParams p;
+    p.N = 20;
+    p.gamma = 0.1;
+    p.method = method;
+    return p;
+}
+
+/// r reached the optimum `ref` to 1e-6 (relative), certified by its own gap.
+void expectOptimum(const FitResult& r, double ref) {
+    QVERIFY2(std::abs(r.objective - ref) < 1e-6 * std::max(1.0, ref),
+             qPrintable(QString("IPM %1 vs active set %2").arg(r.objective, 0, 'g', 12).arg(ref, 0, 'g', 12)));
+    QVERIFY(r.gap >= 0 && r.gap < 1e-6 * std::max(1.0, ref));
 }
 
 template <class F>
@@ -354,35 +406,7 @@ private slots:
         // rule the interior point gave up here after 14 iterations (its relative gap grew while
         // the primal value fell from a far infeasible start) and handed over to the active set;
         // now it must reach the active-set simplex optimum by itself.
-        const Dataset corpus = loadBundled("spamassassin-common");
-        std::vector<int> rows;
-        for (int i = 0; i < corpus.rows() && rows.size() < 200; i += 21) rows.push_back(i);
-        const Dataset part = corpus.subset(rows);
-        std::vector<int> df(static_cast<std::size_t>(part.features()), 0);
-        for (int i = 0; i < part.rows(); ++i) part.forEachNonZero(i, [&](int j, float) { ++df[static_cast<std::size_t>(j)]; });
-        std::vector<int> words(df.size());
-        std::iota(words.begin(), words.end(), 0);
-        std::stable_sort(words.begin(), words.end(), [&](int a, int b) { return df[a] > df[b]; });
-        words.resize(400);
-        std::sort(words.begin(), words.end());
-        // The slice as its own sparse set: column k is word words[k] (ascending, so each row's
-        // columns stay in increasing order).
-        std::vector<int> column(df.size(), -1);
-        for (std::size_t k = 0; k < words.size(); ++k) column[static_cast<std::size_t>(words[k])] = static_cast<int>(k);
-        SparseRowsBuilder rowsOut(static_cast<int>(words.size()));
-        for (int i = 0; i < part.rows(); ++i) {
-            part.forEachNonZero(i, [&](int j, float x) {
-                if (column[static_cast<std::size_t>(j)] >= 0) rowsOut.add(column[static_cast<std::size_t>(j)], x);
-            });
-            rowsOut.endRow();
-        }
-        Dataset d;
-        d.name = "spam-slice";
-        d.classNames = part.classNames;
-        d.labels = part.labels;
-        d.sparse = std::move(rowsOut).finish();
-        d.fillDefaults();
-        d.importance = mutualInformationImportance(d);
+        const Dataset d = spamSlice(loadBundled("spamassassin-common"), 21, 200, 400);
         const auto [vmin, vmax] = std::minmax_element(d.importance.begin(), d.importance.end());
         QVERIFY(*vmax > 5.0 * *vmin);  // really unequal values
         DekelShamirLpParams p;
@@ -438,18 +462,186 @@ private slots:
         const FitResult lim = fitDekelShamirLp(d, p);
         QCOMPARE(lim.status, Status::MaxIterations);
         QVERIFY(lim.objective >= ref - 1e-9 && lim.gap >= 0);
-        // More than 3000 features: handed over to the active set (the dense system would be
-        // O(n^3)), which the message says; the optimum is the same LP's (checked by the full simplex).
+        // More than 3000 features: the interior point itself, its (w, b) systems solved by
+        // conjugate gradients (it used to hand over to the active set); the optimum is the same
+        // LP's (checked by the full simplex).
         const Dataset wide = randomData(57, 10, 3001, 0.995);
         auto pw = lpParams(1.0, DekelShamirLpMethod::StructuredInteriorPoint);
-        const FitResult handed = fitDekelShamirLp(wide, pw);
-        QCOMPARE(handed.status, Status::Converged);
-        QVERIFY(handed.message.find("solved by the active set") != std::string::npos);
+        const FitResult wideIpm = fitDekelShamirLp(wide, pw);
+        QCOMPARE(wideIpm.status, Status::Converged);
+        QVERIFY2(wideIpm.message.find("interior point: optimal") == 0 &&
+                     wideIpm.message.find("conjugate gradients") != std::string::npos,
+                 wideIpm.message.c_str());
         pw.method = DekelShamirLpMethod::Simplex;
-        QVERIFY(std::abs(fitObjective(wide, pw) - handed.objective) < 1e-6);
+        QVERIFY(std::abs(fitObjective(wide, pw) - wideIpm.objective) < 1e-6);
         // Bad tolerance names the field.
         p.ipmTolerance = 0.5;
         QVERIFY(thrownMessage([&] { fitDekelShamirLp(d, p); }).find("ipmTolerance") != std::string::npos);
+    }
+
+    void conjugateGradientsAgainstCholesky() {
+        // solvePcg on a random SPD matrix with a wide diagonal (1e-3..1e3) against Eigen's LLT,
+        // from a zero and from a non-zero start; the residual it reports is the true one.
+        Rng rng(91);
+        const int n = 60;
+        Eigen::MatrixXd B(n, 20);
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < 20; ++k) B(i, k) = rng.normal();
+        Eigen::MatrixXd A = B * B.transpose();
+        for (int i = 0; i < n; ++i) A(i, i) += std::pow(10.0, rng.uniform(-3.0, 3.0));
+        Eigen::VectorXd b(n);
+        for (int i = 0; i < n; ++i) b(i) = rng.normal();
+        const Eigen::VectorXd ref = A.llt().solve(b);
+        const MatVec times = [&](const Eigen::VectorXd& v, Eigen::VectorXd& y) { y = A * v; };
+        const Eigen::VectorXd invDiag = A.diagonal().cwiseInverse();
+        for (double start : {0.0, 1.0}) {
+            Eigen::VectorXd x = Eigen::VectorXd::Constant(n, start);
+            const PcgResult r = solvePcg(times, invDiag, b, x, 1e-10, 500);
+            QVERIFY(r.converged);
+            QVERIFY(r.iterations > 0 && r.iterations <= 500);
+            QVERIFY(std::abs(r.residual - (b - A * x).cwiseAbs().maxCoeff()) < 1e-12);
+            QVERIFY2((x - ref).cwiseAbs().maxCoeff() < 1e-8 * ref.cwiseAbs().maxCoeff(),
+                     qPrintable(QString::number((x - ref).cwiseAbs().maxCoeff())));
+        }
+        // An iteration cap: stops there, not converged, the true residual reported.
+        Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+        const PcgResult capped = solvePcg(times, invDiag, b, x, 1e-14, 3);
+        QCOMPARE(capped.iterations, 3);
+        QVERIFY(!capped.converged);
+        QVERIFY(std::abs(capped.residual - (b - A * x).cwiseAbs().maxCoeff()) < 1e-12);
+        Eigen::VectorXd wrong(n + 1);
+        QVERIFY(thrownMessage([&] { solvePcg(times, invDiag, b, wrong, 1e-8, 10); }).find("sizes") != std::string::npos);
+    }
+
+    void interiorPointConjugateGradientPath_data() {
+        QTest::addColumn<int>("seed");
+        QTest::addColumn<double>("N");
+        QTest::addColumn<bool>("values");
+        QTest::addColumn<bool>("boxBias");
+        QTest::newRow("no adversary") << 101 << 0.0 << false << false;
+        QTest::newRow("N 3, v = 1") << 102 << 3.0 << false << false;
+        QTest::newRow("N 2.5, unequal values") << 103 << 2.5 << true << false;
+        QTest::newRow("N 4, unequal values, boxed bias") << 104 << 4.0 << true << true;
+    }
+
+    void interiorPointConjugateGradientPath() {
+        // Sparse random problems (70% zeros, 60 x 40): the interior point with its (w, b) systems
+        // solved by conjugate gradients (ipmDenseMaxFeatures = 0 forces that path) against the
+        // same interior point with dense Cholesky, and both against GLPK's primal simplex on the
+        // reduced LP (4) and the active set: one optimum to 1e-6 (relative).
+        QFETCH(int, seed);
+        QFETCH(double, N);
+        QFETCH(bool, values);
+        QFETCH(bool, boxBias);
+        Dataset d = randomData(static_cast<std::uint64_t>(seed), 60, 40, 0.7);
+        if (values) {
+            Rng rng(static_cast<std::uint64_t>(seed) + 1000);
+            for (double& v : d.importance) v = rng.uniform(0.3, 3.0);
+        }
+        auto p = lpParams(N, DekelShamirLpMethod::Simplex);
+        p.gamma = 0.5;
+        p.boxBias = boxBias;
+        p.useImportance = values;
+        const double ref = fitObjective(d, p);
+        p.method = DekelShamirLpMethod::ActiveSet;
+        const double active = fitObjective(d, p);
+        p.method = DekelShamirLpMethod::StructuredInteriorPoint;
+        const FitResult dense = fitDekelShamirLp(d, p);
+        p.ipmDenseMaxFeatures = 0;
+        const FitResult cg = fitDekelShamirLp(d, p);
+        auto rel = [&](double a) { return std::abs(a - ref) / std::max(1.0, std::abs(ref)); };
+        QVERIFY2(rel(active) < 1e-6, qPrintable(QString("active set %1 vs simplex %2").arg(active, 0, 'g', 12).arg(ref, 0, 'g', 12)));
+        QCOMPARE(dense.status, Status::Converged);
+        QCOMPARE(cg.status, Status::Converged);
+        QVERIFY2(dense.message.find("conjugate gradients") == std::string::npos, dense.message.c_str());
+        QVERIFY2(cg.message.find("interior point: optimal") == 0 && cg.message.find("conjugate gradients") != std::string::npos,
+                 cg.message.c_str());
+        QVERIFY2(rel(dense.objective) < 1e-6 && rel(cg.objective) < 1e-6,
+                 qPrintable(QString("dense %1, CG %2, simplex %3")
+                                .arg(dense.objective, 0, 'g', 12)
+                                .arg(cg.objective, 0, 'g', 12)
+                                .arg(ref, 0, 'g', 12)));
+        // The returned model's own loss meets the dual bound (the certificate, not the CG's word).
+        QVERIFY(cg.gap >= 0 && cg.gap < 1e-6);
+        if (N > 0 && !boxBias) QVERIFY(ref > 0.01);  // not a trivial LP
+    }
+
+    void interiorPointConjugateGradientLimitsAndParams() {
+        // One CG step per Newton solve cannot give usable directions: the interior point must not
+        // claim an optimum, and it says how many solves hit the limit.
+        const Dataset d = randomData(111, 60, 40, 0.7);
+        DekelShamirIpmParams ip;
+        ip.denseMaxFeatures = 0;
+        ip.cgMaxIterations = 1;
+        ip.maxIterations = 40;
+        const std::vector<double> v(40, 1.0);
+        const DekelShamirIpmResult r = solveDekelShamirIpm(d, v, 0.5, 3.0, 1.0, false, ip);
+        QVERIFY2(r.status != Status::Converged, r.message.c_str());
+        QVERIFY2(r.message.find("stopped at the limit of 1") != std::string::npos, r.message.c_str());
+        QVERIFY(r.cgIterations > 0);
+        ip.cgMaxIterations = 2000;
+        const DekelShamirIpmResult ok = solveDekelShamirIpm(d, v, 0.5, 3.0, 1.0, false, ip);
+        QCOMPARE(ok.status, Status::Converged);
+        QVERIFY(ok.cgIterations > 0);
+        QVERIFY(std::abs(ok.primal - ok.dual) < 1e-6);
+        // Bad values name the field.
+        ip.cgMaxIterations = 0;
+        QVERIFY(thrownMessage([&] { solveDekelShamirIpm(d, v, 0.5, 3.0, 1.0, false, ip); })
+                    .find("DekelShamirIpmParams.cgMaxIterations") != std::string::npos);
+        ip.cgMaxIterations = 10;
+        ip.denseMaxFeatures = -1;
+        QVERIFY(thrownMessage([&] { solveDekelShamirIpm(d, v, 0.5, 3.0, 1.0, false, ip); })
+                    .find("DekelShamirIpmParams.denseMaxFeatures") != std::string::npos);
+        auto p = lpParams(1.0, DekelShamirLpMethod::StructuredInteriorPoint);
+        p.ipmDenseMaxFeatures = -5;
+        QVERIFY(thrownMessage([&] { fitDekelShamirLp(d, p); }).find("DekelShamirLpParams.ipmDenseMaxFeatures") !=
+                std::string::npos);
+    }
+
+    void conjugateGradientsOnASpamSlice() {
+        // Real sparse text, the preset's LP (gamma 0.1, C 1, N = 20, word values): 300
+        // SpamAssassin messages (every 14th) over their 2000 most frequent words. The interior
+        // point with conjugate gradients (forced), with dense Cholesky, and the GLPK active set:
+        // one optimum to 1e-6 (relative).
+        const Dataset d = spamSlice(loadBundled("spamassassin"), 14, 300, 2000);
+        auto p = spamLp(DekelShamirLpMethod::ActiveSet);
+        const double ref = fitObjective(d, p);
+        p.method = DekelShamirLpMethod::StructuredInteriorPoint;
+        const FitResult dense = fitDekelShamirLp(d, p);
+        p.ipmDenseMaxFeatures = 0;
+        const FitResult cg = fitDekelShamirLp(d, p);
+        QCOMPARE(dense.status, Status::Converged);
+        QCOMPARE(cg.status, Status::Converged);
+        QVERIFY2(cg.message.find("conjugate gradients") != std::string::npos, cg.message.c_str());
+        expectOptimum(dense, ref);
+        expectOptimum(cg, ref);
+        QVERIFY2(ref > 1e-3, qPrintable(QString::number(ref)));  // not a trivial LP
+        qInfo("300 messages x 2000 words: LP (4) %.9f; %s", ref, cg.message.c_str());
+    }
+
+    void fullVocabularySpamSubsample() {
+        // Issue 30: the interior point on the whole SpamAssassin vocabulary (24,598 words, more
+        // than 3000, so conjugate gradients) with mutual-information word values, on 150 of the
+        // training messages (every 14th), the preset's LP (N = 20, gamma 0.1, C 1): the same
+        // optimum as the GLPK active-set simplex. With this many words 150 messages are
+        // separable even under deletion (the optimum is 0, also for gamma 1, N = 100 or
+        // C = 0.002); at 300 messages (optimum 0.0020006) the active set did not finish in 120 s.
+        // Before, above 3000 features the interior point handed over to the active set.
+        Dataset train = loadBundled("spamassassin");
+        QVERIFY(train.features() > 24000);
+        train.importance = mutualInformationImportance(train);
+        std::vector<int> rows;
+        for (int i = 0; i < train.rows() && rows.size() < 150; i += 14) rows.push_back(i);
+        const Dataset d = train.subset(rows);
+        QCOMPARE(d.features(), train.features());
+        const double ref = fitObjective(d, spamLp(DekelShamirLpMethod::ActiveSet));
+        const FitResult r = fitDekelShamirLp(d, spamLp(DekelShamirLpMethod::StructuredInteriorPoint));
+        QCOMPARE(r.status, Status::Converged);
+        QVERIFY2(r.message.find("interior point: optimal") == 0 && r.message.find("conjugate gradients") != std::string::npos,
+                 r.message.c_str());
+        expectOptimum(r, ref);
+        QVERIFY(r.model.w().cwiseAbs().maxCoeff() > 0.0);
+        qInfo("150 messages x %d words, N = 20: LP (4) %.9f; %s", d.features(), ref, r.message.c_str());
     }
 
     void activeSetInStages() {
