@@ -598,27 +598,6 @@ private slots:
                 std::string::npos);
     }
 
-    void conjugateGradientsOnASpamSlice() {
-        // Real sparse text, the preset's LP (gamma 0.1, C 1, N = 20, word values): 300
-        // SpamAssassin messages (every 14th) over their 2000 most frequent words. The interior
-        // point with conjugate gradients (forced), with dense Cholesky, and the GLPK active set:
-        // one optimum to 1e-6 (relative).
-        const Dataset d = spamSlice(loadBundled("spamassassin"), 14, 300, 2000);
-        auto p = spamLp(DekelShamirLpMethod::ActiveSet);
-        const double ref = fitObjective(d, p);
-        p.method = DekelShamirLpMethod::StructuredInteriorPoint;
-        const FitResult dense = fitDekelShamirLp(d, p);
-        p.ipmDenseMaxFeatures = 0;
-        const FitResult cg = fitDekelShamirLp(d, p);
-        QCOMPARE(dense.status, Status::Converged);
-        QCOMPARE(cg.status, Status::Converged);
-        QVERIFY2(cg.message.find("conjugate gradients") != std::string::npos, cg.message.c_str());
-        expectOptimum(dense, ref);
-        expectOptimum(cg, ref);
-        QVERIFY2(ref > 1e-3, qPrintable(QString::number(ref)));  // not a trivial LP
-        qInfo("300 messages x 2000 words: LP (4) %.9f; %s", ref, cg.message.c_str());
-    }
-
     void fullVocabularySpamSubsample() {
         // Issue 30: the interior point on the whole SpamAssassin vocabulary (24,598 words, more
         // than 3000, so conjugate gradients) with mutual-information word values, on 150 of the
