@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -25,8 +26,15 @@ void PlayBudget::validatePrices(int features) const {
     if (static_cast<int>(prices.size()) != features)
         throw std::invalid_argument("budget: " + std::to_string(prices.size()) + " feature prices for " +
                                     std::to_string(features) + " features");
-    for (double v : prices)
+    double total = 0.0;
+    for (double v : prices) {
         if (!std::isfinite(v) || v <= 0.0) throw std::invalid_argument("budget: every feature price must be > 0");
+        // subnormal prices lose the precision the exact searches' ratios need
+        if (v < std::numeric_limits<double>::min())
+            throw std::invalid_argument("budget: a feature price below 2.2e-308 (subnormal) cannot be priced exactly");
+        total += v;
+    }
+    if (!std::isfinite(total)) throw std::invalid_argument("budget: the feature prices' sum overflows (above 1.8e308)");
     if (!std::isfinite(knapsackScale) || knapsackScale <= 0.0)
         throw std::invalid_argument("budget: knapsack_scale must be > 0");
 }

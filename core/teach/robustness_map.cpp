@@ -65,7 +65,8 @@ RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const Tr
     r.needB = r.needA;
     r.spared.assign(m, 0);
     for (std::size_t i = 0; i < m; ++i) r.spared[i] = !attack.attacks(test.labels[i]);
-    const int step = std::max(1, test.rows() / 50);
+    // at most 1024 rows between cancel checks (about 0.3 s on the 1M-row bench at 1/50)
+    const int step = std::clamp(test.rows() / 50, 1, 1024);
     const auto need = [&](const TrainedModel& model, int i, bool& exact) {
         const int label = test.labels[static_cast<std::size_t>(i)];
         if (!attack.attacks(label)) {   // spared by a one-sided threat: scored clean
@@ -76,7 +77,7 @@ RobustnessMap robustnessMap(const Dataset& test, const TrainedModel& a, const Tr
         exact = exact && f.exact;
         return f.need;
     };
-    // Blocks of 1/50 of the rows, each shared among the threads (every row writes its own slots);
+    // Blocks of 1/50 of the rows (at most 1024), each shared among the threads (every row writes its own slots);
     // cancel and progress between blocks, so a cancelled map still has its first `done` rows.
     std::vector<char> exact(2 * m, 1);
     for (int start = 0; start < test.rows(); start += step) {

@@ -224,6 +224,13 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 1, b));
         b.prices = {0.1, 0.1};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 1, b));
+        // Subnormal prices (a reviewer's 1e-320 turned flips into "never" in the cover's ratios)
+        // and prices whose sum overflows (any two of 1e308 cost inf) are refused, as is deletionsToFlip.
+        b.prices = {1e-320, 1e-320, 1e-320, 1e-320};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 1, b));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (void)deletionsToFlip(TrainedModel{}, d.row(0), 1, b));
+        b.prices = {1e308, 1e308, 1.0, 1.0};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, DeletionGame(d.row(0), 1, b));
     }
 
     void revealedOptimumIsTheWorstCaseAttack() {
