@@ -25,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QElapsedTimer>
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
@@ -140,6 +141,40 @@ private slots:
         }
         QCOMPARE(p.optimum(0)->deleted, std::vector<int>{0});   // by hand: 1 - 0.5 > 0, deleting it flips
         QVERIFY2(p.revealLabel()->text().contains("<b>A</b>: within"), qPrintable(p.revealLabel()->text()));
+    }
+
+    // Review rev37: Reveal pressed twice before a result, a brush between the presses, and the
+    // page destroyed while a reveal searches: one result, one scoreboard round, no crash.
+    void revealTwiceAndCloseWhileSearching() {
+        const Hopeless h = hopeless();
+        {
+            AdversaryPlay p;
+            p.resize(1280, 720);
+            p.show();
+            p.setGame(h.ctx, 0, 1, 1, h.budget.limit);
+            const int before = AdversaryPlay::scoreboard().rounds;
+            QSignalSpy shown(&p, &AdversaryPlay::revealed);
+            p.reveal();
+            p.reveal();
+            QVERIFY(shown.wait(60000));
+            QTest::qWait(200);
+            QCOMPARE(shown.count(), 1);
+            QCOMPARE(AdversaryPlay::scoreboard().rounds, before + 1);
+            p.reveal();   // a second reveal of the same round is not a new round
+            QVERIFY(shown.wait(60000));
+            QCOMPARE(AdversaryPlay::scoreboard().rounds, before + 1);
+        }
+        QElapsedTimer t;
+        {
+            auto* p = new AdversaryPlay;
+            p->setGame(h.ctx, 0, 1, 0, h.budget.limit);
+            p->reveal();
+            QVERIFY(p->revealing());
+            t.start();
+            delete p;   // waits for the worker: core's exact search does not poll a stop token
+        }
+        qInfo("page destroyed %lld ms after a hopeless reveal started", static_cast<long long>(t.elapsed()));
+        QTest::qWait(200);   // nothing delivered to the deleted page
     }
 
     void playOnAnImage() {
