@@ -111,17 +111,38 @@ InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, 
     });
 }
 
+// A flip is what the scorer calls one: margin <= 0 when x is scored with `deleted` removed. The
+// cover compares profits summed apart with the clean margin, which can differ from that score by
+// rounding, so at an exact tie (margin 0 after deletion) a set can fall an ulp short of the demand
+// though it flips. The cover therefore asks for the demand less a rounding allowance and the set
+// it returns is re-scored; if the scorer does not call it a flip (an ulp-level tie the other way),
+// the demand plus the allowance is asked, whose every set flips under any summation order. Between
+// the two the cost found is exact up to sets within rounding of the tie.
 ValueFlip worstCaseValueFlip(const LinearModel& m, const RowView& x, int label, const std::vector<double>& v,
                              const BranchAndBoundParams& bb) {
     ValueFlip best;
-    std::vector<double> s, profit, w;
+    std::vector<double> s, profit, w, after(static_cast<std::size_t>(m.W.cols()));
     std::vector<int> index;
+    const auto flips = [&](const std::vector<int>& deleted) {
+        linearScores(m, x, deleted, after);
+        return Scorer::marginOf(after, label) <= 0.0;
+    };
     forEachCompetitor(m, x, label, s, profit, index, [&](double marginK) {
         pricesOf(v, index, w);
-        const CoverResult c = branchAndBoundCover(profit, w, marginK, bb);
+        double magnitude = std::abs(marginK);
+        for (double p : profit) magnitude += std::abs(p);
+        const double slack = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
+        CoverResult c = branchAndBoundCover(profit, w, marginK - slack, bb);
+        if (!c.covered()) return;
+        std::vector<int> deleted = featuresOf(c.chosen, index);
+        if (!flips(deleted)) {
+            c = branchAndBoundCover(profit, w, marginK + slack, bb);
+            if (!c.covered()) return;
+            deleted = featuresOf(c.chosen, index);
+        }
         if (c.cost < best.cost) {
             best.cost = c.cost;
-            best.deleted = featuresOf(c.chosen, index);
+            best.deleted = std::move(deleted);
         }
     });
     return best;

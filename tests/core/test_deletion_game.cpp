@@ -560,6 +560,30 @@ private slots:
         }
     }
 
+    // Review rev37: a three-class model where deleting the only feature leaves classes 0 and 1
+    // tied (margin 0: a flip, Scorer's convention). With price 1 (whole units, the grid search
+    // re-scores every attack) the need is 1; with price 0.3 (real prices, the min-cost cover on
+    // profits vs the clean margin summed apart) the cover fell an ulp short and the need was +inf
+    // ("never"), although the game and the value curve score it flipped.
+    void realPriceNeedCountsATieAsAFlip() {
+        FitResult f;
+        f.model.W = Eigen::MatrixXd(1, 3);
+        f.model.W << -0.9, -0.3, -0.8;
+        f.model.b = Eigen::VectorXd(3);
+        f.model.b << 0.7, 0.7, -0.9;
+        f.model.classNames = {"c0", "c1", "c2"};
+        f.status = Status::Converged;
+        const TrainedModel t = wrapLinear(std::move(f));
+        const std::vector<float> x{0.2f};
+        const RowView row = RowView::dense(x);
+        const std::vector<int> all{0};
+        QVERIFY(scoreWithDeletions(t, row, 1, {}).margin > 0.0);
+        QVERIFY(scoreWithDeletions(t, row, 1, all).margin <= 0.0);
+        QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, {1.0})).need, 1.0);
+        QVERIFY(optimalPlay(t, row, 1, PlayBudget::value(0.3, {0.3})).after.margin <= 0.0);
+        QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, {0.3})).need, 0.3);
+    }
+
     void cancelStops() {
         const Dataset d = randomSet(20, 8, 3);
         const TrainedModel t = randomLinear(8, 4);
