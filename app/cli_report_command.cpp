@@ -50,12 +50,17 @@ std::map<std::string, std::string> resultFiles(const Args& a, const std::vector<
 
 ExperimentResult loadFinishedRun(const std::string& path, const ExperimentSpec& spec, const std::string& name) {
     ExperimentResult r = loadResultsJson(path);
-    if (specFingerprint(r.spec) != specFingerprint(spec))
-        throw std::invalid_argument(path + ": not a run of " + name + " as this report would run it (spec fingerprint " +
-                                    specFingerprint(r.spec) + ", the preset's is " + specFingerprint(spec) +
+    if (runFingerprint(r.spec) != runFingerprint(spec))
+        throw std::invalid_argument(path + ": not a run of " + name + " as this report would run it (run fingerprint " +
+                                    runFingerprint(r.spec) + ", the preset's is " + runFingerprint(spec) +
                                     "; a changed preset or another --repetitions)");
     if (r.status != Status::Converged)
         throw std::invalid_argument(path + ": the run did not finish (" + r.message + ")");
+    // The same run: its words (name, description, the paper's claims and evidence) are the preset's
+    // as it is now, so claims added after a long run are checked on it.
+    r.spec.name = spec.name;
+    r.spec.description = spec.description;
+    r.spec.paper = spec.paper;
     return r;
 }
 
@@ -132,7 +137,9 @@ std::vector<Command> reportCommands() {
              "k-fold split it counts repetitions of k-fold CV (R x k points per level).\n"
              "--results takes a long preset's finished run from a results file (e.g. merged from Slurm shards:\n"
              "plan / run --shard / merge) instead of running it; the file must be a complete run of that very\n"
-             "preset (same spec fingerprint, so the same --repetitions), else the report stops before any run.\n"
+             "preset (the same run fingerprint, so the same --repetitions; only its name, description and paper\n"
+             "claims may have changed since, and the report uses them as they are now), else the report stops\n"
+             "before any run.\n"
              "Progress on stderr; Ctrl-C cancels (exit 4) and writes no report.\n",
              runReport}};
 }

@@ -151,6 +151,14 @@ std::string specFingerprint(const ExperimentSpec& spec) {
     return hex16(fnv1a(j.dump()));
 }
 
+std::string runFingerprint(const ExperimentSpec& spec) {
+    ExperimentSpec numbers = spec;
+    numbers.name.clear();
+    numbers.description.clear();
+    numbers.paper = nlohmann::json();
+    return specFingerprint(numbers);
+}
+
 std::string dataFingerprint(const TaskData& data, const ExperimentSpec& spec) {
     std::uint64_t h = fnv1a({});
     auto mix = [&](const void* p, std::size_t n) { h = fnv1a({static_cast<const char*>(p), n}, h); };

@@ -75,6 +75,11 @@ struct ShardPlan {
 /// (which changes no number), as 16 lower-case hex digits.
 std::string specFingerprint(const ExperimentSpec& spec);
 
+/// specFingerprint without the words either: "name", "description" and "paper" (its summary,
+/// claims and evidence) change no number of a run, so a finished run stays a run of its preset
+/// when only these are edited afterwards (the report's --results).
+std::string runFingerprint(const ExperimentSpec& spec);
+
 /// 64-bit FNV-1a, as 16 lower-case hex digits, of the task data the runner loads for `spec`:
 /// Dataset::fingerprint() (values, labels, feature names), class names and importance of the
 /// data and of the fixed test file, and the bytes of an importance CSV file.
