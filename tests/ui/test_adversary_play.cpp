@@ -75,6 +75,13 @@ Hopeless hopeless() {
     return {ctx, PlayBudget::value(0.5 * n + 0.123456789, d->importance)};
 }
 
+// The play page on screen at 1280x720 with the hopeless set's instance `row` and its budget.
+void showHopeless(AdversaryPlay& p, const Hopeless& h, int row) {
+    p.resize(1280, 720);
+    p.show();
+    p.setGame(h.ctx, 0, 1, row, h.budget.limit);
+}
+
 }  // namespace
 
 class TestAdversaryPlay : public QObject {
@@ -87,9 +94,7 @@ private slots:
     void revealRunsOffTheGuiThread() {
         const Hopeless h = hopeless();
         AdversaryPlay p;
-        p.resize(1280, 720);
-        p.show();
-        p.setGame(h.ctx, 0, 1, 0, h.budget.limit);
+        showHopeless(p, h, 0);
         const PlayBudget budget = p.game()->budget();   // N as the spin box holds it (20.12)
         QVERIFY(budget.byValue && std::abs(budget.limit - 20.12) < 1e-9 && budget.prices == h.budget.prices);
         const double N = budget.limit;
@@ -149,9 +154,7 @@ private slots:
         const Hopeless h = hopeless();
         {
             AdversaryPlay p;
-            p.resize(1280, 720);
-            p.show();
-            p.setGame(h.ctx, 0, 1, 1, h.budget.limit);
+            showHopeless(p, h, 1);
             const int before = AdversaryPlay::scoreboard().rounds;
             QSignalSpy shown(&p, &AdversaryPlay::revealed);
             p.reveal();
