@@ -28,8 +28,9 @@ void profitsAgainst(const LinearModel& m, const RowView& x, int label, int k, st
     });
 }
 
-// For each competitor (one pass for binary models): f(marginK) with `profit` and `index` filled by
-// profitsAgainst and marginK the clean margin against it (s: scratch for the clean scores).
+// For each competitor k (one pass, k = 0, for binary models): f(marginK, k) with `profit` and
+// `index` filled by profitsAgainst and marginK the clean margin against it (s: scratch for the
+// clean scores).
 // Returns the clean margin.
 template <class F>
 double forEachCompetitor(const LinearModel& m, const RowView& x, int label, std::vector<double>& s,
@@ -44,7 +45,7 @@ double forEachCompetitor(const LinearModel& m, const RowView& x, int label, std:
     for (int k = 0; k < static_cast<int>(m.W.cols()); ++k) {
         if (!m.isBinary() && k == label) continue;
         profitsAgainst(m, x, label, k, profit, index);
-        f(m.isBinary() ? margin : s[static_cast<std::size_t>(label)] - s[static_cast<std::size_t>(k)]);
+        f(m.isBinary() ? margin : s[static_cast<std::size_t>(label)] - s[static_cast<std::size_t>(k)], k);
     }
     return margin;
 }
@@ -71,7 +72,7 @@ InstanceDeletion worstCase(const LinearModel& m, const RowView& x, int label, So
     double bestMargin = std::numeric_limits<double>::infinity(), bestBoundMargin = bestMargin;
     std::vector<double> s, profit;
     std::vector<int> index;
-    const double margin = forEachCompetitor(m, x, label, s, profit, index, [&](double marginK) {
+    const double margin = forEachCompetitor(m, x, label, s, profit, index, [&](double marginK, int) {
         double lpValue = 0.0;
         const KnapsackResult r = solve(profit, index, lpValue);
         const double after = marginK - r.value;
@@ -112,37 +113,41 @@ InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, 
 }
 
 // A flip is what the scorer calls one: margin <= 0 when x is scored with `deleted` removed. The
-// cover compares profits summed apart with the clean margin, which can differ from that score by
+// cover compares profits summed apart with the clean margin, which differs from that score by
 // rounding, so at an exact tie (margin 0 after deletion) a set can fall an ulp short of the demand
-// though it flips. The cover therefore asks for the demand less a rounding allowance and the set
-// it returns is re-scored; if the scorer does not call it a flip (an ulp-level tie the other way),
-// the demand plus the allowance is asked, whose every set flips under any summation order. Between
-// the two the cost found is exact up to sets within rounding of the tie.
+// though it flips, or reach it though it does not. So the cover asks for the clean margin less a
+// bound on that rounding, and a set whose profits do not clear the margin by the bound too is
+// re-scored and, if the scorer says it does not flip, searched past (branchAndBoundCover's
+// accept). The cost found is the cheapest set the scorer calls a flip.
 ValueFlip worstCaseValueFlip(const LinearModel& m, const RowView& x, int label, const std::vector<double>& v,
                              const BranchAndBoundParams& bb) {
     ValueFlip best;
     std::vector<double> s, profit, w, after(static_cast<std::size_t>(m.W.cols()));
     std::vector<int> index;
-    const auto flips = [&](const std::vector<int>& deleted) {
-        linearScores(m, x, deleted, after);
-        return Scorer::marginOf(after, label) <= 0.0;
-    };
-    forEachCompetitor(m, x, label, s, profit, index, [&](double marginK) {
-        pricesOf(v, index, w);
+    const bool binary = m.isBinary();
+    forEachCompetitor(m, x, label, s, profit, index, [&](double marginK, int k) {
+        // The scores' terms in magnitude (both classes' weights times x, and the biases): scoring
+        // any subset rounds by less than (terms + 2) * eps times this, and so does summing profits.
         double magnitude = std::abs(marginK);
-        for (double p : profit) magnitude += std::abs(p);
-        const double slack = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
-        CoverResult c = branchAndBoundCover(profit, w, marginK - slack, bb);
-        if (!c.covered()) return;
-        std::vector<int> deleted = featuresOf(c.chosen, index);
-        if (!flips(deleted)) {
-            c = branchAndBoundCover(profit, w, marginK + slack, bb);
-            if (!c.covered()) return;
-            deleted = featuresOf(c.chosen, index);
-        }
+        std::size_t terms = 0;
+        x.forEachNonZero([&](int j, float xj) {
+            const auto jj = static_cast<Eigen::Index>(j);
+            const double xv = std::abs(static_cast<double>(xj));
+            magnitude += xv * (binary ? std::abs(m.W(jj, 0)) : std::abs(m.W(jj, label)) + std::abs(m.W(jj, k)));
+            ++terms;
+        });
+        magnitude += binary ? std::abs(m.b(0)) : std::abs(m.b(label)) + std::abs(m.b(k));
+        const double slack = 4.0 * static_cast<double>(terms + 4) * std::numeric_limits<double>::epsilon() * magnitude;
+        const auto flips = [&](const std::vector<int>& chosen) {
+            if (coverSum(profit, chosen) >= marginK + slack) return true;
+            linearScores(m, x, featuresOf(chosen, index), after);
+            return Scorer::marginOf(after, label) <= 0.0;
+        };
+        pricesOf(v, index, w);
+        const CoverResult c = branchAndBoundCover(profit, w, marginK - slack, bb, flips);
         if (c.cost < best.cost) {
             best.cost = c.cost;
-            best.deleted = std::move(deleted);
+            best.deleted = featuresOf(c.chosen, index);
         }
     });
     return best;
@@ -172,7 +177,7 @@ void worstCaseCountLevels(const LinearModel& m, const Dataset& test, const Attac
                              std::vector<std::vector<int>>& deleted) {
                              lowest.assign(budgets.size(), std::numeric_limits<double>::infinity());
                              for (auto& d : deleted) d.clear();
-                             forEachCompetitor(m, x, label, s, profit, index, [&](double marginK) {
+                             forEachCompetitor(m, x, label, s, profit, index, [&](double marginK, int) {
                                  rankPositiveProfits(profit, most, ranked);
                                  sortedPrefixes(ranked, budgets, chosen);
                                  for (std::size_t l = 0; l < budgets.size(); ++l) {

@@ -141,7 +141,9 @@ long knapsackCapacityUnits(double capacity, double scale) {
 
 bool dpAccepts(const std::vector<double>& weight, double capacity, double scale) {
     if (!(scale > 0.0) || !std::isfinite(scale) || !(capacity * scale <= kMaxDpUnits)) return false;
-    return std::all_of(weight.begin(), weight.end(), [scale](double w) { return wholeUnit(w * scale); });
+    // A price below half a unit would round to a free deletion: not on the grid.
+    return std::all_of(weight.begin(), weight.end(),
+                       [scale](double w) { return wholeUnit(w * scale) && std::round(w * scale) >= 1.0; });
 }
 
 KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vector<double>& weight, double capacity,
@@ -161,9 +163,9 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
     for (std::size_t j = 0; j < profit.size(); ++j) {
         const double s = weight[j] * scale;
         const double rs = std::round(s);
-        if (!wholeUnit(s))
+        if (!wholeUnit(s) || rs < 1.0)
             throw std::invalid_argument("value-budget knapsack: weight[" + std::to_string(j) + "]*scale = " +
-                                        std::to_string(s) + " is not an integer");
+                                        std::to_string(s) + " is not a whole number of units >= 1");
         if (profit[j] > 0.0 && static_cast<long>(rs) <= W) {
             items.push_back(static_cast<int>(j));
             w.push_back(static_cast<long>(rs));

@@ -222,12 +222,12 @@ KnapsackResult branchAndBoundKnapsack(const std::vector<double>& profit, const s
 }
 
 CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::vector<double>& weight, double demand,
-                                const BranchAndBoundParams& params) {
+                                const BranchAndBoundParams& params, const CoverAccept& accept) {
     checkKnapsackInput(profit, weight, 0.0, "branch-and-bound cover");
     if (!std::isfinite(demand)) throw std::invalid_argument("branch-and-bound cover: the demand must be finite");
     params.validate();
     CoverResult r;
-    if (demand <= 0.0) {
+    if (demand <= 0.0 && (!accept || accept({}))) {
         r.cost = 0.0;
         return r;
     }
@@ -246,15 +246,24 @@ CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::ve
     // The greedy choice: as many items as surely cover what the demand still needs, no more
     // (counts below are tried next, down to 0).
     const auto first = [&](int g, double, double p) {
+        if (accept && p >= demand - slack) return static_cast<int>(gs.count(g));   // refused: try its supersets
         const double each = gs.p[u(g)];
         int t = static_cast<int>(std::min(gs.count(g), std::ceil((demand + slack - p) / each)));
         while (t < gs.count(g) && p + t * each < demand + slack) ++t;   // the division may round down
         while (t > 0 && p + (t - 1) * each >= demand + slack) --t;
         return std::max(t, 0);
     };
+    std::vector<int> refused;   // the last set `accept` refused (met again along zero counts)
     const auto done = [&](int g, double, double p) {
-        if (p >= demand + slack || p < demand - slack) return p >= demand;
-        return coverSum(profit, chosenOf(gs, prefixOf(take, g))) >= demand;
+        const bool covers = p >= demand + slack || p < demand - slack
+                                ? p >= demand
+                                : coverSum(profit, chosenOf(gs, prefixOf(take, g))) >= demand;
+        if (!covers || !accept) return covers;
+        std::vector<int> set = chosenOf(gs, prefixOf(take, g));
+        if (set == refused) return false;
+        if (accept(set)) return true;
+        refused = std::move(set);
+        return false;
     };
     // The LP relaxation's cost: whole groups by ratio until the next one covers the rest, then
     // the fraction of it that does; +infinity (hopeless) when all of them fall short. With one

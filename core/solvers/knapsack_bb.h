@@ -29,6 +29,7 @@
 
 #include "core/solvers/knapsack.h"
 
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -61,9 +62,15 @@ struct CoverResult {
 /// profits (the cover's test "reaches the demand", so that equal items are interchangeable).
 double coverSum(const std::vector<double>& profit, const std::vector<int>& chosen);
 
-/// The cheapest flip: min weight with coverSum(profit, set) >= demand (finite). The cost is the
-/// chosen weights summed in increasing index order.
+/// Whether a set that reaches the demand counts (its positions into profit, increasing).
+using CoverAccept = std::function<bool(const std::vector<int>& chosen)>;
+
+/// The cheapest flip: min weight with coverSum(profit, set) >= demand (finite) and, when
+/// `accept` is given, accept(set). The cost is the chosen weights summed in increasing index
+/// order. A set `accept` refuses is searched past (its supersets are tried), so the answer is the
+/// cheapest accepted set, as long as `accept` only refuses sets within rounding of the demand
+/// (the search is exhaustive, bounded by maxNodes, below a refused set).
 CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::vector<double>& weight, double demand,
-                                const BranchAndBoundParams& params = {});
+                                const BranchAndBoundParams& params = {}, const CoverAccept& accept = {});
 
 }  // namespace fdlab

@@ -89,6 +89,35 @@ double bruteForceNeed(const TrainedModel& t, const RowView& x, int label, const 
     return best;
 }
 
+/// A binary linear model w, b.
+TrainedModel binaryLinear(const std::vector<double>& w, double b) {
+    FitResult f;
+    f.model.W = Eigen::Map<const Eigen::VectorXd>(w.data(), static_cast<Eigen::Index>(w.size()));
+    f.model.b = Eigen::VectorXd::Constant(1, b);
+    f.model.classNames = {"neg", "pos"};
+    f.status = Status::Converged;
+    return wrapLinear(std::move(f));
+}
+
+/// Brute force scored as the game scores: the cheapest subset of x's non-zeros (summed price, in
+/// increasing index order) after whose deletion scoreWithDeletions gives margin <= 0.
+double cheapestScoredFlip(const TrainedModel& t, const RowView& x, int label, const std::vector<double>& prices) {
+    std::vector<int> nz;
+    x.forEachNonZero([&](int j, float) { nz.push_back(j); });
+    double best = kInf;
+    for (unsigned mask = 0; mask < (1u << nz.size()); ++mask) {
+        std::vector<int> set;
+        double cost = 0.0;
+        for (std::size_t c = 0; c < nz.size(); ++c)
+            if (mask & (1u << c)) {
+                set.push_back(nz[c]);
+                cost += prices[static_cast<std::size_t>(nz[c])];
+            }
+        if (cost < best && scoreWithDeletions(t, x, label, set).margin <= 0.0) best = cost;
+    }
+    return best;
+}
+
 struct Pair {
     std::shared_ptr<Dataset> test;
     TrainedModel a, b;
@@ -582,6 +611,62 @@ private slots:
         QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, {1.0})).need, 1.0);
         QVERIFY(optimalPlay(t, row, 1, PlayBudget::value(0.3, {0.3})).after.margin <= 0.0);
         QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, {0.3})).need, 0.3);
+    }
+
+    // Review of a597cd7: the cover asks for the margin less a rounding allowance first; when the
+    // cheapest set it finds is a near miss the scorer does not call a flip (margin +2^-46 here),
+    // it asks for the margin plus the allowance, and a set that ties exactly (margin 0, a flip)
+    // between the two is never considered. Here that tie is the only flip: the need was +inf
+    // ('never') while deleting both features (price 3) flips.
+    void realPriceNeedCountsATieBehindANearMiss() {
+        const TrainedModel t = binaryLinear({1.0 - std::ldexp(1.0, -46), std::ldexp(1.0, -46)}, 0.0);
+        const std::vector<float> x{1.0f, 1.0f};
+        const RowView row = RowView::dense(x);
+        QVERIFY(scoreWithDeletions(t, row, 1, std::vector<int>{0}).margin > 0.0);   // the near miss
+        QCOMPARE(scoreWithDeletions(t, row, 1, std::vector<int>{0, 1}).margin, 0.0);   // the exact tie
+        const std::vector<double> whole{1.0, 5.0}, real{0.7, 2.3}, scaled{1.0000001, 5.0000005};
+        QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, whole)).need, 6.0);   // the grid search: right
+        QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, real)).need, cheapestScoredFlip(t, row, 1, real));
+        QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, scaled)).need, cheapestScoredFlip(t, row, 1, scaled));
+    }
+
+    // Review of a597cd7: the allowance is 64 eps x (|margin| + sum |profits|), so one feature of
+    // large weight (2^45, cancelled by the bias and priced out of reach) widens it to 0.5 of a
+    // margin of 1, and the flip {2, 3} (price 1.2, margin -0.01 computed exactly: no tie at all)
+    // was skipped for {1, 2, 3} at 2.2 after the near miss {1} (margin +0.01) was refused.
+    void realPriceNeedIgnoresAFarFeatureMagnitude() {
+        const double big = std::ldexp(1.0, 45);
+        const TrainedModel t = binaryLinear({big, 0.99, 0.505, 0.505, -1.0}, -big);
+        const std::vector<float> x(5, 1.0f);
+        const RowView row = RowView::dense(x);
+        const std::vector<double> prices{1e9, 1.0, 0.6, 0.6, 1.0};
+        QVERIFY(scoreWithDeletions(t, row, 1, std::vector<int>{2, 3}).margin < -0.009);
+        QCOMPARE(cheapestScoredFlip(t, row, 1, prices), 1.2);
+        QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, prices)).need, 1.2);
+    }
+
+    // Review: prices below 1e-9 / knapsack_scale are "whole multiples" of the unit to the DP's
+    // tolerance (|w - round(w)| <= 1e-9), i.e. 0 units: free. The need's grid then ends at 0
+    // units and the answer was +inf ('never'); the exact attack took every feature for a budget
+    // of one (3e-10 spent of 1e-10): tinyPricesStayWithinTheBudget.
+    void tinyPricesAreNotFree() {
+        const TrainedModel t = binaryLinear({1.0, 0.5, 0.25}, -0.75);
+        const std::vector<float> x{1.0f, 1.0f, 0.0f};
+        const RowView row = RowView::dense(x);
+        for (double p : {1e-3, 1e-10, 1e-300}) {
+            const std::vector<double> prices{p, 3 * p, p};
+            QCOMPARE(cheapestScoredFlip(t, row, 1, prices), p);
+            QCOMPARE(deletionsToFlip(t, row, 1, PlayBudget::value(0, prices)).need, p);
+        }
+    }
+
+    void tinyPricesStayWithinTheBudget() {
+        const TrainedModel t = binaryLinear({1.0, 0.5, 0.25}, -0.75);
+        const std::vector<float> all{1.0f, 1.0f, 1.0f};
+        const PlayBudget one = PlayBudget::value(1e-10, {1e-10, 1e-10, 1e-10});
+        const OptimalPlay o = optimalPlay(t, RowView::dense(all), 1, one);
+        QCOMPARE(o.deleted, std::vector<int>{0});
+        QVERIFY(one.cost(o.deleted) <= 1e-10 * (1 + 1e-9));
     }
 
     void cancelStops() {
