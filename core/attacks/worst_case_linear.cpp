@@ -118,7 +118,7 @@ InstanceDeletion worstCaseValueDeletion(const LinearModel& m, const RowView& x, 
 // though it flips, or reach it though it does not. So the cover asks for the clean margin less a
 // bound on that rounding, and a set whose profits do not clear the margin by the bound too is
 // re-scored and, if the scorer says it does not flip, searched past (branchAndBoundCover's
-// accept). The cost found is the cheapest set the scorer calls a flip.
+// accept and sure). The cost found is the cheapest set the scorer calls a flip.
 ValueFlip worstCaseValueFlip(const LinearModel& m, const RowView& x, int label, const std::vector<double>& v,
                              const BranchAndBoundParams& bb) {
     ValueFlip best;
@@ -139,12 +139,11 @@ ValueFlip worstCaseValueFlip(const LinearModel& m, const RowView& x, int label, 
         magnitude += binary ? std::abs(m.b(0)) : std::abs(m.b(label)) + std::abs(m.b(k));
         const double slack = 4.0 * static_cast<double>(terms + 4) * std::numeric_limits<double>::epsilon() * magnitude;
         const auto flips = [&](const std::vector<int>& chosen) {
-            if (coverSum(profit, chosen) >= marginK + slack) return true;
             linearScores(m, x, featuresOf(chosen, index), after);
             return Scorer::marginOf(after, label) <= 0.0;
         };
         pricesOf(v, index, w);
-        const CoverResult c = branchAndBoundCover(profit, w, marginK - slack, bb, flips);
+        const CoverResult c = branchAndBoundCover(profit, w, marginK - slack, bb, flips, 2.0 * slack);
         if (c.cost < best.cost) {
             best.cost = c.cost;
             best.deleted = featuresOf(c.chosen, index);

@@ -11,6 +11,8 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace fdlab {
 
@@ -52,6 +54,49 @@ void text(cairo_t* cr, const std::string& s, double x, double y, double alignX, 
     cairo_move_to(cr, -e.x_bearing - alignX * e.width, -e.y_bearing - alignY * e.height);
     cairo_show_text(cr, s.c_str());
     cairo_restore(cr);
+}
+
+double textWidth(cairo_t* cr, const std::string& s) {
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, s.c_str(), &e);
+    return e.x_advance;
+}
+
+// `s` broken at spaces into lines no wider than `width` in the current font, at most `maxLines`;
+// what is left past the last line is cut there with "...". A single word wider than a line is cut.
+std::vector<std::string> wrapText(cairo_t* cr, const std::string& s, double width, std::size_t maxLines) {
+    std::vector<std::string> words;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t j = std::min(s.find(' ', i), s.size());
+        if (j > i) words.push_back(s.substr(i, j - i));
+        i = j + 1;
+    }
+    const auto cut = [&](std::string line) {   // shortened, with "...", to fit (UTF-8 kept whole)
+        while (!line.empty() && textWidth(cr, line + "...") > width) {
+            line.pop_back();
+            while (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0x80) line.pop_back();
+            if (!line.empty() && (static_cast<unsigned char>(line.back()) & 0xC0) == 0xC0) line.pop_back();
+        }
+        return line + "...";
+    };
+    std::vector<std::string> lines;
+    std::string line;
+    for (std::size_t w = 0; w < words.size(); ++w) {
+        const std::string longer = line.empty() ? words[w] : line + " " + words[w];
+        if (textWidth(cr, longer) <= width) {
+            line = longer;
+            continue;
+        }
+        if (line.empty()) line = words[w];   // one word wider than a line
+        if (lines.size() + 1 == maxLines) {
+            lines.push_back(cut(longer));
+            return lines;
+        }
+        lines.push_back(textWidth(cr, line) <= width ? line : cut(line));
+        line = line == words[w] ? std::string() : words[w];
+    }
+    if (!line.empty()) lines.push_back(textWidth(cr, line) <= width ? line : cut(line));
+    return lines;
 }
 
 }  // namespace
@@ -106,17 +151,18 @@ RgbImage renderChart(const ChartSpec& chart) {
     const double pad = 0.03 * (x1 - x0);
     const double xa = x0 - pad, xb = x1 + pad;
 
-    const double left = 78, right = 24, top = chart.title.empty() ? 24 : 52, bottom = 64;
+    // The title in up to three lines across the chart (a preset's name can be long).
+    cairo_set_font_size(cr, 17);
+    const std::vector<std::string> titleLines =
+        chart.title.empty() ? std::vector<std::string>{} : wrapText(cr, chart.title, W - 24, 3);
+    const double left = 78, right = 24, top = 24 + 24.0 * static_cast<double>(titleLines.size()), bottom = 64;
     const double pw = W - left - right, ph = H - top - bottom;
     const auto px = [&](double x) { return left + (x - xa) / (xb - xa) * pw; };
     const auto py = [&](double y) { return top + (1.0 - y / y1) * ph; };
 
     // Title, grid, axes, ticks and labels.
     setColour(cr, 0x202020);
-    if (!chart.title.empty()) {
-        cairo_set_font_size(cr, 17);
-        text(cr, chart.title, W / 2, 18, 0.5, 0.0);
-    }
+    for (std::size_t i = 0; i < titleLines.size(); ++i) text(cr, titleLines[i], W / 2, 12 + 24.0 * i, 0.5, 0.0);
     cairo_set_font_size(cr, 13);
     cairo_set_line_width(cr, 1.0);
     for (double y = 0.0; y <= y1 + 1e-9 * y1; y += yStep) {

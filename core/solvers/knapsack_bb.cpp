@@ -222,12 +222,14 @@ KnapsackResult branchAndBoundKnapsack(const std::vector<double>& profit, const s
 }
 
 CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::vector<double>& weight, double demand,
-                                const BranchAndBoundParams& params, const CoverAccept& accept) {
+                                const BranchAndBoundParams& params, const CoverAccept& accept, double sure) {
     checkKnapsackInput(profit, weight, 0.0, "branch-and-bound cover");
     if (!std::isfinite(demand)) throw std::invalid_argument("branch-and-bound cover: the demand must be finite");
+    if (!(sure >= 0.0) || !std::isfinite(sure))
+        throw std::invalid_argument("branch-and-bound cover: the sure margin must be finite and >= 0");
     params.validate();
     CoverResult r;
-    if (demand <= 0.0 && (!accept || accept({}))) {
+    if (demand <= 0.0 && (!accept || demand + sure <= 0.0 || accept({}))) {
         r.cost = 0.0;
         return r;
     }
@@ -245,12 +247,14 @@ CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::ve
     const double slack = 1e-10 * (demand + gs.P[u(G)]);
     // The greedy choice: as many items as surely cover what the demand still needs, no more
     // (counts below are tried next, down to 0).
+    // With `accept`: as many as surely need no asking (more would only cost more than an accepted
+    // set), so every count a refusal may call for is tried below it.
+    const double target = demand + slack + (accept ? sure : 0.0);
     const auto first = [&](int g, double, double p) {
-        if (accept && p >= demand - slack) return static_cast<int>(gs.count(g));   // refused: try its supersets
         const double each = gs.p[u(g)];
-        int t = static_cast<int>(std::min(gs.count(g), std::ceil((demand + slack - p) / each)));
-        while (t < gs.count(g) && p + t * each < demand + slack) ++t;   // the division may round down
-        while (t > 0 && p + (t - 1) * each >= demand + slack) --t;
+        int t = static_cast<int>(std::min(gs.count(g), std::ceil((target - p) / each)));
+        while (t < gs.count(g) && p + t * each < target) ++t;   // the division may round down
+        while (t > 0 && p + (t - 1) * each >= target) --t;
         return std::max(t, 0);
     };
     std::vector<int> refused;   // the last set `accept` refused (met again along zero counts)
@@ -258,7 +262,7 @@ CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::ve
         const bool covers = p >= demand + slack || p < demand - slack
                                 ? p >= demand
                                 : coverSum(profit, chosenOf(gs, prefixOf(take, g))) >= demand;
-        if (!covers || !accept) return covers;
+        if (!covers || !accept || p >= demand + sure + slack) return covers;
         std::vector<int> set = chosenOf(gs, prefixOf(take, g));
         if (set == refused) return false;
         if (accept(set)) return true;

@@ -65,12 +65,16 @@ double coverSum(const std::vector<double>& profit, const std::vector<int>& chose
 /// Whether a set that reaches the demand counts (its positions into profit, increasing).
 using CoverAccept = std::function<bool(const std::vector<int>& chosen)>;
 
-/// The cheapest flip: min weight with coverSum(profit, set) >= demand (finite) and, when
-/// `accept` is given, accept(set). The cost is the chosen weights summed in increasing index
-/// order. A set `accept` refuses is searched past (its supersets are tried), so the answer is the
-/// cheapest accepted set, as long as `accept` only refuses sets within rounding of the demand
-/// (the search is exhaustive, bounded by maxNodes, below a refused set).
+/// The cheapest flip: min weight over sets of positive profits with coverSum(profit, set) >=
+/// demand (finite) and, when
+/// `accept` is given, accept(set) for the sets whose coverSum is below demand + sure (those
+/// clearing the demand by `sure` or more are accepted without asking). The cost is the chosen
+/// weights summed in increasing index order. A set `accept` refuses is searched past (its
+/// supersets are tried), so the answer is the cheapest accepted set; the search below a refused
+/// set is exhaustive (bounded by maxNodes), so `accept` should refuse only sets within rounding of
+/// the demand.
 CoverResult branchAndBoundCover(const std::vector<double>& profit, const std::vector<double>& weight, double demand,
-                                const BranchAndBoundParams& params = {}, const CoverAccept& accept = {});
+                                const BranchAndBoundParams& params = {}, const CoverAccept& accept = {},
+                                double sure = 0.0);
 
 }  // namespace fdlab

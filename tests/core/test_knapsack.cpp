@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <set>
@@ -497,6 +498,68 @@ private slots:
         }
         qInfo("%d covered, %d impossible, %d demands at a subset's profit, %d of them ties", covered, impossible, exactDemand, ties);
         QVERIFY(covered > 700 && impossible > 100 && exactDemand > 100);
+    }
+
+    // The cover with `accept` (the cheapest flip uses it to ask the scorer about sets near the
+    // demand): the cheapest set that reaches the demand and is accepted, where sets clearing it
+    // by `sure` are accepted unasked, against enumeration. The refusals here are arbitrary (a
+    // hash of the set's profits, so that identical items stay interchangeable), far beyond the
+    // rounding-level refusals the scorer makes: the search below a refused set must be complete.
+    void coverWithAcceptMatchesEnumeration() {
+        Rng rng(23);
+        int refusedSome = 0, checked = 0;
+        for (int trial = 0; trial < 1500; ++trial) {
+            const Instance in = randomRealInstance(rng);
+            double positive = 0;
+            for (double p : in.p) positive += std::max(p, 0.0);
+            const double demand = rng.bernoulli(0.1) ? -rng.uniform() : rng.uniform(0.0, positive);
+            const double sure = rng.bernoulli(0.3) ? 1e9 : rng.uniform(0.0, 0.5);
+            const auto refused = [](std::vector<double> profits) {
+                std::sort(profits.begin(), profits.end());
+                std::uint64_t h = 1469598103934665603ull;
+                for (double x : profits) {
+                    std::uint64_t b = 0;
+                    std::memcpy(&b, &x, sizeof b);
+                    h = (h ^ b) * 1099511628211ull;
+                }
+                return h % 3 == 0;
+            };
+            const auto profitsOf = [&](unsigned mask) {
+                std::vector<double> out;
+                for (std::size_t j = 0; j < in.p.size(); ++j)
+                    if (mask & (1u << j)) out.push_back(in.p[j]);
+                return out;
+            };
+            int asked = 0;
+            const CoverAccept accept = [&](const std::vector<int>& chosen) {
+                ++asked;
+                return !refused(profitsOf(maskOf(chosen)));
+            };
+            // Sets of positive profits only, as the cover takes (an item that lowers the sum is
+            // never part of a flip; here a refusal could otherwise be dodged by adding one).
+            unsigned positiveItems = 0;
+            for (std::size_t j = 0; j < in.p.size(); ++j) positiveItems |= in.p[j] > 0.0 ? 1u << j : 0u;
+            double ref = std::numeric_limits<double>::infinity();
+            for (unsigned mask = 0; mask < (1u << in.p.size()); ++mask) {
+                if ((mask & ~positiveItems) != 0) continue;
+                const double sum = largestFirstSum(in.p, mask);
+                if (sum >= demand && (sum >= demand + sure || !refused(profitsOf(mask))))
+                    ref = std::min(ref, sumOver(in.v, mask));
+            }
+            const CoverResult c = branchAndBoundCover(in.p, in.v, demand, {}, accept, sure);
+            const QString at = QString("trial %1: %2 vs %3").arg(trial).arg(c.cost, 0, 'g', 17).arg(ref, 0, 'g', 17);
+            if (!std::isfinite(ref)) {
+                QVERIFY2(!c.covered(), qPrintable(at));
+                continue;
+            }
+            QVERIFY2(std::abs(c.cost - ref) <= 1e-12 * (1.0 + ref), qPrintable(at));
+            if (c.cost > 0.0) QVERIFY2(coverSum(in.p, c.chosen) >= demand, qPrintable(at));
+            refusedSome += asked > 0 && c.cost > bruteCover(in, demand) * (1.0 + 1e-12);
+            ++checked;
+        }
+        qInfo("%d covered; on %d of them a refusal made the cover dearer", checked, refusedSome);
+        QVERIFY(checked > 900 && refusedSome > 100);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundCover({1.0}, {1.0}, 0.5, {}, {}, -1.0));
     }
 
     // A reviewer's case, rebuilt with round numbers: the demand 1.419 is exactly the profits

@@ -224,6 +224,37 @@ private slots:
         std::filesystem::remove(path);
     }
 
+    // A preset's long name as the title: it was drawn on one line centred past both edges of the
+    // chart (the report's globerson-mnist-pairs.png lost "MNIST, the chap" and "...n over pairs)").
+    // Now it wraps: no ink in the outer 4 pixels of the title band, and a second line is drawn.
+    void longTitleWrapsInsideTheChart() {
+        ChartSpec c;
+        c.title = "MNIST, the chapter's 12 digit pairs: random deletion of pixels, FDROP against the SVM "
+                  "(Globerson & Roweis protocol) (mean over 12 pairs)";
+        c.series.push_back({"A", {0, 1, 2}, {0.1, 0.2, 0.4}, {}, false, false, 0});
+        const RgbImage img = renderChart(c);
+        const auto inkInRows = [&](int y0, int y1, int x0, int x1) {
+            int ink = 0;
+            for (int y = y0; y < y1; ++y)
+                for (int x = x0; x < x1; ++x) {
+                    const std::size_t at = 3 * (static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width) +
+                                                static_cast<std::size_t>(x));
+                    ink += img.rgb[at] < 128;
+                }
+            return ink;
+        };
+        QCOMPARE(inkInRows(0, 60, 0, 4), 0);
+        QCOMPARE(inkInRows(0, 60, img.width - 4, img.width), 0);
+        QVERIFY(inkInRows(8, 30, 0, img.width) > 100);    // first line
+        QVERIFY(inkInRows(32, 54, 0, img.width) > 100);   // second line
+        // One word longer than the chart is cut with "...", not drawn past the edges.
+        c.title = std::string(300, 'W');
+        const RgbImage one = renderChart(c);
+        int edge = 0;
+        for (int y = 0; y < 40; ++y) edge += one.rgb[3 * static_cast<std::size_t>(y * one.width)] < 128;
+        QCOMPARE(edge, 0);
+    }
+
     void chartRejectsBadInput() {
         ChartSpec c;
         c.series.push_back({"A", {0, 1}, {0.1}, {}, false, false, 0});
