@@ -4,6 +4,7 @@
 #include "cli_args.h"
 #include "cli_commands.h"
 
+#include "core/eval/multi_task.h"
 #include "core/eval/presets.h"
 #include "core/eval/reproduction_report.h"
 #include "core/eval/results_io.h"
@@ -56,6 +57,12 @@ ExperimentResult loadFinishedRun(const std::string& path, const ExperimentSpec& 
                                     "; a changed preset or another --repetitions)");
     if (r.status != Status::Converged)
         throw std::invalid_argument(path + ": the run did not finish (" + r.message + ")");
+    // The data are not in the spec: the run's must be the data as they are now.
+    const std::string ran = r.provenance.is_object() ? r.provenance.value("data_fingerprint", std::string()) : "";
+    if (ran.empty()) throw std::invalid_argument(path + ": records no data fingerprint, so its data cannot be checked");
+    if (const std::string now = experimentDataFingerprint(spec); ran != now)
+        throw std::invalid_argument(path + ": ran on other data than " + name + "'s now (data fingerprint " + ran +
+                                    ", the data's is " + now + "; a dataset file changed since the run)");
     // The same run: its words (name, description, the paper's claims and evidence) are the preset's
     // as it is now, so claims added after a long run are checked on it.
     r.spec.name = spec.name;

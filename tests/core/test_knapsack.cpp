@@ -660,6 +660,18 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, branchAndBoundKnapsack({1.0, 2.0}, {1.0}, 1.0));
     }
 
+    // Review: a weight below half a unit rounded to 0 units and passed as whole, so the DP took
+    // it for free: the exact adversary deleted three features of price 1e-10 within N = 1e-10.
+    void dpRefusesWeightsBelowOneUnit() {
+        QVERIFY(dpAccepts({1.0, 2.0}, 3.0, 1.0));
+        QVERIFY(dpAccepts({0.25, 0.5}, 1.0, 4.0));
+        QVERIFY(!dpAccepts({1.0, 1e-10}, 3.0, 1.0));
+        QVERIFY(!dpAccepts({0.1}, 1.0, 4.0));
+        QVERIFY(!dpAccepts({1e-300}, 1.0, 1.0));
+        QVERIFY(!dpAccepts({4e-10}, 1.0, 1.0));
+        QVERIFY(dpAccepts({1.0 + 4e-10}, 3.0, 1.0));   // within the tolerance of one unit
+    }
+
     void fractionalHandExample() {
         // max 6a + 10b + 12c s.t. a + 2b + 3c <= 5, 0 <= a,b,c <= 1. Ratios 6, 5, 4: a = b = 1,
         // then c = 2/3 of item 2; LP value 6 + 10 + 8 = 24. Dual check: y = 4 on the capacity row,
