@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -160,6 +161,7 @@ public:
             Comp c;
             products(x, nullptr, nullptr, 0.0, c);
             solve(x, c, dAff);
+            const std::string blocks = m_trace ? blockTrace(x, dAff, mu) : std::string();
             const double apA = primalStep(x, dAff), adA = dualStep(x, dAff);
             const double muAff = complementarityAfter(x, dAff, apA, adA);
             const double sigma = std::pow(std::clamp(muAff / mu, 0.0, 1.0), 3.0);
@@ -167,14 +169,20 @@ public:
             products(x, &dAff, &dAff, sigma * mu, c);
             solve(x, c, dir);
             double ap = primalStep(x, dir), ad = dualStep(x, dir);
+            const double apM = ap, adM = ad;
             correctCentrality(x, sigma * mu, c, dir, ap, ad, trial);
             ap = std::min(1.0, 0.995 * ap);
             ad = std::min(1.0, 0.995 * ad);
             step(x, dir, ap, ad);
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "interior point %d: primal %.10g, dual %.10g, infeasibility %.1e / %.1e, mu %.1e, steps %.2f / %.2f%s",
-                          it, pobj / m_m, dobj / m_m, m_pInf, m_dInf, mu, ap, ad, cgNote().c_str());
-            rc.report(-1.0, it, buf);
+            // Steps are primal / dual: taken, then the predictor's and Mehrotra's corrector's
+            // (before the centrality correctors and the 0.995 fraction to the boundary).
+            char buf[400];
+            std::snprintf(buf, sizeof buf,
+                          "interior point %d: primal %.10g, dual %.10g, infeasibility %.1e / %.1e, mu %.1e (products "
+                          "%.0e..%.0e mu), steps %.2f / %.2f (affine %.2f / %.2f, sigma %.1e, corrector %.2f / %.2f)%s",
+                          it, pobj / m_m, dobj / m_m, m_pInf, m_dInf, mu, m_spread[0], m_spread[1], ap, ad, apA, adA,
+                          sigma, apM, adM, cgNote().c_str());
+            rc.report(-1.0, it, buf + blocks);
         }
         out.status = Status::MaxIterations;
         out.message = message("iteration limit reached", bestIt);
@@ -307,15 +315,20 @@ private:
         }
     }
 
+    /// The mean product mu; also the spread of the products (m_spread: smallest and largest / mu).
     double complementarity(const Point& x) {
-        double s = 0.0;
+        double s = 0.0, lo = std::numeric_limits<double>::infinity(), hi = 0.0;
         long count = 0;
         forEachPair(x, nullptr, [&](double p, double, double u, double) {
             s += p * u;
+            lo = std::min(lo, p * u);
+            hi = std::max(hi, p * u);
             ++count;
         });
         m_pairs = count;
-        return s / static_cast<double>(count);
+        const double mu = s / static_cast<double>(count);
+        m_spread = {lo / mu, hi / mu};
+        return mu;
     }
 
     double complementarityAfter(const Point& x, const Point& d, double ap, double ad) const {
@@ -626,6 +639,43 @@ private:
         return a;
     }
     double primalStep(const Point& x, const Point& d) const { return maxStep(x, d, true); }
+
+    /// FDLAB_IPM_TRACE: per block of complementarity pairs (rows R_i, xi, lambda, rows R_ij,
+    /// beta, the box of w), the smallest and largest product / mu and the largest primal /
+    /// dual step along the predictor d, to see which variables keep the steps short.
+    std::string blockTrace(const Point& x, const Point& d, double mu) const {
+        std::string out = "\n   ";
+        auto block = [&](const char* name, auto&& each) {
+            double lo = std::numeric_limits<double>::infinity(), hi = 0.0, ap = 1.0, ad = 1.0;
+            each([&](double p, double dp, double u, double du) {
+                lo = std::min(lo, p * u / mu);
+                hi = std::max(hi, p * u / mu);
+                if (dp < 0.0) ap = std::min(ap, -p / dp);
+                if (du < 0.0) ad = std::min(ad, -u / du);
+            });
+            char buf[120];
+            std::snprintf(buf, sizeof buf, " %s [%.0e..%.0e mu, steps %.2f / %.2f]", name, lo, hi, ap, ad);
+            out += buf;
+        };
+        auto vecBlock = [&](const char* name, const Vec Point::*p, const Vec Point::*u) {
+            block(name, [&](auto&& f) {
+                for (std::size_t k = 0; k < (x.*p).size(); ++k) f((x.*p)[k], (d.*p)[k], (x.*u)[k], (d.*u)[k]);
+            });
+        };
+        vecBlock("R_i", &Point::sR, &Point::yR);
+        vecBlock("xi", &Point::xi, &Point::zxi);
+        if (m_adv) vecBlock("lambda", &Point::lam, &Point::zlam);
+        vecBlock("R_ij", &Point::sH, &Point::yH);
+        vecBlock("beta", &Point::beta, &Point::zbeta);
+        block("box", [&](auto&& f) {
+            for (int j = 0; j < m_ng; ++j) {
+                if (!lower(j)) continue;
+                f(tl(x, j), d.g(j), x.zl(j), d.zl(j));
+                f(tu(x, j), -d.g(j), x.zu(j), d.zu(j));
+            }
+        });
+        return out;
+    }
     double dualStep(const Point& x, const Point& d) const { return maxStep(x, d, false); }
 
     static void axpy(Vec& a, double t, const Vec& d) {
@@ -656,6 +706,8 @@ private:
     Vec m_rpR, m_rpH, m_rdXi, m_rdLam, m_rdBeta;
     Eigen::VectorXd m_rdG;
     double m_pInf = 0.0, m_dInf = 0.0, m_rdGMax = 0.0, m_mu = 0.0;
+    std::array<double, 2> m_spread{};  // smallest and largest complementarity product / mu
+    bool m_trace = std::getenv("FDLAB_IPM_TRACE") != nullptr;
     std::array<double, 3> m_bestInf{};  // gap, primal and dual infeasibility of the best iterate
     // Factorisation.
     Vec m_d, m_p, m_Hxi, m_cl, m_cy;

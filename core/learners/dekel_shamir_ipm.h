@@ -35,10 +35,26 @@
 //    left the dual infeasibility at 0.1-0.5 for 100 iterations. The stopping test uses
 //    residuals computed from the iterates, never the CG's own.
 // The iteration count of Mehrotra's method hardly grows with m on MNIST; on the spam corpus with
-// word values it does: steps of only 0.1-0.4 (29 iterations for 300 messages; for all 4,232
-// not converged after 107 iterations, 280 s; the dense path at 2,200 words took about 170), and
-// the CG steps per solve grow as mu falls (Jacobi does not follow G's conditioning). That
-// iteration count, not the linear algebra, is what keeps the full corpus above a minute.
+// word values it does: steps of only 0.1-0.4 (29 iterations for 300 messages, 108 for 1,058
+// and 148 for all 4,232 at 2,200 words; all 24,598 words: 113 iterations in 200 s, relative
+// gap 0.34), and the CG steps per solve grow as mu falls (Jacobi does not follow G's
+// conditioning). The short steps belong to the LP, not to this code's step rules (measured
+// 2026-11-27, bench_dekel_shamir --spam --data spamassassin-common --every 4, N = 20, with
+// FDLAB_IPM_TRACE, which reports per block of pairs the product spread and the step limits):
+//  - primal and dual steps are already separate, with Mehrotra's sigma = (mu_aff / mu)^3,
+//    his second-order corrector and up to 3 Gondzio correctors;
+//  - the predictor's own steps stay at 0.05-0.4 long after the iterates are feasible (primal
+//    and dual infeasibility 1e-12), limited in turn by the R_ij rows, beta and the box of w;
+//  - HiGHS's interior point (IPX, Mehrotra + Gondzio, own scaling and starting point) on the
+//    same LP (tests/bench/ds_lp_highs.py, 1,058 messages x 2,202 words) was still at a primal
+//    / dual value of 0.0300 / 0.0083 after 100 iterations and 171 s (optimum 0.0192948); this
+//    solver converges there in 108 iterations, 55 s;
+//  - on 529 messages (108 iterations with the defaults): Mehrotra's starting point 125, a
+//    uniform start at 1 instead of 0.1: 124, no Gondzio correctors 135, 8 of them 90 (6%
+//    less time on the dense path; on the CG path each costs a full solve), a fraction to the
+//    boundary of 0.9999 with 8 correctors 99, sigma = (mu_aff / mu)^2 with 8 correctors 106.
+// So the full corpus stays out of reach of this method in a minute: it needs ~150 iterations
+// at a few seconds each.
 //
 // The result is LP (4)'s optimum to the requested relative duality gap (primal and dual
 // infeasibility below the same tolerance); the dual value is a lower bound on the optimum up to

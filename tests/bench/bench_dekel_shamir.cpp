@@ -26,7 +26,11 @@
 //   GLPK active-set simplex against the interior point on `sub` messages (every 14th, all
 //   words), where the active set finishes; the values must agree to 1e-6 (relative).
 //   --data NAME: another bundled set (e.g. spamassassin-common, 2,200 words); --dense-max K:
-//   the interior point's ipmDenseMaxFeatures for the full-part fits.
+//   the interior point's ipmDenseMaxFeatures for the full-part fits; --every K: the "full part"
+//   is every K-th message only (quicker experiments on the same vocabulary); --dump FILE: write
+//   that part (first line m n, second line the n word values, then one line per message: label
+//   and word:value pairs) for an outside LP solver (tests/bench/ds_lp_highs.py) and stop.
+//   FDLAB_IPM_TRACE=1 with --verbose: per-block complementarity and step lengths per iteration.
 
 #include "core/data/bundled.h"
 #include "core/data/importance.h"
@@ -79,9 +83,29 @@ void resetPeakRss() {
     out << "5";
 }
 
-int spamMode(const std::string& data, const std::vector<int>& budgets, int sub, bool full, int denseMax, double limit, bool verbose) {
+int spamMode(const std::string& data, const std::vector<int>& budgets, int sub, bool full, int denseMax, double limit,
+             bool verbose, int every, const std::string& dump) {
     Dataset train = loadBundled(data);
     train.importance = mutualInformationImportance(train);
+    if (every > 1) {
+        std::vector<int> kept;
+        for (int i = 0; i < train.rows(); i += every) kept.push_back(i);
+        train = train.subset(kept);
+    }
+    if (!dump.empty()) {
+        std::ofstream out(dump);
+        out.precision(17);
+        out << train.rows() << ' ' << train.features() << '\n';
+        for (double v : train.importance) out << v << ' ';
+        out << '\n';
+        for (int i = 0; i < train.rows(); ++i) {
+            out << train.y(i);
+            train.forEachNonZero(i, [&](int j, float x) { out << ' ' << j << ':' << x; });
+            out << '\n';
+        }
+        std::printf("wrote %d messages x %d words to %s\n", train.rows(), train.features(), dump.c_str());
+        return out ? 0 : 1;
+    }
     long nnz = 0;
     for (int i = 0; i < train.rows(); ++i) train.forEachNonZero(i, [&](int, float) { ++nnz; });
     const auto [vmin, vmax] = std::minmax_element(train.importance.begin(), train.importance.end());
@@ -148,6 +172,8 @@ int main(int argc, char** argv) {
     bool full = true;
     std::string data = "spamassassin";
     int denseMax = 3000;
+    int every = 1;
+    std::string dump;
     for (int a = 1; a < argc; ++a) {
         const std::string s = argv[a];
         if (s == "--sizes" && a + 1 < argc) sizes = parseSizes(argv[++a]);
@@ -163,13 +189,15 @@ int main(int argc, char** argv) {
         else if (s == "--peer-only") full = false;
         else if (s == "--data" && a + 1 < argc) data = argv[++a];
         else if (s == "--dense-max" && a + 1 < argc) denseMax = std::atoi(argv[++a]);
+        else if (s == "--every" && a + 1 < argc) every = std::atoi(argv[++a]);
+        else if (s == "--dump" && a + 1 < argc) dump = argv[++a];
         else {
             std::fprintf(stderr, "unknown argument %s\n", s.c_str());
             return 2;
         }
     }
     try {
-        if (spam) return spamMode(data, budgets, sub, full, denseMax, limit, verbose);
+        if (spam) return spamMode(data, budgets, sub, full, denseMax, limit, verbose, every, dump);
         const Dataset all = binaryView(loadBundled("mnist"), {"3"}, {"5"});
         std::printf("MNIST 3 vs 5: %d digits, %d pixels; v_j = 1, N = 20, gamma = 1, C = 1, b free\n", all.rows(),
                     all.features());

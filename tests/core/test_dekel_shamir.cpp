@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 #include <stop_token>
@@ -596,6 +597,43 @@ private slots:
         p.ipmDenseMaxFeatures = -5;
         QVERIFY(thrownMessage([&] { fitDekelShamirLp(d, p); }).find("DekelShamirLpParams.ipmDenseMaxFeatures") !=
                 std::string::npos);
+    }
+
+    void interiorPointProgressReportsSteps() {
+        // Each iteration reports mu with the spread of the complementarity products (the mean
+        // lies between the smallest and the largest), the steps taken and the predictor's and
+        // corrector's steps (all in [0, 1]; the centrality correctors only lengthen the shorter
+        // step, so the step taken is at least 0.995 times the corrector's). FDLAB_IPM_TRACE adds
+        // one block line per iteration.
+        const Dataset d = randomData(112, 60, 40, 0.5);
+        const std::vector<double> v(40, 1.0);
+        for (const bool trace : {false, true}) {
+            if (trace) qputenv("FDLAB_IPM_TRACE", "1");
+            std::vector<std::string> msgs;
+            RunControl rc;
+            rc.onProgress = [&](const Progress& pr) { msgs.push_back(pr.message); };
+            const DekelShamirIpmResult r = solveDekelShamirIpm(d, v, 0.5, 3.0, 1.0, false, DekelShamirIpmParams{}, rc);
+            qunsetenv("FDLAB_IPM_TRACE");
+            QCOMPARE(r.status, Status::Converged);
+            QVERIFY(msgs.size() >= 5);
+            for (const std::string& m : msgs) {
+                int it = 0;
+                double primal, dual, pInf, dInf, mu, lo, hi, ap, ad, apA, adA, sigma, apC, adC;
+                const int got = std::sscanf(m.c_str(),
+                                            "interior point %d: primal %lf, dual %lf, infeasibility %lf / %lf, mu %lf "
+                                            "(products %lf..%lf mu), steps %lf / %lf (affine %lf / %lf, sigma %lf, "
+                                            "corrector %lf / %lf)",
+                                            &it, &primal, &dual, &pInf, &dInf, &mu, &lo, &hi, &ap, &ad, &apA, &adA, &sigma,
+                                            &apC, &adC);
+                QVERIFY2(got == 15, m.c_str());
+                QVERIFY2(mu > 0 && lo > 0 && lo <= 1.0 && hi >= 1.0, m.c_str());
+                for (double a : {ap, ad, apA, adA, sigma, apC, adC}) QVERIFY2(a >= 0 && a <= 1.0, m.c_str());
+                QVERIFY2(std::min(ap, ad) >= 0.995 * std::min(apC, adC) - 0.01, m.c_str());
+                const bool hasBlocks = m.find("\n    R_i [") != std::string::npos && m.find(" box [") != std::string::npos &&
+                                       m.find(" lambda [") != std::string::npos;
+                QVERIFY2(hasBlocks == trace, m.c_str());
+            }
+        }
     }
 
     void fullVocabularySpamSubsample() {
