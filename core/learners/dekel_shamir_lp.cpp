@@ -78,15 +78,11 @@ DekelShamirAdversary::DekelShamirAdversary(const Dataset& d, double gamma, doubl
     m_P = m_V - N;
     for (double v : m_v)
         if (v != m_v.front()) m_equal = false;
-    for (double s : {1.0, 10.0, 100.0, 1000.0}) {
-        bool integral = std::floor(N * s + 1e-9) <= 1e7;
-        for (double v : m_v)
-            if (std::abs(v * s - std::round(v * s)) > 1e-9) integral = false;
-        if (integral) {
+    for (double s : {1.0, 10.0, 100.0, 1000.0})   // the knapsack DP's own grid test (a value of 0 units is no price)
+        if (dpAccepts(m_v, N, s)) {
             m_dpScale = s;
             break;
         }
-    }
 }
 
 DekelShamirAdversary::Worst DekelShamirAdversary::worst(int i, const Eigen::VectorXd& w, double b, Oracle o) const {

@@ -599,6 +599,27 @@ private slots:
                 std::string::npos);
     }
 
+    // Review rev38: the adversary kept its own copy of the DP's grid test, where a value of 1e-10
+    // is 0 whole units, so the exact oracle took that feature for free (and, with the knapsack
+    // now refusing 0-unit weights, failed inside it). Now it uses dpAccepts: such values are off
+    // the grid and the exact oracle says so; values on the grid still work.
+    void exactAdversaryRefusesValuesOfNoUnits() {
+        Dataset d = handData({{1, 1, 1}, {1, 0, 1}}, {1, -1});
+        d.importance = {1.0, 1e-10, 2.0};
+        const Eigen::Vector3d w(1.0, 1.0, 1.0);
+        const DekelShamirAdversary tiny(d, 1.0, 1.0, true);
+        try {
+            (void)tiny.worst(0, w, 0.0, DekelShamirAdversary::Oracle::Exact);
+            QFAIL("a value of 1e-10 passed as a whole number of units");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("integers after scaling") != std::string::npos, e.what());
+        }
+        d.importance = {1.0, 0.5, 2.0};   // on the grid at scale 10
+        const DekelShamirAdversary grid(d, 1.0, 1.0, true);
+        const DekelShamirAdversary::Worst r = grid.worst(0, w, 0.0, DekelShamirAdversary::Oracle::Exact);
+        QCOMPARE(r.deleted, (std::vector<int>{1}));   // within N = 1: q = 0.6 / 0.8 / 0.2 at values 1 / 0.5 / 2
+    }
+
     void interiorPointProgressReportsSteps() {
         // Each iteration reports mu with the spread of the complementarity products (the mean
         // lies between the smallest and the largest), the steps taken and the predictor's and
