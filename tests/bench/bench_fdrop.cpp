@@ -21,8 +21,6 @@
 #include "core/data/split.h"
 #include "core/data/task.h"
 #include "core/learners/fdrop.h"
-#include "core/learners/fdrop_smooth.h"
-#include "core/learners/worst_case_hinge.h"
 #include "core/learners/liblinear_baseline.h"
 
 #include <algorithm>
@@ -153,49 +151,6 @@ void issue30(const std::string& title, const Dataset& train) {
     }
 }
 
-/// bench_fdrop smooth spam|mnist K [mu0 factor rounds]: the smoothed primal solver (core/learners/fdrop_smooth.h)
-/// against the dual solver and liblinear -s 3 -B 1 in the same process, one fit each, with the
-/// progress of every continuation round; with rounds > 0, at most that many rounds and then the dual
-/// solver started from the smoothed dual point.
-int smoothMain(const std::string& which, int K, double mu0, double factor, int rounds) {
-    const Dataset train = which == "spam" ? loadBundled("spamassassin") : [] {
-        const Dataset d = binaryView(loadBundled("mnist"), {"3"}, {"5"});
-        return d.subset(stratifiedSplit(d, 0.3, 1).train);
-    }();
-    const FitResult lib = fitLiblinear(train, LiblinearParams{});
-    std::printf("%s %d x %d, K = %d\n  liblinear -s 3 -B 1       %8.4f s  J %.8g\n", which.c_str(), train.rows(),
-                train.features(), K, lib.elapsed, lib.objective);
-    FdropParams fp;
-    fp.K = K;
-    const FitResult dual = fitFdrop(train, fp);
-    std::printf("  FDROP dual-cd             %8.4f s  %6.2fx  J %.10g  gap %.3g  epochs %ld  %s\n", dual.elapsed,
-                dual.elapsed / lib.elapsed, dual.objective, dual.gap, dual.iterations, toString(dual.status));
-    Stopwatch clock;
-    const WorstCaseHingeOracle oracle(train, K, true);
-    FdropSmoothParams sp;
-    sp.mu0 = mu0;
-    sp.muFactor = factor;
-    if (rounds > 0) sp.maxRounds = rounds;
-    RunControl rc;
-    rc.onProgress = [&](const Progress& pr) {
-        if (pr.message.rfind("mu ", 0) == 0) std::printf("    round %ld %s  (%.3f s)\n", pr.iteration, pr.message.c_str(), clock.seconds());
-    };
-    const FdropSmoothResult r = solveFdropSmooth(oracle, sp, {}, rc);
-    const double t = clock.seconds();
-    std::printf("  FDROP smoothed Newton     %8.4f s  %6.2fx  J %.10g  gap %.3g  rounds %d  newton %ld  Hv %ld  %s\n", t,
-                t / lib.elapsed, r.objective, r.gap, r.rounds, r.newtonIterations, r.hessianProducts, toString(r.status));
-    if (rounds > 0) {   // then the dual solver from the smoothed solution's dual point
-        FdropDualParams dp;
-        dp.maxEpochs = 10000;
-        dp.start = &r.end;
-        const FdropDualResult h = solveFdropDual(oracle, dp);
-        const double th = clock.seconds();
-        std::printf("  + dual-cd from it          %8.4f s  %6.2fx  J %.10g  gap %.3g  epochs %ld  %s\n", th, th / lib.elapsed,
-                    h.objective, h.gap, h.epochs, toString(h.status));
-    }
-    return 0;
-}
-
 int issue30Main(const std::string& which, int traceK) {
     if (traceK > 0) {   // bench_fdrop issue30 spam|mnist K: one fit, J and D per epoch
         const Dataset train = which == "spam" ? loadBundled("spamassassin") : [] {
@@ -261,9 +216,6 @@ int path() {
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "path") return path();
-    if (argc > 3 && std::string(argv[1]) == "smooth")
-        return smoothMain(argv[2], std::atoi(argv[3]), argc > 4 ? std::atof(argv[4]) : 1.0, argc > 5 ? std::atof(argv[5]) : 10.0,
-                          argc > 6 ? std::atoi(argv[6]) : 0);
     if (argc > 1 && std::string(argv[1]) == "issue30") return issue30Main(argc > 2 ? argv[2] : "", argc > 3 ? std::atoi(argv[3]) : 0);
     const double C = argc > 1 ? std::atof(argv[1]) : 1.0;
     try {

@@ -5,19 +5,15 @@
 #include "core/data/bundled.h"
 #include "core/data/split.h"
 #include "core/learners/fdrop.h"
-#include "core/learners/fdrop_smooth.h"
 #include "core/learners/one_vs_rest.h"
 #include "core/learners/liblinear_baseline.h"
 #include "core/learners/worst_case_hinge.h"
 #include "core/solvers/bundle_method.h"
 #include "core/util/rng.h"
 
-#include <Eigen/Dense>
-
 #include <QtTest>
 
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <stop_token>
 #include <vector>
@@ -70,62 +66,6 @@ Dataset globersonToy(std::uint64_t seed, int m) {
     d.classNames = {"neg", "pos"};
     d.fillDefaults();
     return d;
-}
-
-/// The Euclidean projection of (t, v) onto Q = {0 <= a <= 1, 0 <= l_j <= a, c.l <= B a} by
-/// enumerating every active set (each l_j at 0, at a or free; a at 0, at 1 or free; the budget
-/// active or not): the equality-constrained projection of each, kept when feasible, nearest wins.
-Eigen::VectorXd bruteProjection(double t, const Eigen::VectorXd& v, const Eigen::VectorXd& c, double B) {
-    const int n = static_cast<int>(v.size());
-    Eigen::VectorXd z(n + 1), best;
-    z << t, v;
-    double bestDist = std::numeric_limits<double>::infinity();
-    int patterns = 1;
-    for (int j = 0; j < n; ++j) patterns *= 3;
-    for (int pat = 0; pat < patterns; ++pat)
-        for (int aState = 0; aState < 3; ++aState)
-            for (int budget = 0; budget < 2; ++budget) {
-                std::vector<Eigen::VectorXd> rows;
-                std::vector<double> rhs;
-                auto add = [&](Eigen::VectorXd r, double b) { rows.push_back(std::move(r)); rhs.push_back(b); };
-                for (int j = 0, code = pat; j < n; ++j, code /= 3) {
-                    Eigen::VectorXd r = Eigen::VectorXd::Zero(n + 1);
-                    r(1 + j) = 1.0;
-                    if (code % 3 == 1) r(0) = -1.0;   // l_j = a
-                    if (code % 3 != 2) add(r, 0.0);    // 0: l_j = 0; 2: free
-                }
-                if (aState < 2) {
-                    Eigen::VectorXd r = Eigen::VectorXd::Zero(n + 1);
-                    r(0) = 1.0;
-                    add(r, aState == 0 ? 0.0 : 1.0);
-                }
-                if (budget) {
-                    Eigen::VectorXd r(n + 1);
-                    r << -B, c;
-                    add(r, 0.0);
-                }
-                Eigen::VectorXd q = z;
-                if (!rows.empty()) {
-                    Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.size()), n + 1);
-                    Eigen::VectorXd b(A.rows());
-                    for (std::size_t r = 0; r < rows.size(); ++r) {
-                        A.row(static_cast<Eigen::Index>(r)) = rows[r].transpose();
-                        b(static_cast<Eigen::Index>(r)) = rhs[r];
-                    }
-                    // q = z - A^T lambda with A q = b: lambda the least-squares solution of A A^T lambda = A z - b.
-                    const Eigen::VectorXd lambda = (A * A.transpose()).completeOrthogonalDecomposition().solve(A * z - b);
-                    q = z - A.transpose() * lambda;
-                    if ((A * q - b).norm() > 1e-9) continue;   // inconsistent equalities
-                }
-                const double tol = 1e-10;
-                bool feasible = q(0) >= -tol && q(0) <= 1.0 + tol && c.dot(q.tail(n)) <= B * q(0) + tol;
-                for (int j = 0; j < n && feasible; ++j) feasible = q(1 + j) >= -tol && q(1 + j) <= q(0) + tol;
-                if (feasible && (q - z).norm() < bestDist) {
-                    bestDist = (q - z).norm();
-                    best = q;
-                }
-            }
-    return best;
 }
 
 Eigen::VectorXd randomVector(Rng& rng, int n, double scale = 1.0) {
@@ -513,133 +453,6 @@ private slots:
                 QVERIFY2(J(s) >= r.objective - 1e-10 * r.objective,
                          qPrintable(QString("C %1: J(%2 w) = %3 < J(w) = %4").arg(C).arg(s).arg(J(s), 0, 'g', 12).arg(r.objective, 0, 'g', 12)));
         }
-    }
-
-    void deletionConeProjectionEqualsEnumeration() {
-        // projectDeletionCone against the enumeration of every active set, on random points of
-        // every kind (inside, beyond a = 1, budget binding or not, negative t), with unit and
-        // non-uniform costs, and on exact ties of v.
-        Rng rng(71);
-        int budgetBinding = 0, aFree = 0, aOne = 0;
-        for (int trial = 0; trial < 600; ++trial) {
-            const int n = 1 + trial % 4;
-            Eigen::VectorXd v(n), c(n);
-            for (int j = 0; j < n; ++j) {
-                v(j) = rng.uniform(-1.0, 3.0);
-                c(j) = trial % 2 ? rng.uniform(0.3, 2.0) : 1.0;
-            }
-            if (trial % 7 == 0 && n > 1) v(1) = v(0);   // a tie
-            const double t = rng.uniform(-2.0, 4.0);
-            const double B = trial % 2 ? rng.uniform(0.2, 3.0) : static_cast<double>(1 + trial % 3);
-            Eigen::VectorXd l(n);
-            double nu = -1.0;
-            const double a = projectDeletionCone(t, v.data(), c.data(), static_cast<std::size_t>(n), B, l.data(), &nu);
-            const Eigen::VectorXd ref = bruteProjection(t, v, c, B);
-            QVERIFY(ref.size() == n + 1);
-            QVERIFY2(std::abs(a - ref(0)) < 1e-9 && (l - ref.tail(n)).norm() < 1e-9,
-                     qPrintable(QString("trial %1: a %2 vs %3, |l - ref| %4").arg(trial).arg(a).arg(ref(0)).arg((l - ref.tail(n)).norm())));
-            QVERIFY(nu >= 0.0);
-            budgetBinding += nu > 0.0;
-            aFree += a > 0.0 && a < 1.0;
-            aOne += a == 1.0;
-        }
-        // Every regime was exercised.
-        QVERIFY(budgetBinding > 50 && aFree > 50 && aOne > 50);
-    }
-
-    void smoothedObjectiveDerivativesMatchFiniteDifferences_data() {
-        QTest::addColumn<bool>("valueBudget");
-        QTest::addColumn<bool>("sparse");
-        QTest::newRow("count, dense") << false << false;
-        QTest::newRow("values, dense") << true << false;
-        QTest::newRow("count, sparse") << false << true;
-    }
-    void smoothedObjectiveDerivativesMatchFiniteDifferences() {
-        // J_mu's gradient against central differences of J_mu, and its generalised Hessian
-        // against differences of the gradient (J_mu is piecewise quadratic: exact within a piece,
-        // so a small step that stays in the piece must agree to rounding). And J_mu <= J <= J_mu +
-        // C mu / 2 sum_i max_Q ||q||^2, D(q(w)) <= J(w).
-        QFETCH(bool, valueBudget);
-        QFETCH(bool, sparse);
-        Dataset d = randomData(73, 40, 8, 0.3, 0.6);
-        if (sparse) d = d.toSparse();
-        Rng rng(74);
-        std::vector<double> v(8);
-        for (double& x : v) x = rng.uniform(0.3, 2.0);
-        const WorstCaseHingeOracle o = valueBudget ? WorstCaseHingeOracle(d, v, 2.5, true) : WorstCaseHingeOracle(d, 3, true);
-        SmoothedFdropObjective f(o, 0.7);
-        for (const double mu : {1.0, 0.1, 0.01}) {
-            f.setMu(mu);
-            for (int rep = 0; rep < 3; ++rep) {
-                const Eigen::VectorXd w = randomVector(rng, o.dimension(), 0.8);
-                const double fw = f.value(w);
-                Eigen::VectorXd g, Hv;
-                f.gradient(w, g);
-                const Eigen::VectorXd dir = randomVector(rng, o.dimension());
-                f.hessianTimes(dir, Hv);
-                const double h = 1e-6;
-                Eigen::VectorXd gp, gm;
-                const double fp = f.value(w + h * dir);
-                f.gradient(w + h * dir, gp);
-                const double fm = f.value(w - h * dir);
-                f.gradient(w - h * dir, gm);
-                QVERIFY2(std::abs((fp - fm) / (2 * h) - g.dot(dir)) < 1e-5 * (1.0 + std::abs(g.dot(dir))),
-                         qPrintable(QString("mu %1: fd %2 vs %3").arg(mu).arg((fp - fm) / (2 * h)).arg(g.dot(dir))));
-                // The Hessian of the piece at w: one of the one-sided differences is in that piece.
-                const double e1 = ((gp - g) / h - Hv).norm(), e2 = ((g - gm) / h - Hv).norm();
-                QVERIFY2(std::min(e1, e2) < 1e-4 * (1.0 + Hv.norm()),
-                         qPrintable(QString("mu %1: |Hv| %2, one-sided errors %3 %4").arg(mu).arg(Hv.norm()).arg(e1).arg(e2)));
-                const double J = 0.5 * w.squaredNorm() + 0.7 * o.risk(w);
-                f.value(w);
-                const double D = f.dual(nullptr);
-                const double K1 = valueBudget ? 1.0 + 8.0 : 1.0 + 3.0;   // max ||q||^2 over Q
-                QVERIFY(fw <= J + 1e-9 * J);
-                QVERIFY(J <= fw + 0.7 * mu / 2 * o.rows() * K1 + 1e-9 * J);
-                QVERIFY(D <= J + 1e-9 * J);
-            }
-        }
-    }
-
-    void smoothedSolverReachesTheDualOptimum_data() {
-        QTest::addColumn<bool>("valueBudget");
-        QTest::addColumn<double>("C");
-        QTest::newRow("count K=3, C=1") << false << 1.0;
-        QTest::newRow("count K=3, C=0.05") << false << 0.05;
-        QTest::newRow("values N=2.5, C=1") << true << 1.0;
-    }
-    void smoothedSolverReachesTheDualOptimum() {
-        // The smoothed primal solver against the dual coordinate ascent at a tight gap (itself
-        // checked against the bundle method in dualAgreesWithBundle): the same optimum within the
-        // two certified gaps, each certificate below the other's objective, and the reported J
-        // recomputed by the oracle.
-        QFETCH(bool, valueBudget);
-        QFETCH(double, C);
-        Dataset d = randomData(35, 150, 12, 0.3, 0.6);
-        Rng rng(36);
-        d.importance.resize(12);
-        for (double& v : d.importance) v = rng.uniform(0.3, 2.0);
-        FdropParams fp;
-        fp.C = C;
-        fp.K = 3;
-        fp.useImportance = valueBudget;
-        fp.N = 2.5;
-        fp.epsilon = 1e-8;
-        fp.maxIterations = 100000;
-        fp.solver = FdropSolver::DualCoordinate;
-        const FitResult dual = fitFdrop(d, fp);
-        QCOMPARE(dual.status, Status::Converged);
-        const WorstCaseHingeOracle o = valueBudget ? WorstCaseHingeOracle(d, d.importance, 2.5, true) : WorstCaseHingeOracle(d, 3, true);
-        FdropSmoothParams sp;
-        sp.C = C;
-        sp.epsilon = 1e-6;
-        const FdropSmoothResult s = solveFdropSmooth(o, sp);
-        QVERIFY2(s.status == Status::Converged, qPrintable(QString::fromStdString(s.message)));
-        QVERIFY(s.gap >= 0.0 && s.gap < 1e-6 * s.objective);
-        QVERIFY2(std::abs(s.objective - dual.objective) <= s.gap + dual.gap + 1e-12 * dual.objective,
-                 qPrintable(QString("smoothed %1 dual %2").arg(s.objective, 0, 'g', 12).arg(dual.objective, 0, 'g', 12)));
-        QVERIFY(s.objective >= dual.objective - dual.gap - 1e-12 * dual.objective);
-        QVERIFY(dual.objective >= s.dualObjective - 1e-12 * dual.objective);
-        QVERIFY(std::abs(0.5 * s.w.squaredNorm() + C * o.risk(s.w) - s.objective) < 1e-12 * s.objective);
     }
 
     void warmStartReachesTheColdOptimum_data() {
