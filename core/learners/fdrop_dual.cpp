@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -26,6 +27,53 @@ std::string fmt(const char* f, double a, double b, double c) {
     char buf[160];
     std::snprintf(buf, sizeof buf, f, a, b, c);
     return buf;
+}
+
+/// The worst-case margins y_i w.x_i - s_i(w) = 1 - (hinge argument) of every row at w.
+void worstCaseMargins(const WorstCaseHingeOracle& o, const Eigen::VectorXd& w, std::vector<double>& m) {
+    m.resize(static_cast<std::size_t>(o.rows()));
+    for (int i = 0; i < o.rows(); ++i) m[static_cast<std::size_t>(i)] = 1.0 - o.hingeArgument(i, w);
+}
+
+/// A primal candidate s w: the scale s and its objective.
+struct Scaled {
+    double s = 1.0;
+    double J = 0.0;
+};
+
+/// The exact minimiser over s >= 0 of phi(s) = s^2 ||w||^2 / 2 + C sum_i [1 - s m_i]_+, given the
+/// margins m_i of w. The damage s_i is positively homogeneous (s_i(s w) = s s_i(w)), so with the
+/// worst-case margins phi(s) = J(s w) exactly, without another adversary call; with the margins
+/// of fixed deletions it is the matching lower bound. phi is convex and piecewise quadratic:
+/// every row is active for s < 1 / m_i (always, when m_i <= 0), so its slope 2 a s - C S(s), S
+/// the sum of the active margins, is scanned over the breakpoints in increasing order (a sort of
+/// the positive margins). `bp` is scratch.
+Scaled bestScaling(const std::vector<double>& m, double halfNorm2, double C, std::vector<double>& bp) {
+    double S = 0.0;
+    bp.clear();
+    for (const double mi : m) {
+        S += mi;
+        if (mi > 0.0) bp.push_back(mi);
+    }
+    std::sort(bp.begin(), bp.end(), std::greater<>());   // breakpoints 1 / m_i ascending
+    const double a2 = 2.0 * halfNorm2;
+    double s = 0.0;   // left end of the current piece
+    for (const double mi : bp) {
+        if (a2 / mi - C * S >= 0.0) break;   // the slope turns non-negative on [s, 1 / m_i]
+        S -= mi;   // the row leaves at 1 / m_i: the slope jumps up by C m_i
+        s = 1.0 / mi;
+    }
+    // The root of the slope on the current piece, or the piece's left end if the slope is
+    // already non-negative there; past the last breakpoint phi is a s^2 (+ linear terms of the
+    // rows with m_i <= 0), minimised at C S / (2 a) as well.
+    if (a2 > 0.0) s = std::max(s, C * S / a2);
+    else s = 1.0;   // w = 0: every s gives the same point
+    Scaled r;
+    r.s = s;
+    double R = 0.0;
+    for (const double mi : m) R += std::max(0.0, 1.0 - s * mi);
+    r.J = halfNorm2 * s * s + C * R;
+    return r;
 }
 
 /// The dual state: alpha per row, beta per stored non-zero (CSR position), and w(alpha, beta).
@@ -131,17 +179,17 @@ public:
     }
 
     const std::vector<double>& alpha() const { return m_alpha; }
-    /// J_beta(w) = 1/2 ||w||^2 + C sum_i [1 - y_i w.x~_i]_+ with x~_i = x_i o (1 - beta_i): a
-    /// lower bound on J(w), since beta_i is a feasible (not necessarily the worst) deletion.
-    double objectiveWithOwnDeletions() const {
-        double risk = 0.0;
+    /// The margins y_i w.x~_i with the dual's own deletions, x~_i = x_i o (1 - beta_i) (bias
+    /// included): with them J_beta(w) = 1/2 ||w||^2 + C sum_i [1 - m_i]_+ is a lower bound on J(w),
+    /// since beta_i is a feasible (not necessarily the worst) deletion.
+    void ownMargins(std::vector<double>& m) const {
+        m.resize(static_cast<std::size_t>(m_o.rows()));
         for (int i = 0; i < m_o.rows(); ++i) {
             double f = 0.0, q = 0.0;
             marginTerms(i, f, q);
             if (m_o.hasBias()) f += m_w(m_o.features());
-            risk += std::max(0.0, 1.0 - m_o.label(i) * f);
+            m[static_cast<std::size_t>(i)] = m_o.label(i) * f;
         }
-        return 0.5 * m_w.squaredNorm() + m_C * risk;
     }
 
     /// Extrapolation of the last epoch's alpha step with beta fixed: alpha(t) = clip(prev + t
@@ -426,6 +474,7 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
     std::vector<double> prevAlpha;
     double lookedAtDual = -std::numeric_limits<double>::infinity();   // D at the last look at J
     Eigen::VectorXd avgW = Eigen::VectorXd::Zero(oracle.dimension());
+    std::vector<double> margins, scratch;
     constexpr double kAvgEta = 15.0;
     for (long epoch = 1; epoch <= p.maxEpochs; ++epoch) {
         rng.shuffle(order);
@@ -481,21 +530,27 @@ FdropDualResult solveFdropDual(const WorstCaseHingeOracle& oracle, const FdropDu
                 const Eigen::VectorXd& w = state.w();
                 bool iterateImproved = false;
                 {
-                    const double lower = state.objectiveWithOwnDeletions();
+                    state.ownMargins(margins);
+                    const double lower = bestScaling(margins, 0.5 * w.squaredNorm(), p.C, scratch).J;
                     if (lower < res.objective && (scheduled || lower - D < tolNow)) {
-                        const double Jw = 0.5 * w.squaredNorm() + p.C * oracle.risk(w);
-                        if (Jw < res.objective) {
+                        worstCaseMargins(oracle, w, margins);
+                        const Scaled c = bestScaling(margins, 0.5 * w.squaredNorm(), p.C, scratch);
+                        if (c.J < res.objective) {
                             iterateImproved = true;
-                            res.objective = Jw;
-                            res.w = w;
+                            res.objective = c.J;
+                            res.w = c.s * w;
                         }
                     }
                 }
-                if (scheduled && !iterateImproved && epoch > 1 && running + 0.5 * (avgW - w).squaredNorm() < res.objective) {
-                    const double Ja = 0.5 * avgW.squaredNorm() + p.C * oracle.risk(avgW);
-                    if (Ja < res.objective) {
-                        res.objective = Ja;
-                        res.w = avgW;
+                // min_s L(s v, alpha, beta) = D + 1/2 min_s ||s v - w||^2 bounds J(s v) for every s.
+                const double aw = avgW.dot(w), aa = avgW.squaredNorm();
+                const double avgLower = running + 0.5 * std::max(0.0, w.squaredNorm() - (aa > 0.0 ? aw * aw / aa : 0.0));
+                if (scheduled && !iterateImproved && epoch > 1 && avgLower < res.objective) {
+                    worstCaseMargins(oracle, avgW, margins);
+                    const Scaled c = bestScaling(margins, 0.5 * aa, p.C, scratch);
+                    if (c.J < res.objective) {
+                        res.objective = c.J;
+                        res.w = c.s * avgW;
                     }
                 }
             }

@@ -430,6 +430,31 @@ private slots:
         QVERIFY(dual.objective > 0.5 * (dual.model.w().squaredNorm() + dual.model.b(0) * dual.model.b(0)) + 1e-3);
     }
 
+    void dualModelIsBestScaled() {
+        // The dual solver's primal candidates are scaled exactly (J(s w) minimised over s >= 0
+        // from the worst-case margins, the damage being positively homogeneous): at a loose gap
+        // the returned model beats every rescaling on a fine grid, which an unscaled iterate or
+        // average does not. The reported objective is J at the returned model.
+        for (const double C : {0.1, 1.0}) {
+            const Dataset d = randomData(41, 200, 15, 0.3, 0.6);
+            FdropParams fp;
+            fp.C = C;
+            fp.K = 3;
+            fp.epsilon = 3e-2;
+            fp.solver = FdropSolver::DualCoordinate;
+            const FitResult r = fitFdrop(d, fp);
+            QCOMPARE(r.status, Status::Converged);
+            WorstCaseHingeOracle oracle(d, 3, true);
+            Eigen::VectorXd wb(d.features() + 1);
+            wb << r.model.w(), r.model.b(0);
+            auto J = [&](double s) { return 0.5 * (s * wb).squaredNorm() + C * oracle.risk(s * wb); };
+            QVERIFY(std::abs(J(1.0) - r.objective) < 1e-9 * r.objective);
+            for (double s = 0.8; s <= 1.2; s += 1e-3)
+                QVERIFY2(J(s) >= r.objective - 1e-10 * r.objective,
+                         qPrintable(QString("C %1: J(%2 w) = %3 < J(w) = %4").arg(C).arg(s).arg(J(s), 0, 'g', 12).arg(r.objective, 0, 'g', 12)));
+        }
+    }
+
     void warmStartReachesTheColdOptimum_data() {
         QTest::addColumn<bool>("valueBudget");
         QTest::addColumn<bool>("sparse");
