@@ -87,13 +87,14 @@ std::vector<std::string> wrapText(cairo_t* cr, const std::string& s, double widt
             line = longer;
             continue;
         }
-        if (line.empty()) line = words[w];   // one word wider than a line
+        const bool alone = line.empty();   // this word alone is wider than a line
+        if (alone) line = words[w];
         if (lines.size() + 1 == maxLines) {
             lines.push_back(cut(longer));
             return lines;
         }
         lines.push_back(textWidth(cr, line) <= width ? line : cut(line));
-        line = line == words[w] ? std::string() : words[w];
+        line = alone ? std::string() : words[w];
     }
     if (!line.empty()) lines.push_back(textWidth(cr, line) <= width ? line : cut(line));
     return lines;

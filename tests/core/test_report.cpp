@@ -246,7 +246,18 @@ private slots:
         QCOMPARE(inkInRows(0, 60, 0, 4), 0);
         QCOMPARE(inkInRows(0, 60, img.width - 4, img.width), 0);
         QVERIFY(inkInRows(8, 30, 0, img.width) > 100);    // first line
-        QVERIFY(inkInRows(32, 54, 0, img.width) > 100);   // second line
+        QVERIFY(inkInRows(34, 46, 100, img.width - 30) > 100);   // second line, above where a one-line title's plot starts
+        // Two equal words that fit one per line: both are drawn (the second was taken for the
+        // first, too wide, word and dropped).
+        c.title = std::string(40, 'W') + " " + std::string(40, 'W');
+        const RgbImage two = renderChart(c);
+        // Rows 34-46 right of the y tick labels: the second title line, or (one line) the plot's
+        // empty top margin above its frame at row 48.
+        int second = 0;
+        for (int y = 34; y < 46; ++y)
+            for (int x = 100; x < two.width - 30; ++x)
+                second += two.rgb[3 * (static_cast<std::size_t>(y) * static_cast<std::size_t>(two.width) + static_cast<std::size_t>(x))] < 128;
+        QVERIFY2(second > 100, qPrintable(QString::number(second)));
         // One word longer than the chart is cut with "...", not drawn past the edges.
         c.title = std::string(300, 'W');
         const RgbImage one = renderChart(c);
