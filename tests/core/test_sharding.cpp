@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <set>
@@ -138,6 +139,34 @@ private slots:
         QVERIFY(specFingerprint(a) != specFingerprint(b));
         // Stable through the JSON round trip a part file goes through.
         QCOMPARE(specFingerprint(experimentFromJson(toJson(a))), specFingerprint(a));
+    }
+
+    // A file named relatively or absolutely, from any working directory, is the same experiment:
+    // its relative data paths resolve to one absolute path (three different fingerprints before).
+    void fingerprintDoesNotDependOnHowTheFileWasNamed() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string root = dir.path().toStdString();
+        std::filesystem::create_directories(root + "/sub");
+        json j = toJson(smallSpec());
+        j["dataset"] = json{{"file", "data.libsvm"}};
+        std::ofstream(root + "/sub/e.json") << j.dump();
+        const std::filesystem::path before = std::filesystem::current_path();
+        std::vector<std::string> prints;
+        std::string file;
+        for (const std::string& cwd : {root, root + "/sub", std::string("/")}) {
+            std::filesystem::current_path(cwd);
+            for (const std::string& name : {std::string("sub/e.json"), std::string("e.json"), root + "/sub/e.json"}) {
+                if (!std::filesystem::exists(name)) continue;
+                const ExperimentSpec s = loadExperimentFile(name);
+                prints.push_back(specFingerprint(s));
+                file = s.dataset.file;
+            }
+        }
+        std::filesystem::current_path(before);
+        QCOMPARE(prints.size(), std::size_t(5));
+        for (const std::string& p : prints) QCOMPARE(p, prints.front());
+        QCOMPARE(file, root + "/sub/data.libsvm");
     }
 
     void planIsDeterministicAndBalanced() {
