@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QLabel>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -282,6 +283,16 @@ private slots:
         v.setInstance(2);
         QVERIFY(waitForView(v, 2, 2));
         QCOMPARE(v.deletedShown(0).size(), std::size_t(2));
+        // Bars are red where deleted, blue elsewhere: the key speaks of their side of 0, not of
+        // colours that stand for the sign only in the image maps.
+        bool keyed = false;
+        for (const QLabel* l : v.findChildren<QLabel*>()) {
+            if (!l->text().contains("How to read")) continue;
+            keyed = true;
+            QVERIFY2(!l->text().contains("red pushes"), qPrintable(l->text()));
+            QVERIFY2(l->text().contains("above 0 supports the true class"), qPrintable(l->text()));
+        }
+        QVERIFY(keyed);
         v.setGridMode(true);
         QVERIFY(!v.gridMode());
     }
@@ -334,6 +345,48 @@ private slots:
         QCOMPARE(b.tickLabelRotation(), 0.0);
     }
 
+    // Presentation mode's font in a short cell (spambase at 1280x720): twelve rotated characters
+    // left the bars 40 of 220 pixels. The names are cut to a third of the chart's height at most.
+    void rotatedNamesLeaveTheBarsRoom() {
+        const int n = 57;
+        std::vector<int> shown(n);
+        std::iota(shown.begin(), shown.end(), 0);
+        std::vector<double> values(n);
+        for (int j = 0; j < n; ++j) values[static_cast<std::size_t>(j)] = std::cos(j);
+        FeatureBars b;
+        QFont big = b.font();
+        big.setPointSize(18);
+        b.setFont(big);
+        b.resize(300, 220);
+        b.show();
+        b.setData(shown, values, std::vector<char>(n, 0), spambaseLikeNames(n));
+        for (int k = 0; k < 3; ++k) {
+            b.plot()->replot();
+            QTest::qWait(50);
+        }
+        QVERIFY(b.tickLabelRotation() != 0.0);
+        const QFontMetrics fm(b.tickLabelFont());
+        const double a = b.tickLabelRotation() * M_PI / 180.0;
+        const auto ticks = b.tickLabels();
+        QVERIFY(ticks.size() >= 2);
+        for (const auto& t : ticks) {
+            const double tall = fm.horizontalAdvance(t.text) * std::sin(a) + fm.height() * std::cos(a);
+            QVERIFY2(tall <= 0.3 * b.plot()->height() + 1, qPrintable(QString("'%1' %2 px").arg(t.text).arg(tall)));
+            QVERIFY2(t.text.endsWith(QChar(0x2026)), qPrintable(t.text));
+        }
+        const int bars = b.plot()->axisRect()->height();
+        QVERIFY2(bars >= 0.4 * b.plot()->height(), qPrintable(QString("%1 of %2 px").arg(bars).arg(b.plot()->height())));
+        QString why;
+        QVERIFY2(!tickLabelsOverlap(b, &why), qPrintable(why));
+        // A tall chart keeps the names as before (twelve characters).
+        b.resize(300, 900);
+        for (int k = 0; k < 3; ++k) {
+            b.plot()->replot();
+            QTest::qWait(50);
+        }
+        QVERIFY(b.tickLabels().front().text.startsWith("word_freq_m"));
+    }
+
     // In the tab: a value budget's title reads "deleted at N = 2.97" (the row header names the
     // learner) and fits its chart beside the docks.
     void valueBudgetBarTitlesFit() {
@@ -361,6 +414,12 @@ private slots:
             QString why;
             QVERIFY2(!tickLabelsOverlap(*b, &why), qPrintable(why));
         }
+        // A tall window: the two learners' bars share the height (they kept their 220 pixels
+        // and left the lower half of a large screen empty).
+        v.resize(560, 1400);
+        QTest::qWait(50);
+        for (int k = 0; k < 2; ++k)
+            QVERIFY2(v.bars(k, 0)->height() > 450, qPrintable(QString::number(v.bars(k, 0)->height())));
     }
 
     // Not a check: renders the tab on real data for a person to look at.

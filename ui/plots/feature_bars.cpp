@@ -14,6 +14,7 @@ namespace {
 
 constexpr double kRotated = 60.0;   ///< degrees, when the names do not fit side by side
 constexpr int kNameChars = 12;      ///< longer names are shortened to this with an ellipsis
+constexpr double kNameShare = 0.3;  ///< rotated names take at most this share of the chart's height
 
 QString shortName(const QString& s) { return s.size() > kNameChars ? s.left(kNameChars - 1) + QChar(0x2026) : s; }
 
@@ -123,11 +124,22 @@ void FeatureBars::layoutTicks() {
         std::max(1, static_cast<int>(std::ceil((fm.height() + 2) / std::sin(kRotated * M_PI / 180.0) / perBar)));
     const int every = std::min(flat, rotated);
     const double rotation = flat <= rotated ? 0.0 : kRotated;
-    if (every == m_every && rotation == m_rotation) return;
+    // Rotated names stand as tall as width * sin + height * cos: twelve characters of
+    // presentation mode's font left the bars a strip of 40 of a cell's 220 pixels (spambase at
+    // 1280x720). They are cut further, to what fits in kNameShare of the chart's height.
+    int nameWidth = widest;
+    if (rotation != 0.0) {
+        const double a = kRotated * M_PI / 180.0;
+        const double room = (kNameShare * m_plot->height() - fm.height() * std::cos(a)) / std::sin(a);
+        nameWidth = std::min(widest, std::max(fm.horizontalAdvance(QStringLiteral("ab\u2026")), static_cast<int>(room)));
+    }
+    if (every == m_every && rotation == m_rotation && nameWidth == m_nameWidth) return;
     m_every = every;
     m_rotation = rotation;
+    m_nameWidth = nameWidth;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int p = 0; p < n; p += every) ticker->addTick(p, m_names[p]);
+    for (int p = 0; p < n; p += every)
+        ticker->addTick(p, nameWidth < widest ? fm.elidedText(m_names[p], Qt::ElideRight, nameWidth) : m_names[p]);
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLabelRotation(rotation);
     m_plot->replot(QCustomPlot::rpQueuedReplot);   // the bottom margin follows the new names

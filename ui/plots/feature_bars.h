@@ -4,7 +4,8 @@
 //
 // Made to stay readable in the narrow cells of the Heatmaps tab: the title is elided to the
 // plot's width (never clipped on the left), and the feature names under the bars are thinned to
-// as many as fit without overlapping (horizontal when they fit, else rotated), recomputed
+// as many as fit without overlapping (horizontal when they fit, else rotated and cut to a third
+// of the chart's height at most, so the bars keep the rest), recomputed
 // whenever the plot is laid out again (resize, presentation mode's larger fonts).
 
 #include <QWidget>
@@ -67,6 +68,7 @@ private:
     QStringList m_names;          ///< per shown position, already shortened
     int m_every = 0;              ///< a name every m_every bars (0: not yet laid out)
     double m_rotation = 0.0;
+    int m_nameWidth = 0;          ///< pixel width the drawn names are cut to
 };
 
 }  // namespace fdlab::ui

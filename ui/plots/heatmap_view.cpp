@@ -162,6 +162,7 @@ void HeatmapView::buildUi() {
     // Detail page: original | per learner row: deleted, w, y*w*x.
     m_detail = new QWidget(m_stack);
     auto* grid = new QGridLayout(m_detail);
+    m_detailGrid = grid;
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(6);
     grid->setVerticalSpacing(2);
@@ -369,6 +370,12 @@ void HeatmapView::buildDetailMaps(bool image) {
             m_bars[k][c]->setVisible(!image && !m_textLayout);
         }
     }
+    // Bars have no height of their own to keep: the learners' rows share what is left (on a
+    // large screen they filled the top half and left the rest empty). Square maps leave it below.
+    const bool bars = !image && !m_textLayout;
+    m_detailGrid->setRowStretch(1, bars ? 1 : 0);
+    m_detailGrid->setRowStretch(3, bars ? 1 : 0);
+    m_detailGrid->setRowStretch(4, bars ? 0 : 1);
     const QString pos = d.isBinary() ? className(d, 1).toHtmlEscaped() : QString();
     const QString neg = d.isBinary() ? className(d, 0).toHtmlEscaped() : QString();
     const bool deletion = attackVerb() == tr("deleted");
@@ -379,9 +386,13 @@ void HeatmapView::buildDetailMaps(bool image) {
     bool linear = false;
     for (const auto& m : m_ctx->models) linear = linear || m.second.linear;
     if (linear) {
-        if (d.isBinary()) text += tr("w: red pushes toward class %1, blue toward class %2.<br>").arg(pos, neg);
-        text += tr("y*w*x: red supports the true class, blue works against it; white is 0. "
-                   "The worst-case adversary deletes the largest positive y*w_j*x_j.");
+        // The bars are red where deleted and blue elsewhere: their side of 0 is the sign.
+        if (d.isBinary())
+            text += image ? tr("w: red pushes toward class %1, blue toward class %2.<br>").arg(pos, neg)
+                          : tr("w: bars above 0 push toward class %1, below 0 toward class %2.<br>").arg(pos, neg);
+        text += image ? tr("y*w*x: red supports the true class, blue works against it; white is 0. ")
+                      : tr("y*w*x: above 0 supports the true class, below 0 works against it. ");
+        text += tr("The worst-case adversary deletes the largest positive y*w_j*x_j.");
     }
     bool boosted = false;
     for (const auto& m : m_ctx->models) boosted = boosted || !m.second.rounds.empty();

@@ -30,6 +30,7 @@
 class QCheckBox;
 class QComboBox;
 class QBoxLayout;
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -230,6 +231,7 @@ private:
 
     // detail page: original on the left, one row per learner
     QWidget* m_detail = nullptr;
+    QGridLayout* m_detailGrid = nullptr;   ///< m_detail's layout (row stretch: maps vs bars)
     QLabel* m_header[2] = {nullptr, nullptr};
     ColorMapWidget* m_original = nullptr;
     ColorMapWidget* m_maps[2][3] = {};
