@@ -590,13 +590,7 @@ json toJson(const ExperimentSpec& s) {
 
 ExperimentSpec loadExperimentFile(const std::string& path) {
     const json j = readJsonFile(path, "experiment file");
-    // Relative data paths are resolved against the file's absolute folder, so the spec (and
-    // with it specFingerprint / runFingerprint) does not depend on the working directory the
-    // file was named from: shards started as `run sub/e.json` and `run /abs/sub/e.json` merge.
-    std::error_code ec;
-    std::filesystem::path abs = std::filesystem::absolute(path, ec);
-    if (ec) abs = path;
-    const std::string dir = abs.lexically_normal().parent_path().string();
+    const std::string dir = std::filesystem::path(path).parent_path().string();
     try {
         return experimentFromJson(j, dir.empty() ? "." : dir);
     } catch (const std::invalid_argument& e) {

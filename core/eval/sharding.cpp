@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <numeric>
 #include <set>
@@ -145,8 +146,36 @@ std::vector<int> ShardPlan::tasksOf(int shard) const {
     return out;
 }
 
+namespace {
+
+/// The last component of a file path ("a/b/" gives "b"), "" for "".
+std::string lastComponent(const std::string& p) {
+    if (p.empty()) return p;
+    std::filesystem::path q = std::filesystem::path(p).lexically_normal();
+    if (!q.has_filename()) q = q.parent_path();
+    return q.filename().string();
+}
+
+void keepFileNames(DatasetRef& r) {
+    r.file = lastComponent(r.file);
+    r.options.idxLabels = lastComponent(r.options.idxLabels);
+}
+
+}  // namespace
+
 std::string specFingerprint(const ExperimentSpec& spec) {
-    json j = toJson(spec);
+    // Where the files are changes no number (their content is dataFingerprint's part): two
+    // checkouts at different paths, a relative or an absolute name, a symlinked folder or a
+    // per-job scratch copy are one experiment, and their shards merge.
+    ExperimentSpec named = spec;
+    keepFileNames(named.dataset);
+    if (named.testDataset) keepFileNames(*named.testDataset);
+    for (ExperimentTask& t : named.tasks) {
+        keepFileNames(t.dataset);
+        if (t.testDataset) keepFileNames(*t.testDataset);
+    }
+    named.importance.path = lastComponent(named.importance.path);
+    json j = toJson(named);
     j.erase("threads");
     return hex16(fnv1a(j.dump()));
 }
@@ -394,7 +423,8 @@ MergeResult mergeParts(const std::vector<ShardPart>& parts) {
             throw DataError(p.source, 0, "written by FDLab " + p.version + ", this is FDLab " FDLAB_VERSION " (rerun the shard)");
         if (p.fingerprint != first.fingerprint)
             throw DataError(p.source, 0, "spec fingerprint " + p.fingerprint + " differs from " + first.source + "'s " +
-                                             first.fingerprint + " (parts of different experiments)");
+                                             first.fingerprint + " (parts of different experiments, or written by FDLab builds that fingerprint "
+                                             "differently: rerun every shard with one build)");
         if (p.dataFingerprint != first.dataFingerprint)
             throw DataError(p.source, 0, "data fingerprint " + p.dataFingerprint + " differs from " + first.source + "'s " +
                                              first.dataFingerprint + " (the data changed between the shard runs: rerun every shard)");

@@ -72,7 +72,9 @@ struct ShardPlan {
 };
 
 /// 64-bit FNV-1a of the spec's canonical JSON (toJson, keys sorted, compact) without "threads"
-/// (which changes no number), as 16 lower-case hex digits.
+/// (which changes no number), as 16 lower-case hex digits. Data, label and importance file paths
+/// enter by their last component only: where the files are changes no number, and what is in
+/// them is checked by dataFingerprint (merge and report --results refuse changed data).
 std::string specFingerprint(const ExperimentSpec& spec);
 
 /// specFingerprint without the words either: "name", "description" and "paper" (its summary,

@@ -141,32 +141,47 @@ private slots:
         QCOMPARE(specFingerprint(experimentFromJson(toJson(a))), specFingerprint(a));
     }
 
-    // A file named relatively or absolutely, from any working directory, is the same experiment:
-    // its relative data paths resolve to one absolute path (three different fingerprints before).
-    void fingerprintDoesNotDependOnHowTheFileWasNamed() {
+    // Where the data files are changes no number: one experiment named relatively or absolutely
+    // from different working directories, a copy in another checkout and a symlinked folder have
+    // one fingerprint (three different ones before for the names alone, so shards started from
+    // different folders could not be merged); another file name is another experiment.
+    void fingerprintDoesNotDependOnWhereTheFilesAre() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const std::string root = dir.path().toStdString();
-        std::filesystem::create_directories(root + "/sub");
         json j = toJson(smallSpec());
         j["dataset"] = json{{"file", "data.libsvm"}};
-        std::ofstream(root + "/sub/e.json") << j.dump();
+        j["importance"] = json{{"kind", "csv"}, {"path", "../values.csv"}};
+        for (const std::string& node : {root + "/a/sub", root + "/b/proj/sub"}) {
+            std::filesystem::create_directories(node);
+            std::ofstream(node + "/e.json") << j.dump();
+        }
+        std::filesystem::create_directory_symlink(root + "/a", root + "/link");
         const std::filesystem::path before = std::filesystem::current_path();
         std::vector<std::string> prints;
-        std::string file;
-        for (const std::string& cwd : {root, root + "/sub", std::string("/")}) {
+        auto load = [&](const std::string& cwd, const std::string& name) {
             std::filesystem::current_path(cwd);
-            for (const std::string& name : {std::string("sub/e.json"), std::string("e.json"), root + "/sub/e.json"}) {
-                if (!std::filesystem::exists(name)) continue;
-                const ExperimentSpec s = loadExperimentFile(name);
-                prints.push_back(specFingerprint(s));
-                file = s.dataset.file;
-            }
-        }
+            const ExperimentSpec s = loadExperimentFile(name);
+            prints.push_back(specFingerprint(s));
+            return s;
+        };
+        const ExperimentSpec named = load(root + "/a", "sub/e.json");
+        QCOMPARE(named.dataset.file, std::string("sub/data.libsvm"));   // loaded as before
+        QCOMPARE(named.importance.path, std::string("values.csv"));
+        load(root + "/a/sub", "e.json");
+        load("/", root + "/a/sub/e.json");
+        load(root + "/b/proj", "sub/e.json");
+        load("/", root + "/link/sub/e.json");
+        load(root + "/link/sub", "e.json");
+        j["dataset"] = json{{"file", "other.libsvm"}};
+        std::ofstream(root + "/a/sub/f.json") << j.dump();
+        const std::string other = specFingerprint(load(root + "/a/sub", "f.json"));
         std::filesystem::current_path(before);
-        QCOMPARE(prints.size(), std::size_t(5));
+        prints.pop_back();
+        QCOMPARE(prints.size(), std::size_t(6));
         for (const std::string& p : prints) QCOMPARE(p, prints.front());
-        QCOMPARE(file, root + "/sub/data.libsvm");
+        QVERIFY(other != prints.front());
+        QCOMPARE(runFingerprint(named), runFingerprint(loadExperimentFile(root + "/b/proj/sub/e.json")));
     }
 
     void planIsDeterministicAndBalanced() {
