@@ -16,6 +16,7 @@ constexpr double kRotated = 60.0;   ///< degrees, when the names do not fit side
 constexpr int kNameChars = 12;      ///< longer names are shortened to this with an ellipsis
 constexpr double kNameShare = 0.3;  ///< rotated names take at most this share of the chart's height
 
+/// The longest a name is drawn: kNameChars characters (the cut itself is layoutTicks' choice).
 QString shortName(const QString& s) { return s.size() > kNameChars ? s.left(kNameChars - 1) + QChar(0x2026) : s; }
 
 }  // namespace
@@ -79,7 +80,7 @@ void FeatureBars::setData(const std::vector<int>& shown, const std::vector<doubl
         const bool red = j < marked.size() && marked[j];
         (red ? mx : kx).push_back(p);
         (red ? mv : kv).push_back(v);
-        m_names << shortName(j < names.size() ? QString::fromStdString(names[j]) : QString("f%1").arg(j + 1));
+        m_names << (j < names.size() ? QString::fromStdString(names[j]) : QString("f%1").arg(j + 1));
     }
     m_normal->setData(kx, kv, true);
     m_marked->setData(mx, mv, true);
@@ -117,8 +118,8 @@ void FeatureBars::layoutTicks() {
     }
     const double perBar = axisWidth / (n + 0.4);   // the range is [-0.7, n - 0.3]
     const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
-    int widest = 0;
-    for (const QString& s : m_names) widest = std::max(widest, fm.horizontalAdvance(s));
+    int widest = 0;   // of the names shortened to kNameChars
+    for (const QString& s : m_names) widest = std::max(widest, fm.horizontalAdvance(shortName(s)));
     const int flat = std::max(1, static_cast<int>(std::ceil((widest + 8) / perBar)));
     const int rotated =
         std::max(1, static_cast<int>(std::ceil((fm.height() + 2) / std::sin(kRotated * M_PI / 180.0) / perBar)));
@@ -137,9 +138,29 @@ void FeatureBars::layoutTicks() {
     m_every = every;
     m_rotation = rotation;
     m_nameWidth = nameWidth;
+    // Cut names that share a beginning ("word_freq_make", "word_freq_address") all read
+    // "word_freq_..." when cut at the right: where the shown names share more of their
+    // beginnings than of their ends, they are cut at the left and keep the ends that differ.
+    QStringList shownNames;
+    for (int p = 0; p < n; p += every) shownNames << m_names[p];
+    if (std::any_of(shownNames.begin(), shownNames.end(),
+                    [&](const QString& s) { return fm.horizontalAdvance(s) > nameWidth; })) {
+        long heads = 0, tails = 0;
+        for (int a = 0; a < shownNames.size(); ++a)
+            for (int b = a + 1; b < shownNames.size(); ++b) {
+                const QString &x = shownNames[a], &y = shownNames[b];
+                const int k = static_cast<int>(std::min(x.size(), y.size()));
+                int h = 0, t = 0;
+                while (h < k && x[h] == y[h]) ++h;
+                while (t < k && x[x.size() - 1 - t] == y[y.size() - 1 - t]) ++t;
+                heads += h;
+                tails += t;
+            }
+        const Qt::TextElideMode mode = heads > tails ? Qt::ElideLeft : Qt::ElideRight;
+        for (QString& s : shownNames) s = fm.elidedText(s, mode, nameWidth);
+    }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int p = 0; p < n; p += every)
-        ticker->addTick(p, nameWidth < widest ? fm.elidedText(m_names[p], Qt::ElideRight, nameWidth) : m_names[p]);
+    for (int k = 0; k < shownNames.size(); ++k) ticker->addTick(k * every, shownNames[k]);
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setTickLabelRotation(rotation);
     m_plot->replot(QCustomPlot::rpQueuedReplot);   // the bottom margin follows the new names

@@ -65,7 +65,7 @@ private:
     QCPBars* m_normal = nullptr;
     QCPBars* m_marked = nullptr;
     QString m_fullTitle;
-    QStringList m_names;          ///< per shown position, already shortened
+    QStringList m_names;          ///< per shown position, in full (cut when laid out)
     int m_every = 0;              ///< a name every m_every bars (0: not yet laid out)
     double m_rotation = 0.0;
     int m_nameWidth = 0;          ///< pixel width the drawn names are cut to
