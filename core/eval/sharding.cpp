@@ -196,6 +196,10 @@ std::string dataFingerprint(const TaskData& data, const ExperimentSpec& spec) {
         mix(&f, sizeof f);
         for (const auto& c : d.classNames) mix(c.c_str(), c.size() + 1);
         mix(d.importance.data(), d.importance.size() * sizeof(double));
+        // The image shape changes numbers (region groups, heatmaps) without changing a value or a
+        // name: a NumPy (m, 4, 6) and (m, 6, 4) array hold the same bytes.
+        const int shape[2] = {d.imageShape ? d.imageShape->rows : -1, d.imageShape ? d.imageShape->cols : -1};
+        mix(shape, sizeof shape);
     };
     mixDataset(data.data);
     const char hasTest = data.test ? 1 : 0;

@@ -470,6 +470,27 @@ private slots:
         QVERIFY(runShard(weighted, {3, 4}).dataFingerprint != v1);
     }
 
+    // Review of the file-name fingerprint: two NumPy arrays with the same bytes as (m, 4, 6) and
+    // (m, 6, 4) images had one data fingerprint, so shards of a "regions" corruption run on each
+    // merged into a result that matched neither. The image shape is part of the data print.
+    void imageShapeIsPartOfTheDataFingerprint() {
+        TaskData a;
+        a.data.X = Dataset::Matrix::Ones(3, 24);
+        a.data.labels = {0, 1, 0};
+        a.data.classNames = {"a", "b"};
+        a.data.fillDefaults();
+        const ExperimentSpec s = smallSpec();
+        const std::string none = dataFingerprint(a, s);
+        a.data.imageShape = ImageShape{4, 6};
+        const std::string wide = dataFingerprint(a, s);
+        a.data.imageShape = ImageShape{6, 4};
+        const std::string tall = dataFingerprint(a, s);
+        QVERIFY(none != wide);
+        QVERIFY(wide != tall);
+        QVERIFY(none != tall);
+        QCOMPARE(dataFingerprint(a, s), tall);
+    }
+
     void dataWarningsDoNotDependOnPartOrder() {
         // A fixed test file with a feature the training file lacks: a data warning. Three shards
         // of four tasks (2 learners x 2 repetitions) in every order, and five shards (one empty).
