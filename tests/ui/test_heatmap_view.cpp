@@ -50,6 +50,16 @@ std::vector<std::string> spambaseLikeNames(int n) {
     return names;
 }
 
+// 57 bars (spambase's feature count) over all features, values f(j), names spambaseLikeNames.
+void setSpambaseLikeBars(FeatureBars& b, double (*f)(double)) {
+    const int n = 57;
+    std::vector<int> shown(n);
+    std::iota(shown.begin(), shown.end(), 0);
+    std::vector<double> values(n);
+    for (int j = 0; j < n; ++j) values[static_cast<std::size_t>(j)] = f(j);
+    b.setData(shown, values, std::vector<char>(n, 0), spambaseLikeNames(n));
+}
+
 // The title text as drawn (QCPTextElement in the plot's first row) and its pixel width.
 int drawnTitleWidth(const FeatureBars& b) {
     auto* title = qobject_cast<QCPTextElement*>(b.plot()->plotLayout()->element(0, 0));
@@ -318,15 +328,11 @@ private slots:
     // unreadable band; only as many as fit are drawn, and never on top of each other.
     void barNamesDoNotOverlap() {
         const int n = 57;
-        std::vector<int> shown(n);
-        std::iota(shown.begin(), shown.end(), 0);
-        std::vector<double> values(n);
-        for (int j = 0; j < n; ++j) values[static_cast<std::size_t>(j)] = std::sin(j);
         FeatureBars b;
         b.show();
         for (int width : {160, 300, 700, 2000}) {
             b.resize(width, 240);
-            b.setData(shown, values, std::vector<char>(n, 0), spambaseLikeNames(n));
+            setSpambaseLikeBars(b, [](double j) { return std::sin(j); });
             b.plot()->replot();
             QTest::qWait(50);   // the queued replot after the names were chosen for this width
             b.plot()->replot();
@@ -350,17 +356,13 @@ private slots:
     // left the bars 40 of 220 pixels. The names are cut to a third of the chart's height at most.
     void rotatedNamesLeaveTheBarsRoom() {
         const int n = 57;
-        std::vector<int> shown(n);
-        std::iota(shown.begin(), shown.end(), 0);
-        std::vector<double> values(n);
-        for (int j = 0; j < n; ++j) values[static_cast<std::size_t>(j)] = std::cos(j);
         FeatureBars b;
         QFont big = b.font();
         big.setPointSize(18);
         b.setFont(big);
         b.resize(300, 220);
         b.show();
-        b.setData(shown, values, std::vector<char>(n, 0), spambaseLikeNames(n));
+        setSpambaseLikeBars(b, [](double j) { return std::cos(j); });
         for (int k = 0; k < 3; ++k) {
             b.plot()->replot();
             QTest::qWait(50);

@@ -140,22 +140,22 @@ void FeatureBars::layoutTicks() {
     m_nameWidth = nameWidth;
     // Cut names that share a beginning ("word_freq_make", "word_freq_address") all read
     // "word_freq_..." when cut at the right: where the shown names share more of their
-    // beginnings than of their ends, they are cut at the left and keep the ends that differ.
+    // beginnings than of their ends (counted between neighbours, the names that stand side by
+    // side), they are cut at the left and keep the ends that differ.
     QStringList shownNames;
     for (int p = 0; p < n; p += every) shownNames << m_names[p];
     if (std::any_of(shownNames.begin(), shownNames.end(),
                     [&](const QString& s) { return fm.horizontalAdvance(s) > nameWidth; })) {
         long heads = 0, tails = 0;
-        for (int a = 0; a < shownNames.size(); ++a)
-            for (int b = a + 1; b < shownNames.size(); ++b) {
-                const QString &x = shownNames[a], &y = shownNames[b];
-                const int k = static_cast<int>(std::min(x.size(), y.size()));
-                int h = 0, t = 0;
-                while (h < k && x[h] == y[h]) ++h;
-                while (t < k && x[x.size() - 1 - t] == y[y.size() - 1 - t]) ++t;
-                heads += h;
-                tails += t;
-            }
+        for (int a = 1; a < shownNames.size(); ++a) {
+            const QString &x = shownNames[a - 1], &y = shownNames[a];
+            const int k = static_cast<int>(std::min(x.size(), y.size()));
+            int h = 0, t = 0;
+            while (h < k && x[h] == y[h]) ++h;
+            while (t < k && x[x.size() - 1 - t] == y[y.size() - 1 - t]) ++t;
+            heads += h;
+            tails += t;
+        }
         const Qt::TextElideMode mode = heads > tails ? Qt::ElideLeft : Qt::ElideRight;
         for (QString& s : shownNames) s = fm.elidedText(s, mode, nameWidth);
     }
