@@ -324,6 +324,33 @@ private slots:
         QCOMPARE(b.shownTitle(), full);   // wide enough: the whole title again
     }
 
+    // A model with w = 0 up to rounding (FDROP's optimum on [-1, 1]-scaled spambase at K >= 2)
+    // drew its w axis from -1e-9 to 0, labelled "-5*10^-10", which reads as a real scale. Such
+    // bars are "all 0" on a [-1, 1] axis; small but real values keep their own scale.
+    void allZeroBarsSayAllZero() {
+        FeatureBars b;
+        b.resize(400, 220);
+        b.show();
+        b.setData({0, 1, 2}, {-1e-12, 3e-13, 0.0}, {0, 1, 0}, {"a", "b", "c"});
+        QVERIFY(b.allZero());
+        QCOMPARE(b.plot()->yAxis->range().lower, -1.0);
+        QCOMPARE(b.plot()->yAxis->range().upper, 1.0);
+        bool noted = false;
+        for (int k = 0; k < b.plot()->itemCount(); ++k)
+            if (auto* t = qobject_cast<QCPItemText*>(b.plot()->item(k))) noted |= t->visible() && t->text() == "all 0";
+        QVERIFY(noted);
+        b.setData({0, 1}, {2e-6, -1e-6}, {0, 0}, {"a", "b"});
+        QVERIFY(!b.allZero());
+        QVERIFY(b.plot()->yAxis->range().upper < 1e-5);
+        QVERIFY(b.plot()->yAxis->range().lower > -1e-5);
+        QVERIFY(b.plot()->yAxis->range().upper > 2e-6);
+        for (int k = 0; k < b.plot()->itemCount(); ++k)
+            if (auto* t = qobject_cast<QCPItemText*>(b.plot()->item(k))) QVERIFY(!t->visible());
+        b.setData({0}, {0.0}, {0}, {"a"});   // exactly 0 (was the range [0, 1])
+        QVERIFY(b.allZero());
+        QCOMPARE(b.plot()->yAxis->range().lower, -1.0);
+    }
+
     // Tabular data with 57 long feature names (spambase): rotated at every bar they ran into one
     // unreadable band; only as many as fit are drawn, and never on top of each other.
     void barNamesDoNotOverlap() {

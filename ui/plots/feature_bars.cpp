@@ -15,6 +15,7 @@ namespace {
 constexpr double kRotated = 60.0;   ///< degrees, when the names do not fit side by side
 constexpr int kNameChars = 12;      ///< longer names are shortened to this with an ellipsis
 constexpr double kNameShare = 0.3;  ///< rotated names take at most this share of the chart's height
+constexpr double kZero = 1e-9;      ///< bars all smaller than this in size are drawn as "all 0"
 
 /// The longest a name is drawn: kNameChars characters (the cut itself is layoutTicks' choice).
 QString shortName(const QString& s) { return s.size() > kNameChars ? s.left(kNameChars - 1) + QChar(0x2026) : s; }
@@ -44,6 +45,11 @@ FeatureBars::FeatureBars(QWidget* parent) : QWidget(parent) {
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->yAxis->grid()->setZeroLinePen(QPen(Qt::black, 1));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_zeroNote = new QCPItemText(m_plot);
+    m_zeroNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_zeroNote->position->setCoords(0.5, 0.25);
+    m_zeroNote->setText(tr("all 0"));
+    m_zeroNote->setVisible(false);
     connect(m_plot, &QCustomPlot::afterLayout, this, &FeatureBars::layoutTicks);
 }
 
@@ -85,8 +91,17 @@ void FeatureBars::setData(const std::vector<int>& shown, const std::vector<doubl
     m_normal->setData(kx, kv, true);
     m_marked->setData(mx, mv, true);
     m_plot->xAxis->setRange(-0.7, static_cast<double>(shown.size()) - 0.3);
-    const double pad = std::max(1e-9, 0.08 * (hi - lo));
-    m_plot->yAxis->setRange(lo - (lo < 0 ? pad : 0), hi + (hi > 0 ? pad : 0) + (hi == lo ? 1 : 0));
+    // A model that learnt nothing (w = 0 up to rounding, e.g. FDROP's optimum when two
+    // deletions already break every weight) drew its axis in units of 1e-10, which reads as a
+    // real scale: such bars are drawn flat on a plain [-1, 1] axis and said to be all 0.
+    m_allZero = std::max(-lo, hi) < kZero;
+    m_zeroNote->setVisible(m_allZero && !shown.empty());
+    if (m_allZero) {
+        m_plot->yAxis->setRange(-1.0, 1.0);
+    } else {
+        const double pad = std::max(kZero, 0.08 * (hi - lo));
+        m_plot->yAxis->setRange(lo - (lo < 0 ? pad : 0), hi + (hi > 0 ? pad : 0));
+    }
     m_every = 0;   // new names: choose again at the next layout
     layoutTicks();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -97,6 +112,8 @@ void FeatureBars::clearData(const QString& why) {
     m_marked->data()->clear();
     m_names.clear();
     m_every = 0;
+    m_allZero = false;
+    m_zeroNote->setVisible(false);
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     setTitle(why);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -194,6 +211,7 @@ void FeatureBars::changeEvent(QEvent* e) {
         m_plot->yAxis->setTickLabelFont(font());
         m_plot->xAxis->setLabelFont(font());
         m_plot->yAxis->setLabelFont(font());
+        m_zeroNote->setFont(font());
         m_every = 0;
         elideTitle();
         m_plot->replot(QCustomPlot::rpQueuedReplot);

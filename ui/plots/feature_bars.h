@@ -16,6 +16,7 @@
 class QCustomPlot;
 class QCPTextElement;
 class QCPBars;
+class QCPItemText;
 
 namespace fdlab::ui {
 
@@ -46,6 +47,8 @@ public:
     /// Their rotation in degrees (0: horizontal).
     double tickLabelRotation() const;
     QFont tickLabelFont() const;
+    /// Whether the bars are all 0 (every |value| below 1e-9): drawn flat and labelled "all 0".
+    bool allZero() const { return m_allZero; }
 
     QCustomPlot* plot() const { return m_plot; }
     QSize sizeHint() const override { return {300, 220}; }
@@ -64,6 +67,8 @@ private:
     QCPTextElement* m_title = nullptr;
     QCPBars* m_normal = nullptr;
     QCPBars* m_marked = nullptr;
+    QCPItemText* m_zeroNote = nullptr;   ///< "all 0", shown when every bar is (about) 0
+    bool m_allZero = false;
     QString m_fullTitle;
     QStringList m_names;          ///< per shown position, in full (cut when laid out)
     int m_every = 0;              ///< a name every m_every bars (0: not yet laid out)
