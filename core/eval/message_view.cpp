@@ -32,6 +32,11 @@ std::string className(const std::vector<std::string>& names, int k) {
 
 }  // namespace
 
+std::string predictionName(const std::vector<std::string>& classNames, int predicted, int label, double margin) {
+    if (margin == 0.0) return "a tie";
+    return className(classNames, predicted);
+}
+
 MessageView buildMessageView(const Dataset& test, int instance, const Scorer& scorer, const LinearModel* linear,
                              const AttackResult& attack, int attackRow) {
     if (!test.documents) throw std::invalid_argument("message view: the test set \"" + test.name + "\" has no text documents");
@@ -235,8 +240,9 @@ std::string messageHeaderHtml(const MessageView& v, const MessageHtmlOptions& o)
     std::string h = "<b>" + escapeHtml(o.learner.empty() ? std::string("model") : o.learner) + "</b> &nbsp; ";
     h += binary ? "score s(x) " : "margin ";
     h += signedFmt(v.scoreBefore) + " &rarr; " + signedFmt(v.scoreAfter);
-    h += " &nbsp;&middot;&nbsp; predicted <b>" + escapeHtml(className(o.classNames, v.predictedBefore)) + "</b> &rarr; <b>" +
-         escapeHtml(className(o.classNames, v.predictedAfter)) + "</b> (true " + escapeHtml(className(o.classNames, v.label)) + ")";
+    h += " &nbsp;&middot;&nbsp; predicted <b>" +
+         escapeHtml(predictionName(o.classNames, v.predictedBefore, v.label, v.marginBefore)) + "</b> &rarr; <b>" +
+         escapeHtml(predictionName(o.classNames, v.predictedAfter, v.label, v.marginAfter)) + "</b> (true " + escapeHtml(className(o.classNames, v.label)) + ")";
     const std::size_t words = v.deleted.size();
     h += " &nbsp;&middot;&nbsp; " + std::to_string(words) + (words == 1 ? " word " : " words ") + escapeHtml(o.attackVerb);
     if (!o.attackLevel.empty()) h += " at " + escapeHtml(o.attackLevel);

@@ -159,6 +159,12 @@ struct MessageHtmlOptions {
 
 /// The scale actually used: options.scale, else v.maxAbsContribution, else 1.
 double colourScale(const MessageView& v, const MessageHtmlOptions& o);
+/// The prediction as a header names it: the class name, or "a tie" when the true class ties with
+/// another (margin exactly 0; binary: score 0, e.g. every word deleted under a model without
+/// bias). predict() resolves a tie to a class (binary: class 0), possibly the true one, while
+/// the error test margin <= 0 counts it wrong: the header said "predicted ham (true ham)" next to
+/// "lost by the attack".
+std::string predictionName(const std::vector<std::string>& classNames, int predicted, int label, double margin);
 /// One line: learner, score before -> after, predicted before -> after (true class), words
 /// deleted, and whether the attack made the model lose the instance.
 std::string messageHeaderHtml(const MessageView& v, const MessageHtmlOptions& o);

@@ -259,6 +259,34 @@ private slots:
         QCOMPARE(hexColor({222, 77, 66}), std::string("#de4d42"));
     }
 
+    // predict() names class 0 at score 0, but margin <= 0 is the error test: a ham message at
+    // score 0 read "predicted ham (true ham)" next to "lost by the attack".
+    void tiesAreNamedTies() {
+        const std::vector<std::string> names = {"ham", "spam"};
+        QCOMPARE(predictionName(names, 0, 0, 0.0), std::string("a tie"));
+        QCOMPARE(predictionName(names, 0, 1, -0.0), std::string("a tie"));
+        QCOMPARE(predictionName(names, 0, 0, 0.25), std::string("ham"));
+        QCOMPARE(predictionName(names, 0, 1, -0.25), std::string("ham"));
+        QCOMPARE(predictionName(names, 1, 1, 1e-300), std::string("spam"));
+        QCOMPARE(predictionName({"a", "b", "c"}, 2, 1, 0.0), std::string("a tie"));
+        QCOMPARE(predictionName({"a", "b", "c"}, 7, 1, -1.0), std::string("?"));
+        // Ham message 1 under w = 0, b = 0 (what FDROP learns when two deletions break every
+        // weight): score 0 before and after.
+        const TextSplit s = tinySplit();
+        const Dataset& test = s.test.data;
+        QCOMPARE(test.labels[1], 0);
+        const LinearModel zero = LinearModel::binary(Eigen::VectorXd::Zero(5), 0.0, {"ham", "spam"});
+        const MessageView v = buildMessageView(test, 1, zero, worstCase(test, 1, zero, 1));
+        QCOMPARE(v.scoreAfter, 0.0);
+        QCOMPARE(v.predictedAfter, 0);   // predict() says ham ...
+        MessageHtmlOptions o;
+        o.classNames = names;
+        const std::string header = messageHeaderHtml(v, o);
+        // ... but it is a tie, and counted wrong
+        QVERIFY2(header.find("predicted <b>a tie</b> &rarr; <b>a tie</b> (true ham)") != std::string::npos, header.c_str());
+        QVERIFY(header.find("wrong before the attack") != std::string::npos);
+    }
+
     void html() {
         QCOMPARE(escapeHtml("a<b>&\"c'\r\n\x01"), std::string("a&lt;b&gt;&amp;&quot;c&#39;\n"));
         const TextSplit s = tinySplit();
@@ -282,7 +310,8 @@ private slots:
         const std::string header = messageHeaderHtml(v, o);
         QVERIFY2(header.find("SVM &lt;linear&gt;") != std::string::npos, header.c_str());
         QVERIFY(header.find("+3.000 &rarr; 0.000") != std::string::npos);
-        QVERIFY(header.find("predicted <b>spam</b> &rarr; <b>ham</b> (true spam)") != std::string::npos);
+        // Score 0 after the attack is a tie, counted as an error whichever class predict() names.
+        QVERIFY2(header.find("predicted <b>spam</b> &rarr; <b>a tie</b> (true spam)") != std::string::npos, header.c_str());
         QVERIFY(header.find("1 word deleted at K = 1") != std::string::npos);
         QVERIFY(header.find("lost by the attack") != std::string::npos);
         const std::string legend = messageLegendHtml(v, o);

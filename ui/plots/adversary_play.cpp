@@ -248,6 +248,10 @@ void AdversaryPlay::refresh() {
     m_used->setText(tr("used %1 of %2 %3").arg(budgetText(m_game->spent()), budgetText(b.limit),
                                                 b.byValue ? tr("(value)") : tr("deletions")));
     const int label = m_game->label();
+    // A tie (every word erased under a model without bias) is an error, not the true class.
+    auto predicted = [&](const PlayScore& p) {
+        return QString::fromStdString(predictionName(m_ctx->test->classNames, p.predicted, label, p.margin));
+    };
     for (int k = 0; k < 2; ++k) {
         const PlayScore clean = scoreWithDeletions(model(k), m_game->row(), label, {});
         const PlayScore now = score(k);
@@ -259,7 +263,7 @@ void AdversaryPlay::refresh() {
                                 .arg(learnerName(k).toHtmlEscaped(), binary ? tr("score s(x)") : tr("margin"))
                                 .arg(binary ? clean.scores[0] : clean.margin, 0, 'f', 3)
                                 .arg(binary ? now.scores[0] : now.margin, 0, 'f', 3)
-                                .arg(className(clean.predicted).toHtmlEscaped(), className(now.predicted).toHtmlEscaped(), verdict));
+                                .arg(predicted(clean).toHtmlEscaped(), predicted(now).toHtmlEscaped(), verdict));
         m_score[k]->setVisible(true);
     }
     const Scoreboard& s = board();

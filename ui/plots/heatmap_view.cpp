@@ -801,6 +801,9 @@ void HeatmapView::onView(const InstanceView& v) {
         }
         const bool binary = m_ctx->models[static_cast<std::size_t>(k == 0 ? learnerA() : learnerB())].second.scorer->outputs() == 1;
         const bool lost = lv.marginBefore > 0 && lv.marginAfter <= 0;
+        auto predicted = [&](int k, double margin) {
+            return QString::fromStdString(predictionName(d.classNames, k, v.label, margin));
+        };
         const QString verdict = lv.marginAfter > 0 ? tr("<span style='color:#070'>correct after the attack</span>")
                                 : lost            ? tr("<span style='color:#b00'><b>lost by the attack</b></span>")
                                                   : tr("<span style='color:#b00'>wrong before the attack</span>");
@@ -809,8 +812,9 @@ void HeatmapView::onView(const InstanceView& v) {
                                  .arg(learner.toHtmlEscaped(), binary ? tr("score s(x)") : tr("margin"))
                                  .arg(lv.scoreBefore, 0, 'f', 3)
                                  .arg(lv.scoreAfter, 0, 'f', 3)
-                                 .arg(className(d, lv.predictedBefore).toHtmlEscaped(),
-                                      className(d, lv.predictedAfter).toHtmlEscaped(), className(d, v.label).toHtmlEscaped())
+                                 .arg(predicted(lv.predictedBefore, lv.marginBefore).toHtmlEscaped(),
+                                      predicted(lv.predictedAfter, lv.marginAfter).toHtmlEscaped(),
+                                      className(d, v.label).toHtmlEscaped())
                                  .arg(lv.deleted.size())
                                  .arg(attackVerb(), verdict));
     }
