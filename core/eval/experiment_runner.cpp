@@ -10,6 +10,7 @@
 #include "core/eval/cross_validation.h"
 #include "core/eval/level_evaluation.h"
 #include "core/util/errors.h"
+#include "core/util/param_check.h"
 #include "core/util/parallel.h"
 #include "core/util/rng.h"
 
@@ -75,6 +76,26 @@ void requireValidationFor(const LearnerSpec& ls, std::size_t candidates, const P
 }
 
 }  // namespace
+
+std::string constantModelWarning(const TrainedModel& m, const Dataset& train, Scaling preprocessing) {
+    if (!m.linear || m.linear->W.size() == 0 || !m.linear->isBinary() || train.rows() == 0) return {};
+    const Eigen::VectorXd& w = m.linear->W.col(0);
+    const double b = m.linear->b(0);
+    // Constant on the training set, whatever any deletion does: sum_j |w_j x_ij| < |b| on every row.
+    for (int i = 0; i < train.rows(); ++i) {
+        double reach = 0.0;
+        train.forEachNonZero(i, [&](int j, float x) { reach += std::abs(w(j) * static_cast<double>(x)); });
+        if (!(reach < std::abs(b))) return {};
+    }
+    const std::string cls = b > 0 ? train.classNames.at(1) : train.classNames.at(0);
+    std::string out = "learnt a constant classifier: |w.x| < |b| on every training instance, so every instance gets class '" +
+                      cls + "' whatever an attack deletes (largest |w_j| " + formatParam(w.cwiseAbs().maxCoeff()) +
+                      "). Robust learners do this when the deletions they train against can cancel every weight";
+    if (preprocessing == Scaling::MinusOneOne)
+        out += "; with minus-one-one scaling an absent feature (0) becomes -1, so every feature of every instance is "
+               "worth deleting: zero-one or none keeps sparse features at 0";
+    return out;
+}
 
 namespace {
 
@@ -507,6 +528,10 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
                     valError[l] = col[chosen[l]];
                 }
             }
+            for (std::size_t c = 0; c < cands.size(); ++c)
+                if (std::find(chosen.begin(), chosen.end(), c) != chosen.end())
+                    if (const std::string w = constantModelWarning(models[c], ps.train, spec.preprocessing); !w.empty())
+                        warn(where + ": " + w + " (params " + cands[c].dump() + ")");
             // Test: each distinct chosen model is attacked at the levels that chose it.
             AttackSpec testAttack = attack;
             testAttack.seed = derivedSeed(spec, rep, 1);

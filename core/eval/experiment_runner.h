@@ -138,6 +138,13 @@ struct RunOptions {
     std::function<void(const TaskData& data)> onData;
 };
 
+/// A warning for a binary linear model that is constant on its training set whatever is
+/// deleted (sum_j |w_j x_ij| < |b| on every row), naming its class and, under minus-one-one
+/// scaling, the likely cause; empty for any other model. FDROP on [-1, 1]-scaled spambase learns
+/// w = 0 from K = 2 on (its optimum, objective 2 C n_pos), which looked like a solver failure:
+/// error = the larger class's share, AUC 0.5, no word of why.
+std::string constantModelWarning(const TrainedModel& m, const Dataset& train, Scaling preprocessing);
+
 /// Result warnings: the data's own (test file alignment) first, then each job's in job order
 /// (deterministic for any thread count). Only the repetitions the jobs need are prepared.
 ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc = {}, const PointCallback& onPoint = {},

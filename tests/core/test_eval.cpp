@@ -182,6 +182,60 @@ private slots:
         for (const auto& p : a.points) QVERIFY(std::abs(p.error * testRows - std::round(p.error * testRows)) < 1e-9);
     }
 
+    // FDROP with K = n (heart_scale's 13 features) may delete every positive contribution, so
+    // any w != 0 only lowers margins: w = 0 is its optimum, a constant classifier. The run says
+    // so instead of showing a flat curve at the larger class's error without a word.
+    void constantModelsAreWarnedAbout() {
+        ExperimentSpec s = smallSpec();
+        s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"FDROP", "fdrop", {{"C", 1.0}, {"K", 13}}, {}}};
+        s.repetitions = 1;
+        s.levels = {0, 2};
+        s.threads = 1;
+        auto constantWarnings = [](const ExperimentResult& r) {
+            std::vector<std::string> out;
+            for (const std::string& w : r.warnings)
+                if (w.find("learnt a constant classifier") != std::string::npos) out.push_back(w);
+            return out;
+        };
+        ExperimentResult r = runExperiment(s);
+        QCOMPARE(r.status, Status::Converged);
+        std::vector<std::string> w = constantWarnings(r);
+        QCOMPARE(w.size(), std::size_t(1));
+        QVERIFY2(w[0].rfind("FDROP (repetition 0): learnt a constant classifier", 0) == 0, w[0].c_str());
+        QVERIFY2(w[0].find("gets class '-1'") != std::string::npos, w[0].c_str());
+        QVERIFY2(w[0].find("\"K\":13") != std::string::npos, w[0].c_str());
+        QVERIFY(w[0].find("minus-one-one") == std::string::npos);
+        // FDROP's points are the constant classifier's: one error at every level
+        for (const auto& p : r.points)
+            if (p.learner == "FDROP") QCOMPARE(p.error, r.points.back().error);
+        s.preprocessing = Scaling::MinusOneOne;
+        r = runExperiment(s);
+        w = constantWarnings(r);
+        QCOMPARE(w.size(), std::size_t(1));
+        QVERIFY2(w[0].find("with minus-one-one scaling an absent feature (0) becomes -1") != std::string::npos, w[0].c_str());
+        // K = 0 learns a real model: no warning
+        s.learners[1].params["K"] = 0;
+        QVERIFY(constantWarnings(runExperiment(s)).empty());
+        // The test is |w.x| < |b| on every training row: tiny weights with b = 0 still decide
+        // (not constant); weights that can reach b on one row are not constant either.
+        Dataset d;
+        d.X.resize(2, 2);
+        d.X << 1.0f, 0.0f, 0.0f, 2.0f;
+        d.labels = {0, 1};
+        d.classNames = {"a", "b"};
+        TrainedModel t;
+        Eigen::VectorXd wt(2);
+        wt << 1e-12, -1e-12;
+        t.linear = std::make_shared<LinearModel>(LinearModel::binary(wt, 0.0, {"a", "b"}));
+        QVERIFY(constantModelWarning(t, d, Scaling::None).empty());
+        wt << 0.2, 0.3;   // row 1 reaches 0.6 > 0.5
+        t.linear = std::make_shared<LinearModel>(LinearModel::binary(wt, -0.5, {"a", "b"}));
+        QVERIFY(constantModelWarning(t, d, Scaling::None).empty());
+        wt << 0.2, 0.2;   // 0.2, 0.4 < 0.5: class a whatever is deleted
+        t.linear = std::make_shared<LinearModel>(LinearModel::binary(wt, -0.5, {"a", "b"}));
+        QVERIFY(constantModelWarning(t, d, Scaling::None).find("gets class 'a'") != std::string::npos);
+    }
+
     void kFoldRepetitionsRepeatTheCrossValidation() {
         // Issue 25 item 13: "repetitions": R with a k-fold split used to run k points per level
         // whatever R said. Now R repetitions of k-fold CV: R x k points, each shuffle's folds
