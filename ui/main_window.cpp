@@ -215,12 +215,14 @@ void MainWindow::connectController() {
     connect(c, &ExperimentController::finished, this, [this](const ExperimentResult& r) {
         m_cancelAction->setEnabled(false);
         m_curves->setPoints(r.points);   // the engine's sorted, complete list
+        m_curves->setWarnings(r.warnings);
         emit runFinished(r);
     });
     connect(c, &ExperimentController::resultShown, this, [this](const ExperimentResult& r) {
         m_cancelAction->setEnabled(false);
         m_curves->setSpec(r.spec);
         m_curves->setPoints(r.points);
+        m_curves->setWarnings(r.warnings);
     });
     connect(c, &ExperimentController::failed, this, [this](const QString& message) {
         m_cancelAction->setEnabled(false);

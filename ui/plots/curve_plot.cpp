@@ -13,6 +13,9 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
+#include <QStyle>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -42,6 +45,24 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     m_title->setTextFormat(Qt::RichText);
     m_title->setWordWrap(true);
     bar->addWidget(m_title, 1);
+    m_warnButton = new QToolButton(this);
+    m_warnButton->setObjectName("curveWarnings");
+    m_warnButton->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    m_warnButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_warnButton->setAutoRaise(true);
+    m_warnButton->hide();
+    connect(m_warnButton, &QToolButton::clicked, this, [this] {
+        QMessageBox box(QMessageBox::Warning, tr("Warnings of this run"),
+                        tr("The run finished with %n warning(s):", nullptr, static_cast<int>(m_warnings.size())),
+                        QMessageBox::Close, this);
+        // Escaped: warnings quote file names and "|w.x| < |b|", which must not be read as markup.
+        QStringList items;
+        for (const QString& w : m_warnings) items << w.toHtmlEscaped();
+        box.setInformativeText(QStringLiteral("<ul><li>%1</li></ul>").arg(items.join(QStringLiteral("</li><li>"))));
+        box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        box.exec();
+    });
+    bar->addWidget(m_warnButton);
     m_taskLabel = new QLabel(tr("Task:"), this);
     bar->addWidget(m_taskLabel);
     m_taskBox = new QComboBox(this);
@@ -96,8 +117,25 @@ void CurvePlot::setFontScale(double s) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void CurvePlot::setWarnings(const std::vector<std::string>& warnings) {
+    m_warnings.clear();
+    for (const std::string& w : warnings) m_warnings << QString::fromStdString(w);
+    m_warnButton->setText(tr("%n warning(s)", nullptr, static_cast<int>(m_warnings.size())));
+    m_warnButton->setToolTip(QStringLiteral("<p>%1</p>").arg(tr("Click for the list. First: %1").arg(m_warnings.value(0).toHtmlEscaped())));
+    m_warnButton->setVisible(!m_warnings.isEmpty());
+}
+
+QString CurvePlot::warningsButtonText() const { return m_warnButton->isVisibleTo(this) ? m_warnButton->text() : QString(); }
+
+QString CurvePlot::warningsText() const {
+    QStringList items;
+    for (const QString& w : m_warnings) items << QStringLiteral("\u2022 ") + w;
+    return items.join(QStringLiteral("\n\n"));
+}
+
 void CurvePlot::setSpec(const ExperimentSpec& spec) {
     m_spec = spec;
+    setWarnings({});
     m_task = -1;
     {
         const QSignalBlocker b(m_taskBox);

@@ -19,6 +19,7 @@ class QCPErrorBars;
 class QComboBox;
 class QCheckBox;
 class QLabel;
+class QToolButton;
 
 namespace fdlab::ui {
 
@@ -60,6 +61,14 @@ public:
     int attackedPointCount(int learnerIndex) const;
     int othersPointCount(int learnerIndex) const;
 
+    /// The run's warnings (a learner stopped at its iteration limit, learnt a constant
+    /// classifier, failed...): a "N warnings" button above the plot lists them all; none hides
+    /// it. setSpec clears them. Only the first used to reach the status bar, briefly.
+    void setWarnings(const std::vector<std::string>& warnings);
+    /// The button's text ("" when hidden) and the full list it shows.
+    QString warningsButtonText() const;
+    QString warningsText() const;
+
     /// Scales the plot's own fonts (axes, ticks, legend) by `s` against the application font
     /// (presentation mode: 1.5; 1 restores).
     void setFontScale(double s);
@@ -87,6 +96,8 @@ private:
     QComboBox* m_taskBox = nullptr;   ///< multi-task experiments only (hidden otherwise)
     QLabel* m_taskLabel = nullptr;
     QLabel* m_title = nullptr;
+    QToolButton* m_warnButton = nullptr;   ///< "N warnings", hidden without any
+    QStringList m_warnings;
     std::vector<Line> m_lines;
     std::vector<std::string> m_ids;
     std::vector<fdlab::CurvePoint> m_points;
