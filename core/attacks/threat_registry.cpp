@@ -103,6 +103,11 @@ PreparedThreat prepareCorruption(const ThreatContext& c, bool groupsAtOnce) {
     const double fraction = c.spec.level;
     const Dataset* donors = &c.donors;
     const bool external = c.externalDonors;
+    // Every corrupted value is drawn from a donor row: none to draw from divided by zero
+    // (SIGFPE in the Python module with an empty donors_X).
+    if (donors->rows() == 0 && c.test.rows() > 0)
+        throw std::invalid_argument("attack '" + c.spec.threat + "': the donor set has no rows (corruption copies each "
+                                    "replaced value from a donor instance)");
     if (!groupsAtOnce) {
         p.attack = [=](InstanceAttack& a) {
             a.deleted = corruptFeatures(a.dense, fraction, *donors, external ? -1 : a.row, *a.rng);
@@ -357,6 +362,11 @@ std::vector<ThreatInfo> builtInThreats() {
                 bad("level", "K = " + levelText(s.level) + " exceeds the " + std::to_string(features.size()) +
                                  " listed features");
             for (int j : features) checkFeatureIndex(j, d, "features");
+            // A repeated feature made "K = 2" delete one feature (the level would misstate it).
+            std::vector<int> sorted = features;
+            std::sort(sorted.begin(), sorted.end());
+            if (const auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end())
+                bad("features", "feature " + std::to_string(*dup) + " is listed twice (each K deletes K distinct features)");
         };
         i.prepare = [](const ThreatContext& c) {
             std::vector<int> del = c.params.at("features").get<std::vector<int>>();

@@ -796,6 +796,20 @@ private slots:
         spec.level = 0.25;
         const AttackResult f = runAttack(d, LinearScorer(m), spec);
         for (int i = 0; i < d.rows(); ++i) QCOMPARE(static_cast<int>(f.deleted[i].size()), 3);
+        // An empty donor set (the Python module's donors_X[:0]) divided by zero (SIGFPE); now a
+        // clear error, for both corruption threats. An empty test set needs no donor.
+        const Dataset none = d.subset(std::vector<int>{});
+        for (const char* t : {"feature-corruption", "group-corruption"}) {
+            spec.threat = t;
+            if (spec.threat == "group-corruption") spec.params["groups"] = {{{"name", "a"}, {"begin", 0}, {"end", 4}}};
+            try {
+                runAttack(d, LinearScorer(m), spec, {}, &none);
+                QFAIL("an empty donor set was accepted");
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).find("the donor set has no rows") != std::string::npos, e.what());
+            }
+            QCOMPARE(runAttack(none, LinearScorer(m), spec, {}, &none).attacked.rows(), 0);
+        }
     }
 
     // Image regions as feature groups: the blocks by hand, and whole-region corruption.
@@ -876,6 +890,19 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
         spec.threat = "nope";
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runAttack(d, LinearScorer(m), spec));
+        // fixed-deletion with a feature listed twice: "K = 2" deleted one feature.
+        spec = {};
+        spec.threat = "fixed-deletion";
+        spec.level = 2;
+        spec.params["features"] = {1, 1};
+        try {
+            runAttack(d, LinearScorer(m), spec);
+            QFAIL("a repeated feature was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("feature 1 is listed twice") != std::string::npos, e.what());
+        }
+        spec.params["features"] = {1, 2};
+        QCOMPARE(runAttack(d, LinearScorer(m), spec).deleted[0], (std::vector<int>{1, 2}));
     }
 };
 
