@@ -38,6 +38,7 @@
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/param_check.h"
 
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
@@ -94,6 +95,13 @@ T castArg(const py::handle& o, const char* name, const char* expected) {
     try {
         return o.cast<T>();
     } catch (const py::cast_error&) {
+        // An int that does not fit (2**40 repetitions, -1 for an unsigned seed) said "expected an
+        // int, got int": name the value and the range instead.
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+            if (py::isinstance<py::int_>(o) || py::hasattr(o, "__index__"))
+                throw py::value_error(std::string(name) + ": " + py::repr(o).cast<std::string>() + " is out of range (" +
+                                      expected + " from " + std::to_string(std::numeric_limits<T>::min()) + " to " +
+                                      std::to_string(std::numeric_limits<T>::max()) + ")");
         throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
     }
 }
@@ -431,7 +439,11 @@ std::vector<std::string> labelStrings(const py::handle& y) {
     if (a.ndim() != 1) throw std::invalid_argument("y: expected a 1-D array, got " + std::to_string(a.ndim()) + " dimensions");
     std::vector<std::string> out(static_cast<std::size_t>(a.shape(0)));
     const char kind = a.dtype().kind();
-    if (kind == 'i' || kind == 'u' || kind == 'b') {
+    if (kind == 'u') {   // uint64 labels of 2^63 or more were cast to negative numbers
+        auto v = py::array_t<unsigned long long, py::array::forcecast>::ensure(a);
+        auto r = v.unchecked<1>();
+        for (py::ssize_t i = 0; i < r.shape(0); ++i) out[static_cast<std::size_t>(i)] = std::to_string(r(i));
+    } else if (kind == 'i' || kind == 'b') {
         auto v = py::array_t<long long, py::array::forcecast>::ensure(a);
         auto r = v.unchecked<1>();
         for (py::ssize_t i = 0; i < r.shape(0); ++i) out[static_cast<std::size_t>(i)] = std::to_string(r(i));
@@ -443,13 +455,26 @@ std::vector<std::string> labelStrings(const py::handle& y) {
             if (!std::isfinite(x) || x != std::round(x))
                 throw std::invalid_argument("y: float labels must be whole numbers (y[" + std::to_string(i) + "] is " +
                                             std::to_string(x) + "); pass integers or strings");
+            // Beyond +-2^63 the cast is undefined (1e19 and 2e19 both became -9223372036854775808,
+            // two classes merged into one).
+            if (!(std::abs(x) < 9.2e18))
+                throw std::invalid_argument("y: float label y[" + std::to_string(i) + "] = " + formatParam(x) +
+                                            " is too large to name a class exactly; pass integers or strings");
             out[static_cast<std::size_t>(i)] = std::to_string(static_cast<long long>(x));
         }
     } else {
         py::list l = a.attr("tolist")();
+        // Labels that are different objects but print alike (1 and '1') would be one class.
+        std::map<std::string, std::size_t> first;
         for (std::size_t i = 0; i < out.size(); ++i) {
             py::object o = l[i];
             out[i] = py::isinstance<py::bytes>(o) ? o.cast<std::string>() : py::str(o).cast<std::string>();
+            const auto [it, fresh] = first.try_emplace(out[i], i);
+            if (!fresh && !o.equal(l[it->second]))
+                throw std::invalid_argument("y: labels " + py::repr(l[it->second]).cast<std::string>() + " (y[" +
+                                            std::to_string(it->second) + "]) and " + py::repr(o).cast<std::string>() +
+                                            " (y[" + std::to_string(i) + "]) differ but both read '" + out[i] +
+                                            "'; use labels of one type");
         }
     }
     return out;
@@ -984,7 +1009,10 @@ std::shared_ptr<Model> linearModel(const py::object& wArg, const py::object& bAr
     const py::ssize_t n = w.shape(0), K = w.ndim() == 2 ? w.shape(1) : 1;
     if (n == 0) throw std::invalid_argument("w: has no rows: a model needs at least one feature");
     if (K == 0) throw std::invalid_argument("w: has no columns");
-    if (b.size() != K) throw std::invalid_argument("b: " + std::to_string(b.size()) + " values for the " + std::to_string(K) + " column(s) of w");
+    if (b.size() != K)
+        throw std::invalid_argument("b: " + std::to_string(b.size()) + " values for the " + std::to_string(K) +
+                                    " column(s) of w (w is (n,) or (n, K), one column per class: scikit-learn's coef_ "
+                                    "is (K, n), pass coef_.T, or use fdlab.from_sklearn)");
     LinearModel lm;
     const double* wv = w.data();
     const double* bv = b.data();

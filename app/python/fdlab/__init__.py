@@ -82,11 +82,9 @@ def _any_model(fn):
     @functools.wraps(fn)
     def call(model, X, y, **options):
         if not isinstance(model, Model) and hasattr(model, "fit"):
-            from .sklearn import _model_and_labels
+            from .sklearn import _attacked_as_model_names, _model_and_labels
             model, X, y, name_of = _model_and_labels(model, X, y)
-            if options.get("attacked_classes") is not None:
-                classes = options["attacked_classes"]
-                options["attacked_classes"] = [name_of(c) for c in ([classes] if isinstance(classes, str) else classes)]
+            options = _attacked_as_model_names(options, name_of)
         return fn(model, X, y, **options)
     call.__doc__ = fn.__doc__ + ("\nmodel may also be a fitted fdlab.sklearn estimator, a fitted scikit-learn linear "
                                  "classifier (through from_sklearn) or a Pipeline ending in either (X goes through "
@@ -137,6 +135,10 @@ def from_sklearn(clf, *, feature_names=None):
     coef = np.asarray(coef.toarray() if sp.issparse(coef) else coef, dtype=np.float64)
     intercept = np.ravel(np.asarray(getattr(clf, "intercept_", 0.0), dtype=np.float64))
     classes = np.asarray(clf.classes_)
+    if getattr(clf, "decision_function_shape", None) is not None and len(classes) > 2:
+        # SVC and NuSVC keep one row of coef_ per pair of classes (one-vs-one), not per class.
+        raise ValueError(f"clf: {type(clf).__name__} with {len(classes)} classes is one-vs-one: coef_ has a row per "
+                         "pair of classes, not one per class; LinearSVC (one-vs-rest) gives a linear model per class")
     if coef.ndim != 2:
         raise ValueError(f"clf: coef_ has shape {coef.shape}; expected (1, n) or (K, n)")
     if coef.shape[0] == 1:   # binary: positive class classes_[1], as FDLab's class index 1

@@ -108,6 +108,7 @@ def _estimator_class(class_name, learner, summary):
         for name, default in defaults.items():
             setattr(self, name, given.get(name, default))
 
+    __init__.__qualname__ = f"{class_name}.__init__"   # "FDROPClassifier.__init__() takes 1 positional argument"
     __init__.__signature__ = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=d) for name, d in defaults.items()])
@@ -184,6 +185,15 @@ def _model_and_labels(estimator, X, y):
     return model, X, y, lambda label: names.get(label, str(label))
 
 
+def _attacked_as_model_names(options, name_of):
+    """curve/attack options with attacked_classes given as the estimator's labels (a list, or one
+    string) mapped to the model's class names (name_of from _model_and_labels)."""
+    classes = options.get("attacked_classes")
+    if classes is None:
+        return options
+    return {**options, "attacked_classes": [name_of(c) for c in ([classes] if isinstance(classes, str) else classes)]}
+
+
 def make_robust_scorer(threat, level, *, seed=1, repetitions=1, **curve_options):
     """make_robust_scorer(threat, level, *, seed=1, repetitions=1, **curve_options) -> scorer
 
@@ -195,11 +205,13 @@ def make_robust_scorer(threat, level, *, seed=1, repetitions=1, **curve_options)
     curve_options: any other keyword of fdlab.curve (threat_params, attacked_classes, ...).
     """
     def robust_accuracy(estimator, X, y):
-        model, X, labels, _ = _model_and_labels(estimator, X, y)
+        model, X, labels, name_of = _model_and_labels(estimator, X, y)
         if sp.issparse(X):
             X = X.tocsr()
+        # attacked_classes are the estimator's labels; the model of an fdlab.sklearn estimator
+        # names its classes by their codes (the attacked class was the wrong one, or none).
         c = _fdlab.curve(model, X, labels, threat=threat, levels=[level], seed=seed, repetitions=repetitions,
-                         **curve_options)
+                         **_attacked_as_model_names(curve_options, name_of))
         return 1.0 - float(c["error"][0])
 
     robust_accuracy.__name__ = f"robust_accuracy_{threat}_{level}"

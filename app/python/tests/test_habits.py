@@ -67,7 +67,7 @@ BIG = np.arange(2000 * 30, dtype=np.float64).reshape(2000, 30)
     (lambda m, X, y: m.predict(X, X), "Model.predict() takes 1 positional argument"),
     (lambda m, X, y: m.save(3), "path: expected a path"),
     (lambda m, X, y: fdlab.run("globerson-toy", threads="2"), "threads: expected an int, got str"),
-    (lambda m, X, y: fdlab.prepare(bundled="vote", seed=-1), "seed: expected a non-negative int"),
+    (lambda m, X, y: fdlab.prepare(bundled="vote", seed=-1), "seed: -1 is out of range (a non-negative int from 0"),
 ])
 def test_wrong_argument_types_give_one_line_naming_the_argument(call, words):
     y = np.arange(len(BIG)) % 2

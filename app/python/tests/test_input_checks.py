@@ -231,3 +231,29 @@ def test_curve_refuses_unsorted_or_repeated_levels(vote, model):
         fdlab.curve(model, X, y, threat="worst-case-count", levels=[0, 2, 2])
     c = fdlab.curve(model, X, y, threat="worst-case-count", levels=[0, 2, 4])
     assert list(c["levels"]) == [0, 2, 4]
+
+
+def test_labels_that_would_merge_are_refused():
+    """Distinct labels that read alike were one class: 1e19 and 2e19 both cast to -2^63, the int
+    1 and the str '1' both '1'; uint64 labels of 2^63 or more read negative."""
+    X = np.random.RandomState(0).randn(90, 3)
+    k = np.argmax(X, 1)
+    with pytest.raises(ValueError, match="too large to name a class exactly"):
+        fdlab.train("logreg", X, np.array([0.0, 1e19, 2e19])[k])
+    with pytest.raises(ValueError, match=r"labels ('1'|1) \(y\[\d+\]\) and ('1'|1) \(y\[\d+\]\) differ but both read '1'"):
+        fdlab.train("logreg", X, np.array([0, 1, "1"], dtype=object)[k])
+    m = fdlab.train("logreg", X, np.array([1, 2**63, 2**64 - 1], dtype=np.uint64)[k])
+    assert m.class_names == ["1", "9223372036854775808", "18446744073709551615"]
+
+
+def test_out_of_range_ints_say_so():
+    """An int that does not fit said 'expected an int, got int'."""
+    X = np.random.RandomState(0).randn(30, 4)
+    y = (X[:, 0] > 0).astype(int)
+    M = fdlab.Model.linear(np.ones(4), 0.0)
+    with pytest.raises(ValueError, match=r"repetitions: 1099511627776 is out of range"):
+        fdlab.curve(M, X, y, threat="random-deletion", levels=[1], repetitions=2**40)
+    with pytest.raises(ValueError, match=r"seed: -1 is out of range"):
+        fdlab.curve(M, X, y, threat="random-deletion", levels=[1], seed=-1)
+    with pytest.raises(ValueError, match=r"pass coef_\.T"):
+        fdlab.Model.linear(np.ones((3, 4)), np.zeros(3))

@@ -169,3 +169,39 @@ def test_robust_scorer_chooses_c_by_error_under_attack():
     assert len(s.cv_results_["mean_test_score"]) == 4
     p = make_pipeline(MaxAbsScaler(), fs.FDROPClassifier(K=3))
     assert 0 <= scorer(p.fit(X, y), X, y) <= 1
+
+
+def test_robust_scorer_attacks_the_named_class():
+    """make_robust_scorer(attacked_classes=...) passed the estimator's labels to a model that
+    names its classes by their codes: with labels {1, 2} it attacked class 2 for [1], with string
+    labels every score was NaN. It equals fdlab.curve's attacked accuracy for either class."""
+    rng = np.random.RandomState(0)
+    X = rng.randn(90, 6)
+    for labels in ([1, 2], ["a", "b"]):
+        y = np.where(X[:, 0] + X[:, 1] + X[:, 2] > 0, labels[0], labels[1])
+        est = fs.FDROPClassifier(K=1).fit(X, y)
+        accs = []
+        for cls in labels:
+            by_curve = 1 - fdlab.curve(est, X, y, threat="worst-case-count", levels=[1], attacked_classes=[cls])["error"][0]
+            scored = fs.make_robust_scorer("worst-case-count", 1, attacked_classes=[cls])(est, X, y)
+            assert scored == pytest.approx(by_curve, abs=1e-15)
+            accs.append(scored)
+        assert accs[0] != accs[1]   # the two classes' attacks differ on this data (0.711 / 0.844)
+    g = GridSearchCV(fs.FDROPClassifier(K=1), {"C": [0.1, 1.0]}, cv=3,
+                     scoring=fs.make_robust_scorer("worst-case-count", 1, attacked_classes=["a"])).fit(X, y)
+    assert np.all(np.isfinite(g.cv_results_["mean_test_score"]))
+
+
+def test_empty_donors_and_repeated_fixed_features_are_errors():
+    """An empty donors_X killed the interpreter (SIGFPE: a draw from 0 rows); fixed-deletion
+    with a feature listed twice deleted one feature at K = 2."""
+    rng = np.random.RandomState(0)
+    X = rng.randn(30, 5)
+    y = (X[:, 0] > 0).astype(int)
+    M = fdlab.Model.linear(rng.randn(5), 0.1)
+    for threat, params in (("feature-corruption", None), ("group-corruption", {"groups": [{"name": "a", "begin": 0, "end": 2}]})):
+        with pytest.raises(ValueError, match="the donor set has no rows"):
+            fdlab.curve(M, X, y, threat=threat, levels=[0.5], donors_X=X[:0], donors_y=y[:0],
+                        **({"threat_params": params} if params else {}))
+    with pytest.raises(ValueError, match="feature 1 is listed twice"):
+        fdlab.curve(M, X, y, threat="fixed-deletion", levels=[2], threat_params={"features": [1, 1]})
