@@ -278,7 +278,7 @@ void printTable(const ExperimentResult& r) {
     }
     std::cout << header;
     printSummaryRows(r, r.summary, oneSided);
-    for (const auto& w : r.warnings) std::cout << "warning: " << w << '\n';
+    for (const auto& w : groupedWarnings(r.warnings)) std::cout << "warning: " << w << '\n';
     std::cout << "\n" << r.message << " in " << fmt(r.elapsed, 2) << " s on " << r.threads << " threads\n";
 }
 
@@ -317,7 +317,7 @@ int runRun(const std::vector<std::string>& argv) {
         return Cancelled;
     }
     if (r.status == Status::Failed) {
-        for (const auto& w : r.warnings) std::cerr << "fdlab-cli: " << w << '\n';
+        for (const auto& w : groupedWarnings(r.warnings)) std::cerr << "fdlab-cli: " << w << '\n';
         return BadInput;
     }
     return Ok;

@@ -20,6 +20,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <tuple>
 
 namespace fdlab {
@@ -78,22 +79,96 @@ void requireValidationFor(const LearnerSpec& ls, std::size_t candidates, const P
 }  // namespace
 
 std::string constantModelWarning(const TrainedModel& m, const Dataset& train, Scaling preprocessing) {
-    if (!m.linear || m.linear->W.size() == 0 || !m.linear->isBinary() || train.rows() == 0) return {};
-    const Eigen::VectorXd& w = m.linear->W.col(0);
-    const double b = m.linear->b(0);
-    // Constant on the training set, whatever any deletion does: sum_j |w_j x_ij| < |b| on every row.
-    for (int i = 0; i < train.rows(); ++i) {
-        double reach = 0.0;
-        train.forEachNonZero(i, [&](int j, float x) { reach += std::abs(w(j) * static_cast<double>(x)); });
-        if (!(reach < std::abs(b))) return {};
+    if (!m.linear || m.linear->W.size() == 0 || train.rows() == 0) return {};
+    const LinearModel& lm = *m.linear;
+    const Eigen::Index K = lm.W.cols();
+    // The class the biases alone choose, and by how much (binary: score b, class 1 when b > 0).
+    int top = 0;
+    double lead = 0.0;
+    if (K == 1) {
+        top = lm.b(0) > 0.0 ? 1 : 0;
+        lead = std::abs(lm.b(0));
+    } else {
+        Eigen::Index t = 0;
+        lm.b.maxCoeff(&t);
+        top = static_cast<int>(t);
+        double second = -std::numeric_limits<double>::infinity();
+        for (Eigen::Index k = 0; k < K; ++k)
+            if (k != t) second = std::max(second, lm.b(k));
+        lead = lm.b(t) - second;
     }
-    const std::string cls = b > 0 ? train.classNames.at(1) : train.classNames.at(0);
-    std::string out = "learnt a constant classifier: |w.x| < |b| on every training instance, so every instance gets class '" +
-                      cls + "' whatever an attack deletes (largest |w_j| " + formatParam(w.cwiseAbs().maxCoeff()) +
-                      "). Robust learners do this when the deletions they train against can cancel every weight";
-    if (preprocessing == Scaling::MinusOneOne)
-        out += "; with minus-one-one scaling an absent feature (0) becomes -1, so every feature of every instance is "
-               "worth deleting: zero-one or none keeps sparse features at 0";
+    // How far the weights can move a score (binary) or a difference of two scores (multi-class)
+    // on row i: sum_j |x_ij| * spread_j. Deletions only drop terms, so the same bound holds after
+    // any attack. Constant: below the biases' lead on every row; all ties: 0 and no lead.
+    Eigen::VectorXd spread = K == 1 ? Eigen::VectorXd(lm.W.col(0).cwiseAbs())
+                                    : Eigen::VectorXd(lm.W.rowwise().maxCoeff() - lm.W.rowwise().minCoeff());
+    if (!spread.allFinite() || !std::isfinite(lead)) return {};
+    bool constant = true, ties = true;
+    long minusOne = 0;
+    for (int i = 0; i < train.rows() && (constant || ties); ++i) {
+        double reach = 0.0;
+        train.forEachNonZero(i, [&](int j, float x) {
+            reach += std::abs(static_cast<double>(x)) * spread(j);
+            minusOne += x == -1.0f;
+        });
+        constant = constant && reach < lead;
+        ties = ties && reach == 0.0 && lead == 0.0;
+    }
+    if (!constant && !ties) return {};
+    std::string out = ties ? "learnt a constant classifier: every score is equal on every training instance (w.x = 0 and no "
+                             "bias decides), so every instance is a tie, counted as an error"
+                           : "learnt a constant classifier: the weights cannot outweigh the bias on any training instance, "
+                             "so it gives every training instance class '" +
+                                 (top < static_cast<int>(lm.classNames.size()) ? lm.classNames[static_cast<std::size_t>(top)]
+                                                                               : std::to_string(top)) +
+                                 "' whatever an attack deletes";
+    out += ". Common causes: deletions in training that can cancel every weight (K or N too large), or a "
+           "regularisation too strong for the data (C too small)";
+    // Sparse features scaled to [-1, 1]: absent words become -1 and every one of them is worth
+    // deleting (spambase: FDROP learns w = 0 from K = 2 on). Said only when most values are -1.
+    if (preprocessing == Scaling::MinusOneOne &&
+        2 * minusOne > static_cast<long>(train.rows()) * static_cast<long>(train.features()))
+        out += "; here most training values are -1 after minus-one-one scaling (absent features become -1 and worth "
+               "deleting): zero-one or none keeps them at 0";
+    return out;
+}
+
+std::vector<std::string> groupedWarnings(const std::vector<std::string>& warnings) {
+    static const std::regex kRepetition(R"(\(repetition (\d+)([,)]))");
+    std::vector<std::string> keys;                 // the text with the repetition taken out, in first order
+    std::map<std::string, std::vector<long>> reps;
+    for (const std::string& w : warnings) {
+        std::smatch m;
+        std::string key = w;
+        long r = -1;
+        if (std::regex_search(w, m, kRepetition)) {
+            r = std::stol(m[1].str());
+            key = m.prefix().str() + "(repetition #" + m[2].str() + m.suffix().str();
+        }
+        auto [it, fresh] = reps.try_emplace(key);
+        if (fresh) keys.push_back(key);
+        it->second.push_back(r);
+    }
+    std::vector<std::string> out;
+    for (const std::string& key : keys) {
+        std::vector<long> r = reps[key];
+        const std::size_t at = key.find("(repetition #");
+        if (at == std::string::npos) {   // no repetition: as it was, once
+            out.push_back(key);
+            continue;
+        }
+        std::sort(r.begin(), r.end());
+        r.erase(std::unique(r.begin(), r.end()), r.end());
+        std::string list;
+        for (std::size_t a = 0; a < r.size();) {
+            std::size_t b = a;
+            while (b + 1 < r.size() && r[b + 1] == r[b] + 1) ++b;
+            list += (list.empty() ? "" : ", ") + std::to_string(r[a]) + (b > a ? "-" + std::to_string(r[b]) : "");
+            a = b + 1;
+        }
+        out.push_back(key.substr(0, at) + (r.size() > 1 ? "(repetitions " : "(repetition ") + list +
+                      key.substr(at + std::string("(repetition #").size()));
+    }
     return out;
 }
 
@@ -376,6 +451,9 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
                 if (c == 0 || v < bestVal) best = c, bestVal = v;
             }
         }
+        if (const std::string w = constantModelWarning(models[best], tainted, spec.preprocessing); !w.empty())
+            warn(ls.id + " (repetition " + std::to_string(rep) + ", level " + formatParam(spec.levels[l]) + "): " + w +
+                 " (params " + cands[best].dump() + ")");
         const LevelScore score = scoreDataset(*models[best].scorer, ps.test);
         CurvePoint p;
         p.learner = ls.id;

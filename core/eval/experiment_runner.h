@@ -138,12 +138,19 @@ struct RunOptions {
     std::function<void(const TaskData& data)> onData;
 };
 
-/// A warning for a binary linear model that is constant on its training set whatever is
-/// deleted (sum_j |w_j x_ij| < |b| on every row), naming its class and, under minus-one-one
-/// scaling, the likely cause; empty for any other model. FDROP on [-1, 1]-scaled spambase learns
-/// w = 0 from K = 2 on (its optimum, objective 2 C n_pos), which looked like a solver failure:
-/// error = the larger class's share, AUC 0.5, no word of why.
+/// A warning for a linear model that gives every training instance one class whatever is
+/// deleted (the weights' reach sum_j |x_ij| * spread_j below the biases' lead on every row), or
+/// a tie everywhere (w.x = 0 and no bias decides: every instance counted wrong), naming the class,
+/// the common causes and, when most training values are -1 after minus-one-one scaling, that
+/// one; empty for any other model. FDROP on [-1, 1]-scaled spambase learns w = 0 from K = 2 on
+/// (its optimum), which looked like a solver failure: a flat curve, AUC 0.5, no word of why.
 std::string constantModelWarning(const TrainedModel& m, const Dataset& train, Scaling preprocessing);
+
+/// Warnings for reading: those that differ only in their repetition ("FDROP (repetition 3): ...",
+/// also "(repetition 3, level 0.1)") become one, "FDROP (repetitions 0-2, 5): ...", at the place
+/// of the first; the others as they are, in order, repeated ones once. Results files keep every job's own (merging
+/// sharded runs needs them); 10-fold CV repeated 3 times listed one warning 30 times.
+std::vector<std::string> groupedWarnings(const std::vector<std::string>& warnings);
 
 /// Result warnings: the data's own (test file alignment) first, then each job's in job order
 /// (deterministic for any thread count). Only the repetitions the jobs need are prepared.

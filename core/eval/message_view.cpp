@@ -34,6 +34,7 @@ std::string className(const std::vector<std::string>& names, int k) {
 
 std::string predictionName(const std::vector<std::string>& classNames, int predicted, int label, double margin) {
     if (margin == 0.0) return "a tie";
+    if (std::isnan(margin)) return "no class (the score is not a number)";
     return className(classNames, predicted);
 }
 

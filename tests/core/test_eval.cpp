@@ -188,52 +188,106 @@ private slots:
     void constantModelsAreWarnedAbout() {
         ExperimentSpec s = smallSpec();
         s.learners = {{"SVM", "svm", {{"C", 1.0}}, {}}, {"FDROP", "fdrop", {{"C", 1.0}, {"K", 13}}, {}}};
-        s.repetitions = 1;
+        s.repetitions = 2;
         s.levels = {0, 2};
         s.threads = 1;
-        auto constantWarnings = [](const ExperimentResult& r) {
+        auto constantWarnings = [](const std::vector<std::string>& ws) {
             std::vector<std::string> out;
-            for (const std::string& w : r.warnings)
+            for (const std::string& w : ws)
                 if (w.find("learnt a constant classifier") != std::string::npos) out.push_back(w);
             return out;
         };
         ExperimentResult r = runExperiment(s);
         QCOMPARE(r.status, Status::Converged);
-        std::vector<std::string> w = constantWarnings(r);
-        QCOMPARE(w.size(), std::size_t(1));
+        std::vector<std::string> w = constantWarnings(r.warnings);
+        QCOMPARE(w.size(), std::size_t(2));   // one per repetition in the results ...
         QVERIFY2(w[0].rfind("FDROP (repetition 0): learnt a constant classifier", 0) == 0, w[0].c_str());
-        QVERIFY2(w[0].find("gets class '-1'") != std::string::npos, w[0].c_str());
+        QVERIFY2(w[0].find("gives every training instance class '-1'") != std::string::npos, w[0].c_str());
         QVERIFY2(w[0].find("\"K\":13") != std::string::npos, w[0].c_str());
         QVERIFY(w[0].find("minus-one-one") == std::string::npos);
+        const std::vector<std::string> g = constantWarnings(groupedWarnings(r.warnings));
+        QCOMPARE(g.size(), std::size_t(1));   // ... one to read
+        QVERIFY2(g[0].rfind("FDROP (repetitions 0-1): learnt a constant classifier", 0) == 0, g[0].c_str());
         // FDROP's points are the constant classifier's: one error at every level
+        std::vector<double> flat;
         for (const auto& p : r.points)
-            if (p.learner == "FDROP") QCOMPARE(p.error, r.points.back().error);
+            if (p.learner == "FDROP" && p.repetition == 0) flat.push_back(p.error);
+        QCOMPARE(flat.size(), std::size_t(2));
+        QCOMPARE(flat[0], flat[1]);
+        // heart_scale is dense: minus-one-one is not the cause and is not blamed
         s.preprocessing = Scaling::MinusOneOne;
-        r = runExperiment(s);
-        w = constantWarnings(r);
+        s.repetitions = 1;
+        w = constantWarnings(runExperiment(s).warnings);
         QCOMPARE(w.size(), std::size_t(1));
-        QVERIFY2(w[0].find("with minus-one-one scaling an absent feature (0) becomes -1") != std::string::npos, w[0].c_str());
+        QVERIFY2(w[0].find("minus-one-one") == std::string::npos, w[0].c_str());
         // K = 0 learns a real model: no warning
         s.learners[1].params["K"] = 0;
-        QVERIFY(constantWarnings(runExperiment(s)).empty());
-        // The test is |w.x| < |b| on every training row: tiny weights with b = 0 still decide
-        // (not constant); weights that can reach b on one row are not constant either.
+        QVERIFY(constantWarnings(runExperiment(s).warnings).empty());
+
+        // By hand. Rows (1, 0) and (0, 2).
         Dataset d;
         d.X.resize(2, 2);
         d.X << 1.0f, 0.0f, 0.0f, 2.0f;
         d.labels = {0, 1};
         d.classNames = {"a", "b"};
         TrainedModel t;
-        Eigen::VectorXd wt(2);
-        wt << 1e-12, -1e-12;
-        t.linear = std::make_shared<LinearModel>(LinearModel::binary(wt, 0.0, {"a", "b"}));
+        auto binary = [&](double w0, double w1, double b) {
+            Eigen::VectorXd wt(2);
+            wt << w0, w1;
+            t.linear = std::make_shared<LinearModel>(LinearModel::binary(wt, b, {"a", "b"}));
+            return constantModelWarning(t, d, Scaling::None);
+        };
+        QVERIFY(binary(1e-12, -1e-12, 0.0).empty());   // tiny weights, no bias: the weights decide
+        QVERIFY(binary(0.2, 0.3, -0.5).empty());       // row 1 reaches 0.6 > 0.5
+        QVERIFY(binary(0.2, 0.2, -0.5).find("class 'a' whatever") != std::string::npos);   // 0.2, 0.4 < 0.5
+        // w = 0 and b = 0 (FDROP on balanced classes): every score 0, every instance a tie
+        QVERIFY(binary(0.0, 0.0, 0.0).find("every instance is a tie, counted as an error") != std::string::npos);
+        QVERIFY(binary(0.0, 0.0, -0.0).find("a tie") != std::string::npos);
+        QVERIFY(binary(std::nan(""), 0.0, 1.0).empty());
+        // Multi-class: the biases' lead against the rows' reach of the weights' spread per feature.
+        LinearModel mc;
+        mc.W = Eigen::MatrixXd::Zero(2, 3);
+        mc.b = Eigen::VectorXd::Zero(3);
+        mc.classNames = {"a", "b", "c"};
+        d.classNames = mc.classNames;
+        t.linear = std::make_shared<LinearModel>(mc);
+        QVERIFY(constantModelWarning(t, d, Scaling::None).find("a tie") != std::string::npos);
+        mc.b << 0.0, 1.0, 0.2;   // lead 0.8
+        mc.W(1, 2) = 0.3;        // row 1 reaches 2 * 0.3 = 0.6 < 0.8: class b
+        t.linear = std::make_shared<LinearModel>(mc);
+        QVERIFY(constantModelWarning(t, d, Scaling::None).find("class 'b' whatever") != std::string::npos);
+        mc.W(1, 0) = -0.1;       // spread 0.4: reach 0.8, not below the lead
+        t.linear = std::make_shared<LinearModel>(mc);
         QVERIFY(constantModelWarning(t, d, Scaling::None).empty());
-        wt << 0.2, 0.3;   // row 1 reaches 0.6 > 0.5
-        t.linear = std::make_shared<LinearModel>(LinearModel::binary(wt, -0.5, {"a", "b"}));
-        QVERIFY(constantModelWarning(t, d, Scaling::None).empty());
-        wt << 0.2, 0.2;   // 0.2, 0.4 < 0.5: class a whatever is deleted
-        t.linear = std::make_shared<LinearModel>(LinearModel::binary(wt, -0.5, {"a", "b"}));
-        QVERIFY(constantModelWarning(t, d, Scaling::None).find("gets class 'a'") != std::string::npos);
+        // The minus-one-one cause only when most training values are -1 (absent features scaled).
+        Dataset sparse;
+        sparse.X = Eigen::MatrixXf::Constant(4, 3, -1.0f);
+        sparse.X(0, 0) = 1.0f;
+        sparse.labels = {0, 1, 0, 1};
+        sparse.classNames = {"a", "b"};
+        t.linear = std::make_shared<LinearModel>(LinearModel::binary(Eigen::VectorXd::Zero(3), -1.0, {"a", "b"}));
+        QVERIFY(constantModelWarning(t, sparse, Scaling::MinusOneOne).find("most training values are -1") != std::string::npos);
+        QVERIFY(constantModelWarning(t, sparse, Scaling::ZeroOne).find("most training values") == std::string::npos);
+        QVERIFY(constantModelWarning(t, d, Scaling::MinusOneOne).find("most training values") == std::string::npos);
+    }
+
+    // Warnings that differ only in their repetition read as one.
+    void warningsAreGroupedByRepetition() {
+        const std::vector<std::string> in = {"data: test file note",
+                                             "SVM (repetition 0): stopped at the iteration limit",
+                                             "FDROP (repetition 0): constant",
+                                             "SVM (repetition 1): stopped at the iteration limit",
+                                             "FDROP (repetition 1, level 0.1): constant",
+                                             "SVM (repetition 2): stopped at the iteration limit",
+                                             "SVM (repetition 4): stopped at the iteration limit",
+                                             "FDROP (repetition 3, level 0.1): constant",
+                                             "data: test file note"};
+        const std::vector<std::string> want = {"data: test file note",
+                                               "SVM (repetitions 0-2, 4): stopped at the iteration limit",
+                                               "FDROP (repetition 0): constant",
+                                               "FDROP (repetitions 1, 3, level 0.1): constant"};
+        QCOMPARE(groupedWarnings(in), want);
+        QVERIFY(groupedWarnings({}).empty());
     }
 
     void kFoldRepetitionsRepeatTheCrossValidation() {

@@ -270,6 +270,7 @@ private slots:
         QCOMPARE(predictionName(names, 1, 1, 1e-300), std::string("spam"));
         QCOMPARE(predictionName({"a", "b", "c"}, 2, 1, 0.0), std::string("a tie"));
         QCOMPARE(predictionName({"a", "b", "c"}, 7, 1, -1.0), std::string("?"));
+        QCOMPARE(predictionName(names, 0, 0, std::nan("")), std::string("no class (the score is not a number)"));
         // Ham message 1 under w = 0, b = 0 (what FDROP learns when two deletions break every
         // weight): score 0 before and after.
         const TextSplit s = tinySplit();

@@ -326,29 +326,72 @@ private slots:
 
     // A model with w = 0 up to rounding (FDROP's optimum on [-1, 1]-scaled spambase at K >= 2)
     // drew its w axis from -1e-9 to 0, labelled "-5*10^-10", which reads as a real scale. Such
-    // bars are "all 0" on a [-1, 1] axis; small but real values keep their own scale.
+    // bars are "all 0" on a [-1, 1] axis, below a threshold the caller sets by the data's scale;
+    // small but real values keep their own scale, and NaN is never "0".
     void allZeroBarsSayAllZero() {
         FeatureBars b;
         b.resize(400, 220);
         b.show();
-        b.setData({0, 1, 2}, {-1e-12, 3e-13, 0.0}, {0, 1, 0}, {"a", "b", "c"});
+        auto noteShown = [&] {
+            for (int k = 0; k < b.plot()->itemCount(); ++k)
+                if (auto* t = qobject_cast<QCPItemText*>(b.plot()->item(k)); t && t->visible() && t->text() == "all 0")
+                    return true;
+            return false;
+        };
+        b.setData({0, 1, 2}, {-1e-12, 3e-13, 0.0}, {0, 1, 0}, {"a", "b", "c"}, 1e-9);
         QVERIFY(b.allZero());
         QCOMPARE(b.plot()->yAxis->range().lower, -1.0);
         QCOMPARE(b.plot()->yAxis->range().upper, 1.0);
-        bool noted = false;
-        for (int k = 0; k < b.plot()->itemCount(); ++k)
-            if (auto* t = qobject_cast<QCPItemText*>(b.plot()->item(k))) noted |= t->visible() && t->text() == "all 0";
-        QVERIFY(noted);
-        b.setData({0, 1}, {2e-6, -1e-6}, {0, 0}, {"a", "b"});
+        QVERIFY(noteShown());
+        // the same values with no threshold are drawn at their scale
+        b.setData({0, 1, 2}, {-1e-12, 3e-13, 0.0}, {0, 1, 0}, {"a", "b", "c"});
         QVERIFY(!b.allZero());
-        QVERIFY(b.plot()->yAxis->range().upper < 1e-5);
+        QVERIFY(!noteShown());
+        QVERIFY(b.plot()->yAxis->range().lower < -1e-12 && b.plot()->yAxis->range().lower > -2e-12);
+        b.setData({0, 1}, {2e-6, -1e-6}, {0, 0}, {"a", "b"}, 1e-9);
+        QVERIFY(!b.allZero());
+        QVERIFY(b.plot()->yAxis->range().upper < 1e-5 && b.plot()->yAxis->range().upper > 2e-6);
         QVERIFY(b.plot()->yAxis->range().lower > -1e-5);
-        QVERIFY(b.plot()->yAxis->range().upper > 2e-6);
-        for (int k = 0; k < b.plot()->itemCount(); ++k)
-            if (auto* t = qobject_cast<QCPItemText*>(b.plot()->item(k))) QVERIFY(!t->visible());
         b.setData({0}, {0.0}, {0}, {"a"});   // exactly 0 (was the range [0, 1])
         QVERIFY(b.allZero());
         QCOMPARE(b.plot()->yAxis->range().lower, -1.0);
+        const double nan = std::nan("");
+        b.setData({0, 1}, {nan, 1e-12}, {0, 0}, {"a", "b"}, 1e-9);
+        QVERIFY(!noteShown());
+    }
+
+    // The weights' threshold follows the data's scale: logistic regression on features of about
+    // 1e10 has weights of about 1e-10 that decide every score (the reviewer's big.csv); on data
+    // in [0, 1] such weights are rounding.
+    void weightBarsAreZeroRelativeToTheData() {
+        for (const float scale : {1.0f, 1e10f}) {
+            auto d = std::make_shared<Dataset>();
+            d->X.resize(4, 2);
+            d->X << 1, 0, 0, 1, 1, 1, 0, 0;
+            d->X *= scale;
+            d->labels = {0, 1, 1, 0};
+            d->classNames = {"a", "b"};
+            Eigen::VectorXd w(2);
+            w << 3e-10, -2e-10;
+            TrainedModel m;
+            m.linear = std::make_shared<LinearModel>(LinearModel::binary(w, 0.5, {"a", "b"}));
+            m.scorer = std::make_shared<LinearScorer>(*m.linear);
+            m.fit.status = Status::Converged;
+            HeatmapView v;
+            v.resize(1200, 800);
+            v.show();
+            v.setContext(d, {{"LR", m}, {"LR2", m}}, worstCaseCount(), 1);
+            v.setInstance(2);
+            QVERIFY(waitForView(v, 2, 1));
+            QTest::qWait(50);
+            bool found = false;
+            for (FeatureBars* b : v.findChildren<FeatureBars*>()) {
+                if (b->title() != "weights w") continue;
+                found = true;
+                QCOMPARE(b->allZero(), scale == 1.0f);
+            }
+            QVERIFY(found);
+        }
     }
 
     // Tabular data with 57 long feature names (spambase): rotated at every bar they ran into one

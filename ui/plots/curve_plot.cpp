@@ -4,6 +4,7 @@
 
 #include "core/attacks/threat_registry.h"
 
+#include "core/eval/experiment_runner.h"
 #include "core/eval/multi_task.h"
 #include "core/eval/presets.h"
 #include "ui/plots/widget_export.h"
@@ -119,7 +120,7 @@ void CurvePlot::setFontScale(double s) {
 
 void CurvePlot::setWarnings(const std::vector<std::string>& warnings) {
     m_warnings.clear();
-    for (const std::string& w : warnings) m_warnings << QString::fromStdString(w);
+    for (const std::string& w : groupedWarnings(warnings)) m_warnings << QString::fromStdString(w);
     m_warnButton->setText(tr("%n warning(s)", nullptr, static_cast<int>(m_warnings.size())));
     m_warnButton->setToolTip(QStringLiteral("<p>%1</p>").arg(tr("Click for the list. First: %1").arg(m_warnings.value(0).toHtmlEscaped())));
     m_warnButton->setVisible(!m_warnings.isEmpty());

@@ -63,7 +63,8 @@ public:
 
     /// The run's warnings (a learner stopped at its iteration limit, learnt a constant
     /// classifier, failed...): a "N warnings" button above the plot lists them all; none hides
-    /// it. setSpec clears them. Only the first used to reach the status bar, briefly.
+    /// it; those that differ only in their repetition read as one (groupedWarnings). setSpec
+    /// clears them. Only the first used to reach the status bar, briefly.
     void setWarnings(const std::vector<std::string>& warnings);
     /// The button's text ("" when hidden) and the full list it shows.
     QString warningsButtonText() const;

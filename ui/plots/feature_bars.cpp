@@ -15,7 +15,6 @@ namespace {
 constexpr double kRotated = 60.0;   ///< degrees, when the names do not fit side by side
 constexpr int kNameChars = 12;      ///< longer names are shortened to this with an ellipsis
 constexpr double kNameShare = 0.3;  ///< rotated names take at most this share of the chart's height
-constexpr double kZero = 1e-9;      ///< bars all smaller than this in size are drawn as "all 0"
 
 /// The longest a name is drawn: kNameChars characters (the cut itself is layoutTicks' choice).
 QString shortName(const QString& s) { return s.size() > kNameChars ? s.left(kNameChars - 1) + QChar(0x2026) : s; }
@@ -74,15 +73,19 @@ void FeatureBars::elideTitle() {
 void FeatureBars::setValueLabel(const QString& label) { m_plot->yAxis->setLabel(label); }
 
 void FeatureBars::setData(const std::vector<int>& shown, const std::vector<double>& values,
-                          const std::vector<char>& marked, const std::vector<std::string>& names) {
+                          const std::vector<char>& marked, const std::vector<std::string>& names, double zeroBelow) {
     QVector<double> kx, kv, mx, mv;
     m_names.clear();
     double lo = 0.0, hi = 0.0;
+    bool allZero = true;   // false also for a NaN value, which no comparison passes
     for (int p = 0; p < static_cast<int>(shown.size()); ++p) {
         const auto j = static_cast<std::size_t>(shown[static_cast<std::size_t>(p)]);
         const double v = j < values.size() ? values[j] : 0.0;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
+        allZero = allZero && std::abs(v) <= zeroBelow;
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
         const bool red = j < marked.size() && marked[j];
         (red ? mx : kx).push_back(p);
         (red ? mv : kv).push_back(v);
@@ -94,12 +97,13 @@ void FeatureBars::setData(const std::vector<int>& shown, const std::vector<doubl
     // A model that learnt nothing (w = 0 up to rounding, e.g. FDROP's optimum when two
     // deletions already break every weight) drew its axis in units of 1e-10, which reads as a
     // real scale: such bars are drawn flat on a plain [-1, 1] axis and said to be all 0.
-    m_allZero = std::max(-lo, hi) < kZero;
+    // A span too small for an axis (QCPRange needs more than 1e-280) is drawn as 0 as well.
+    m_allZero = allZero || !(hi - lo > 1e-250);
     m_zeroNote->setVisible(m_allZero && !shown.empty());
     if (m_allZero) {
         m_plot->yAxis->setRange(-1.0, 1.0);
     } else {
-        const double pad = std::max(kZero, 0.08 * (hi - lo));
+        const double pad = 0.08 * (hi - lo);
         m_plot->yAxis->setRange(lo - (lo < 0 ? pad : 0), hi + (hi > 0 ? pad : 0));
     }
     m_every = 0;   // new names: choose again at the next layout

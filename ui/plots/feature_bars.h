@@ -32,8 +32,11 @@ public:
     void setValueLabel(const QString& label);
     /// Bars for the `shown` features (at positions 0, 1, ...), values indexed by feature;
     /// features with marked[j] != 0 in red; names (may be shorter than the feature count: f<j+1>).
+    /// When every shown |value| <= zeroBelow (0: only exact zeros) the bars are "all 0": drawn
+    /// flat on a [-1, 1] axis with that label. The caller knows the values' scale: a weight of
+    /// 1e-10 is 0 up to rounding on [0, 1] data and a real weight on features of 1e10.
     void setData(const std::vector<int>& shown, const std::vector<double>& values, const std::vector<char>& marked,
-                 const std::vector<std::string>& names);
+                 const std::vector<std::string>& names, double zeroBelow = 0.0);
     /// No bars, `why` as the title.
     void clearData(const QString& why);
 
@@ -47,7 +50,7 @@ public:
     /// Their rotation in degrees (0: horizontal).
     double tickLabelRotation() const;
     QFont tickLabelFont() const;
-    /// Whether the bars are all 0 (every |value| below 1e-9): drawn flat and labelled "all 0".
+    /// Whether the bars are all 0 (setData's zeroBelow): drawn flat and labelled "all 0".
     bool allZero() const { return m_allZero; }
 
     QCustomPlot* plot() const { return m_plot; }

@@ -45,6 +45,8 @@ QString className(const Dataset& d, int k) {
 }
 
 const std::vector<int> kNoFeatures;
+/// A score change below this is 0 up to rounding in the bar charts (scores are O(1)).
+constexpr double kNegligibleScore = 1e-9;
 
 /// Significant digits of a value budget in the maps' titles (the budget row shows all 5).
 constexpr int kTitleDigits = 3;
@@ -322,6 +324,9 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
     if (ctx->test->documents && ctx->donors && ctx->donors->features() == ctx->test->features())
         ctx->wordDocuments = documentFrequency(*ctx->donors);
     m_ctx = ctx;
+    m_maxAbsX = 0.0;
+    for (int i = 0; i < m_ctx->test->rows(); ++i)
+        m_ctx->test->forEachNonZero(i, [&](int, float x) { m_maxAbsX = std::max(m_maxAbsX, double(std::abs(x))); });
 
     m_settingUp = true;
     for (const auto& [name, model] : m_ctx->models) {
@@ -914,9 +919,11 @@ void HeatmapView::drawBarView() {
             m_bars[k][2]->clearData(tr("y * w * x: non-linear model"));
             continue;
         }
-        m_bars[k][1]->setData(shown, lv.w, {}, d.featureNames);
+        // Weights are 0 up to rounding when no |w_j x_ij| of the test set can reach 1e-9 of a
+        // score (FDROP's w = 0 came out as 1e-17); contributions are scores themselves.
+        m_bars[k][1]->setData(shown, lv.w, {}, d.featureNames, kNegligibleScore / std::max(m_maxAbsX, 1e-300));
         m_bars[k][1]->setTitle(tr("weights w"));
-        m_bars[k][2]->setData(shown, lv.contribution, marked, d.featureNames);
+        m_bars[k][2]->setData(shown, lv.contribution, marked, d.featureNames, kNegligibleScore);
         m_bars[k][2]->setTitle(tr("y * w * x"));
     }
 }

@@ -198,6 +198,7 @@ private:
     void configureSlider(double budget);
 
     HeatmapContextPtr m_ctx;
+    double m_maxAbsX = 0.0;   ///< the largest |x_ij| of the test set: the weights' scale in the bars
     AttackRunner* m_runner = nullptr;
     InstanceView m_view;
     std::optional<InstanceAnalysis> m_analysis;

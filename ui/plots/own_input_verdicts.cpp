@@ -1,5 +1,7 @@
 #include "ui/plots/own_input_verdicts.h"
 
+#include "core/eval/message_view.h"
+
 #include "core/teach/deletion_game.h"
 
 #include <QComboBox>
@@ -58,9 +60,8 @@ void OwnInputVerdicts::classify(const RowView& x, bool usable) {
     for (int k = 0; k < 2; ++k) {
         const auto& [name, model] = m_ctx->models[static_cast<std::size_t>(m_learner[k])];
         const PlayScore s = scoreWithDeletions(model, x, intendedClass(), {});
-        const QString cls = s.predicted >= 0 && s.predicted < d.numClasses()
-                                ? QString::fromStdString(d.classNames[static_cast<std::size_t>(s.predicted)])
-                                : QStringLiteral("?");
+        // At score 0 predict() names class 0, but a tie is what it is (and counts as an error).
+        const QString cls = QString::fromStdString(predictionName(d.classNames, s.predicted, intendedClass(), s.margin));
         m_verdict[k]->setText(tr("<b>%1</b> reads it as <b style='font-size:large'>%2</b> (%3 %4)")
                                   .arg(QString::fromStdString(name).toHtmlEscaped(), cls.toHtmlEscaped(),
                                        s.scores.size() == 1 ? tr("score") : tr("margin"))
