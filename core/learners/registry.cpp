@@ -153,14 +153,14 @@ std::vector<LearnerInfo> buildCatalogue() {
     std::vector<LearnerInfo> c;
 
     c.push_back({"svm", "Linear SVM (liblinear)", "Fan et al., LIBLINEAR, JMLR 9 (2008); -s 3 -B 1",
-                 "min 1/2(||w||^2 + b^2) + C sum_i [1 - y_i (w.x_i + b)]_+ (the bias as a constant feature 1, liblinear -B 1)", true, true,
+                 "min 1/2(||w||^2 + b^2) + C sum_i [1 - y_i (w.x_i + b)]_+", true, true,
                  {realParam("C", LiblinearParams{}.C, 1e-6, 1e6, "C: weight of the hinge loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      return liblinearFit(LiblinearSolver::HingeSvmDual, d, p, rc);
                  }});
 
     c.push_back({"logreg", "Logistic regression (liblinear)", "Fan et al., LIBLINEAR, JMLR 9 (2008); -s 0 -B 1",
-                 "min 1/2(||w||^2 + b^2) + C sum_i log(1 + exp(-y_i (w.x_i + b))) (the bias as a constant feature 1, liblinear -B 1)", true, true,
+                 "min 1/2(||w||^2 + b^2) + C sum_i log(1 + exp(-y_i (w.x_i + b)))", true, true,
                  {realParam("C", LiblinearParams{}.C, 1e-6, 1e6, "C: weight of the logistic loss", true)},
                  [](const Dataset& d, const json& p, const RunControl& rc) {
                      return liblinearFit(LiblinearSolver::LogisticRegression, d, p, rc);
@@ -168,7 +168,7 @@ std::vector<LearnerInfo> buildCatalogue() {
 
     c.push_back({"fdrop", "FDROP (Globerson & Roweis)",
                  "Globerson & Roweis, Nightmare at test time: robust learning by feature deletion, ICML 2006",
-                 "min 1/2(||w||^2 + b^2) + C sum_i [1 - y_i (w.x_i + b) + (sum of the K largest y_i w_j x_ij)]_+ (b: an undeletable constant feature 1)", true, true,
+                 "min 1/2(||w||^2 + b^2) + C sum_i [1 - y_i (w.x_i + b) + (sum of the K largest y_i w_j x_ij)]_+", true, true,
                  {realParam("C", FdropParams{}.C, 1e-6, 1e6, "C: weight of the worst-case hinge", true),
                   integerParam("K", FdropParams{}.K, 0, 100000, "K: features the adversary deletes per instance"),
                   boolParam("useImportance", FdropParams{}.useImportance, "value budget: importance v_j with budget N instead of K"),
