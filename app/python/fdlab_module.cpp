@@ -468,6 +468,8 @@ std::vector<std::string> labelStrings(const py::handle& y) {
         std::map<std::string, std::size_t> first;
         for (std::size_t i = 0; i < out.size(); ++i) {
             py::object o = l[i];
+            if (PyFloat_Check(o.ptr()) && std::isnan(PyFloat_AsDouble(o.ptr())))   // NaN (np.nan, float("nan")): no class
+                throw std::invalid_argument("y: label y[" + std::to_string(i) + "] is NaN; every label must name a class");
             out[i] = py::isinstance<py::bytes>(o) ? o.cast<std::string>() : py::str(o).cast<std::string>();
             const auto [it, fresh] = first.try_emplace(out[i], i);
             if (!fresh && !o.equal(l[it->second]))

@@ -115,13 +115,13 @@ std::string constantModelWarning(const TrainedModel& m, const Dataset& train, Sc
         ties = ties && reach == 0.0 && lead == 0.0;
     }
     if (!constant && !ties) return {};
-    std::string out = ties ? "learnt a constant classifier: every score is equal on every training instance (w.x = 0 and no "
-                             "bias decides), so every instance is a tie, counted as an error"
-                           : "learnt a constant classifier: the weights cannot outweigh the bias on any training instance, "
-                             "so it gives every training instance class '" +
+    std::string out = ties ? "learnt a constant classifier on its training data: no class wins on any training instance (the "
+                             "weights add 0 and no bias decides), so every instance is a tie, counted as an error"
+                           : "learnt a constant classifier on its training data: the weights cannot outweigh the bias on any "
+                             "training instance, so it gives every training instance class '" +
                                  (top < static_cast<int>(lm.classNames.size()) ? lm.classNames[static_cast<std::size_t>(top)]
                                                                                : std::to_string(top)) +
-                                 "' whatever an attack deletes";
+                                 "' whatever features are deleted";
     out += ". Common causes: deletions in training that can cancel every weight (K or N too large), or a "
            "regularisation too strong for the data (C too small)";
     // Sparse features scaled to [-1, 1]: absent words become -1 and every one of them is worth
@@ -134,7 +134,10 @@ std::string constantModelWarning(const TrainedModel& m, const Dataset& train, Sc
 }
 
 std::vector<std::string> groupedWarnings(const std::vector<std::string>& warnings) {
-    static const std::regex kRepetition(R"(\(repetition (\d+)([,)]))");
+    // The runner's own "<id> (repetition N)" or "(repetition N, level L)", right before ": " or
+    // " failed:" (the first such; an id or task name may hold "(repetition" too). At most 9
+    // digits: a longer number is text, not a repetition (std::stol threw on 20 digits).
+    static const std::regex kRepetition(R"(\(repetition (\d{1,9})(, level [^)]*)?\)(?=:| failed:))");
     std::vector<std::string> keys;                 // the text with the repetition taken out, in first order
     std::map<std::string, std::vector<long>> reps;
     for (const std::string& w : warnings) {
@@ -143,7 +146,7 @@ std::vector<std::string> groupedWarnings(const std::vector<std::string>& warning
         long r = -1;
         if (std::regex_search(w, m, kRepetition)) {
             r = std::stol(m[1].str());
-            key = m.prefix().str() + "(repetition #" + m[2].str() + m.suffix().str();
+            key = m.prefix().str() + "(repetition #" + m[2].str() + ")" + m.suffix().str();
         }
         auto [it, fresh] = reps.try_emplace(key);
         if (fresh) keys.push_back(key);

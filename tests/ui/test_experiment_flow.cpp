@@ -33,6 +33,9 @@
 #include <QLineEdit>
 #include <QComboBox>
 #include <QDir>
+#include <QDialog>
+#include <QTextBrowser>
+#include <QToolButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -244,6 +247,22 @@ private slots:
             const QString text = w.curvePlot()->warningsText();
             QCOMPARE(text.count("learnt a constant classifier"), 1);
             QVERIFY2(text.contains("FDROP (repetitions 0-1): learnt a constant classifier"), qPrintable(text));
+            // The list opens in a scrolling dialog of bounded size (a message box grew past the
+            // screen with 39 warnings), the text escaped.
+            w.curvePlot()->setWarnings(std::vector<std::string>(60, "x (repetition 0): |w.x| < |b| <b>not bold</b>"));
+            bool checked = false;
+            QTimer::singleShot(0, [&] {
+                auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+                QVERIFY(dialog && dialog->objectName() == "curveWarningsDialog");
+                QVERIFY2(dialog->height() <= 480, qPrintable(QString::number(dialog->height())));
+                auto* list = dialog->findChild<QTextBrowser*>();
+                QVERIFY(list && list->toPlainText().contains("|w.x| < |b| <b>not bold</b>"));
+                checked = true;
+                dialog->reject();
+            });
+            w.curvePlot()->findChild<QToolButton*>("curveWarnings")->click();
+            QVERIFY(checked);
+            w.curvePlot()->setWarnings(w.lastResult()->warnings);
             QVERIFY(w.saveExperiment(path));
             QSignalSpy again(&w, &MainWindow::runFinished);
             w.runSpec(tinySpec());

@@ -16,6 +16,7 @@
 #include "ui/workers/attack_worker.h"
 
 #include <QElapsedTimer>
+#include <limits>
 #include <map>
 #include <QSignalSpy>
 #include <QSlider>
@@ -358,6 +359,13 @@ private slots:
         const double nan = std::nan("");
         b.setData({0, 1}, {nan, 1e-12}, {0, 0}, {"a", "b"}, 1e-9);
         QVERIFY(!noteShown());
+        const double inf = std::numeric_limits<double>::infinity();
+        for (const std::vector<double>& v : {std::vector<double>{nan, nan}, {nan, 0.0}, {inf, 0.0}, {-inf, nan}}) {
+            b.setData({0, 1}, v, {0, 0}, {"a", "b"}, 1e-9);
+            QVERIFY(!b.allZero());
+            QVERIFY(!noteShown());
+            QCOMPARE(b.plot()->yAxis->range().lower, -1.0);
+        }
     }
 
     // The weights' threshold follows the data's scale: logistic regression on features of about

@@ -14,7 +14,10 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QScreen>
+#include <QTextBrowser>
 #include <QStyle>
 #include <QToolButton>
 #include <QToolTip>
@@ -52,17 +55,7 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     m_warnButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_warnButton->setAutoRaise(true);
     m_warnButton->hide();
-    connect(m_warnButton, &QToolButton::clicked, this, [this] {
-        QMessageBox box(QMessageBox::Warning, tr("Warnings of this run"),
-                        tr("The run finished with %n warning(s):", nullptr, static_cast<int>(m_warnings.size())),
-                        QMessageBox::Close, this);
-        // Escaped: warnings quote file names and "|w.x| < |b|", which must not be read as markup.
-        QStringList items;
-        for (const QString& w : m_warnings) items << w.toHtmlEscaped();
-        box.setInformativeText(QStringLiteral("<ul><li>%1</li></ul>").arg(items.join(QStringLiteral("</li><li>"))));
-        box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-        box.exec();
-    });
+    connect(m_warnButton, &QToolButton::clicked, this, &CurvePlot::showWarnings);
     bar->addWidget(m_warnButton);
     m_taskLabel = new QLabel(tr("Task:"), this);
     bar->addWidget(m_taskLabel);
@@ -124,6 +117,28 @@ void CurvePlot::setWarnings(const std::vector<std::string>& warnings) {
     m_warnButton->setText(tr("%n warning(s)", nullptr, static_cast<int>(m_warnings.size())));
     m_warnButton->setToolTip(QStringLiteral("<p>%1</p>").arg(tr("Click for the list. First: %1").arg(m_warnings.value(0).toHtmlEscaped())));
     m_warnButton->setVisible(!m_warnings.isEmpty());
+}
+
+// A scrolling list: a label-flip run of three learners over nine levels has 39 warnings, and a
+// message box grew to 4,000 pixels with its Close button off the screen.
+void CurvePlot::showWarnings() {
+    QDialog box(this);
+    box.setObjectName("curveWarningsDialog");
+    box.setWindowTitle(tr("Warnings of this run"));
+    auto* layout = new QVBoxLayout(&box);
+    layout->addWidget(new QLabel(tr("The run finished with %n warning(s):", nullptr, static_cast<int>(m_warnings.size())), &box));
+    auto* list = new QTextBrowser(&box);
+    // Escaped: warnings quote file names and "|w.x| < |b|", which must not be read as markup.
+    QStringList items;
+    for (const QString& w : m_warnings) items << w.toHtmlEscaped();
+    list->setHtml(QStringLiteral("<ul><li>%1</li></ul>").arg(items.join(QStringLiteral("</li><li>"))));
+    layout->addWidget(list, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &box);
+    connect(buttons, &QDialogButtonBox::rejected, &box, &QDialog::reject);
+    layout->addWidget(buttons);
+    const QRect area = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 720);
+    box.resize(std::min(720, area.width() * 9 / 10), std::min(480, area.height() * 8 / 10));
+    box.exec();
 }
 
 QString CurvePlot::warningsButtonText() const { return m_warnButton->isVisibleTo(this) ? m_warnButton->text() : QString(); }

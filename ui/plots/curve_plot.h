@@ -88,6 +88,7 @@ private:
         QCPGraph* others = nullptr;
     };
     void rebuildData();
+    void showWarnings();
     void rescale();
     void onMouseMove(QMouseEvent* e);
 

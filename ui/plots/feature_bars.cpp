@@ -78,10 +78,12 @@ void FeatureBars::setData(const std::vector<int>& shown, const std::vector<doubl
     m_names.clear();
     double lo = 0.0, hi = 0.0;
     bool allZero = true;   // false also for a NaN value, which no comparison passes
+    bool finite = true;
     for (int p = 0; p < static_cast<int>(shown.size()); ++p) {
         const auto j = static_cast<std::size_t>(shown[static_cast<std::size_t>(p)]);
         const double v = j < values.size() ? values[j] : 0.0;
         allZero = allZero && std::abs(v) <= zeroBelow;
+        finite = finite && std::isfinite(v);
         if (std::isfinite(v)) {
             lo = std::min(lo, v);
             hi = std::max(hi, v);
@@ -97,10 +99,11 @@ void FeatureBars::setData(const std::vector<int>& shown, const std::vector<doubl
     // A model that learnt nothing (w = 0 up to rounding, e.g. FDROP's optimum when two
     // deletions already break every weight) drew its axis in units of 1e-10, which reads as a
     // real scale: such bars are drawn flat on a plain [-1, 1] axis and said to be all 0.
-    // A span too small for an axis (QCPRange needs more than 1e-280) is drawn as 0 as well.
-    m_allZero = allZero || !(hi - lo > 1e-250);
+    // A span too small for an axis (QCPRange needs more than 1e-280) is drawn as 0 as well,
+    // unless a value is NaN or infinite: that is never "all 0" (the axis is then [-1, 1]).
+    m_allZero = allZero || (finite && !(hi - lo > 1e-250));
     m_zeroNote->setVisible(m_allZero && !shown.empty());
-    if (m_allZero) {
+    if (m_allZero || !(hi - lo > 1e-250)) {
         m_plot->yAxis->setRange(-1.0, 1.0);
     } else {
         const double pad = 0.08 * (hi - lo);

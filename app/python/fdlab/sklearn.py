@@ -191,7 +191,10 @@ def _attacked_as_model_names(options, name_of):
     classes = options.get("attacked_classes")
     if classes is None:
         return options
-    return {**options, "attacked_classes": [name_of(c) for c in ([classes] if isinstance(classes, str) else classes)]}
+    # One label (a str, bytes, number or bool; np.ndim 0) or a sequence of them: b'spam' was
+    # iterated into its byte values, 2 raised "'int' object is not iterable".
+    one = isinstance(classes, (str, bytes)) or np.ndim(classes) == 0
+    return {**options, "attacked_classes": [name_of(c) for c in ([classes] if one else list(classes))]}
 
 
 def make_robust_scorer(threat, level, *, seed=1, repetitions=1, **curve_options):

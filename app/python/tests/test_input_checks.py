@@ -242,6 +242,8 @@ def test_labels_that_would_merge_are_refused():
         fdlab.train("logreg", X, np.array([0.0, 1e19, 2e19])[k])
     with pytest.raises(ValueError, match=r"labels ('1'|1) \(y\[\d+\]\) and ('1'|1) \(y\[\d+\]\) differ but both read '1'"):
         fdlab.train("logreg", X, np.array([0, 1, "1"], dtype=object)[k])
+    with pytest.raises(ValueError, match=r"label y\[\d+\] is NaN"):
+        fdlab.train("logreg", X, np.array([float("nan"), "a", "b"], dtype=object)[k])
     m = fdlab.train("logreg", X, np.array([1, 2**63, 2**64 - 1], dtype=np.uint64)[k])
     assert m.class_names == ["1", "9223372036854775808", "18446744073709551615"]
 

@@ -187,6 +187,11 @@ def test_robust_scorer_attacks_the_named_class():
             assert scored == pytest.approx(by_curve, abs=1e-15)
             accs.append(scored)
         assert accs[0] != accs[1]   # the two classes' attacks differ on this data (0.711 / 0.844)
+        # one label alone, also as a numpy scalar
+        one = fs.make_robust_scorer("worst-case-count", 1, attacked_classes=np.asarray(labels)[0])(est, X, y)
+        assert one == accs[0]
+        assert fdlab.curve(est, X, y, threat="worst-case-count", levels=[1], attacked_classes=labels[1])["error"][0] == \
+            pytest.approx(1 - accs[1], abs=1e-15)
     g = GridSearchCV(fs.FDROPClassifier(K=1), {"C": [0.1, 1.0]}, cv=3,
                      scoring=fs.make_robust_scorer("worst-case-count", 1, attacked_classes=["a"])).fit(X, y)
     assert np.all(np.isfinite(g.cv_results_["mean_test_score"]))
