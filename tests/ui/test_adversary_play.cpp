@@ -38,6 +38,7 @@ using namespace fdlab::ui;
 using testing::imageModels;
 using testing::textModels;
 using testing::tinyText;
+using testing::textModel;
 using testing::worstCaseCount;
 
 namespace {
@@ -263,6 +264,82 @@ private slots:
         QVERIFY2(p->revealLabel()->text().contains("The optimal adversary needs 1 deletion to flip it."), qPrintable(p->revealLabel()->text()));
         // Each sentence starts with a capital (review: "...marked 1). the optimal adversary needs").
         QVERIFY2(!p->revealLabel()->text().contains(QRegularExpression("\\. [a-z]")), qPrintable(p->revealLabel()->text()));
+    }
+
+    // Review (helper-43): on tables (pima, spambase, ...) the page said "Click features" and
+    // showed nothing to click. The instance's non-zero features are links "name = value";
+    // clicking one deletes it and the scores follow (by hand: A = -1 + 2*2 + 0.5*1 = 3.5,
+    // without bmi 3.5 - 4 = -0.5, fooled). An instance already wrong reads "wrong, as before"
+    // after Reveal, not "flipped".
+    void playOnATable() {
+        auto d = std::make_shared<Dataset>();
+        d->name = "table";
+        d->X = Dataset::Matrix::Zero(2, 3);
+        d->X << 0.0f, 2.0f, 1.0f, 1.0f, 0.0f, 0.0f;
+        d->labels = {1, 1};
+        d->classNames = {"ham", "spam"};
+        d->featureNames = {"age", "bmi", "glucose"};
+        d->fillDefaults();
+        Eigen::VectorXd w(3);
+        w << -3.0, 2.0, 0.5;
+        std::vector<std::pair<QString, TrainedModel>> models = {{"A", textModel(w, -1.0)}, {"B", textModel(w, -1.0)}};
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setContext(d, models, worstCaseCount(), 2);
+        v.setAdversaryMode(true);
+        AdversaryPlay* p = v.adversaryPlay();
+        QVERIFY(p->messageBrowser()->isVisible());
+        QVERIFY(!p->canvas()->isVisible());
+        const QString plain = p->messageBrowser()->toPlainText();
+        QVERIFY2(plain.contains("bmi = 2") && plain.contains("glucose = 1") && !plain.contains("age"), qPrintable(plain));
+        QVERIFY(p->messageBrowser()->toHtml().contains("href=\"1\""));
+        QCOMPARE(p->score(0).scores[0], 3.5);
+        emit p->messageBrowser()->anchorClicked(QUrl("1"));
+        QCOMPARE(p->game()->deleted(), std::vector<int>{1});
+        QCOMPARE(p->score(0).scores[0], -0.5);
+        QVERIFY(p->scoreLabel(0)->text().contains("fooled"));
+        QVERIFY(p->messageBrowser()->toHtml().contains("line-through"));
+        // Instance 1: -1 - 3 = -4, wrong before any deletion.
+        v.setInstance(1);
+        QVERIFY(waitForView(v, 1, 2));
+        QCOMPARE(p->score(0).scores[0], -4.0);
+        QVERIFY(revealAndWait(p));
+        QVERIFY2(p->revealLabel()->text().contains("wrong, as before"), qPrintable(p->revealLabel()->text()));
+        QVERIFY(!p->revealLabel()->text().contains("flipped"));
+    }
+
+    // Review (helper-43): with a one-sided threat (spam only) the Heatmaps and Robustness tabs
+    // leave a ham message alone, but Play had the student attack it and Reveal "flip" it.
+    void playLeavesUnattackedClassesAlone() {
+        AttackSpec spamOnly = worstCaseCount();
+        spamOnly.attackedClasses = {1};
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        auto d = tinyText();
+        auto ham = std::make_shared<Dataset>(*d);
+        ham->labels = {1, 0};   // message 1 as ham
+        v.setContext(ham, textModels(), spamOnly, 2);
+        v.setAdversaryMode(true);
+        AdversaryPlay* p = v.adversaryPlay();
+        QVERIFY(p->game());   // message 0: spam, attacked
+        v.setInstance(1);
+        QVERIFY(waitForView(v, 1, 2));
+        QVERIFY(!p->game());
+        const QLabel* intro = nullptr;
+        for (const QLabel* l : p->findChildren<QLabel*>())
+            if (l->text().contains("You are the adversary")) intro = l;
+        QVERIFY(intro);
+        QVERIFY2(intro->text().contains("attacks only instances of class <b>spam</b>") && intro->text().contains("left alone"),
+                 qPrintable(intro->text()));
+        QVERIFY(!p->findChild<QPushButton*>("playReveal")->isEnabled());
+        QVERIFY(!p->messageBrowser()->isVisible());
+        emit p->messageBrowser()->anchorClicked(QUrl("4"));   // nothing to play
+        QVERIFY(!p->game());
+        v.setInstance(0);
+        QVERIFY(waitForView(v, 0, 2));
+        QVERIFY(p->game() && p->findChild<QPushButton*>("playReveal")->isEnabled());
     }
 
     void drawYourOwn() {

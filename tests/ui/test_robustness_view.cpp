@@ -200,6 +200,40 @@ private slots:
         QVERIFY2(r.summaryLabel()->text().contains("Not this experiment's curve"), qPrintable(r.summaryLabel()->text()));
     }
 
+    // Review (helper-43): with prices (a value budget) the histograms' bins were rounded up to
+    // 1 unit, so prices of 0.5-2.5 gave three bars and instances already wrong (need 0) shared
+    // the first bar with needs below 1. Now 30 bins over the range and need 0 a bar of its own
+    // left of 0.
+    void valueBudgetHistogramsHaveFineBins() {
+        auto d = testing::tinyImages();
+        auto priced = std::make_shared<Dataset>(*d);
+        priced->importance.assign(16, 0.0);
+        for (int j = 0; j < 16; ++j) priced->importance[static_cast<std::size_t>(j)] = 0.5 + 0.125 * j;
+        RobustnessView r;
+        auto ctx = std::make_shared<InstanceViewContext>();
+        ctx->test = priced;
+        auto [a, b] = testing::tinyModels();
+        ctx->models = {{"A", std::move(a)}, {"B", std::move(b)}};
+        ctx->attack.threat = "worst-case-value-exact";
+        r.setContext(ctx);
+        QSignalSpy ready(&r, &RobustnessView::mapReady);
+        r.compute();
+        QVERIFY(ready.wait(30000));
+        int histograms = 0;
+        for (QCustomPlot* plot : r.findChildren<QCustomPlot*>())
+            for (int k = 0; k < plot->plottableCount(); ++k) {
+                auto* bars = qobject_cast<QCPBars*>(plot->plottable(k));
+                if (!bars) continue;
+                ++histograms;
+                QVERIFY2(bars->width() < 0.9, qPrintable(QString::number(bars->width())));
+                bool zeroApart = false;
+                for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                    zeroApart |= it->key < 0.0;   // need 0: instance 0 is wrong for both (tiny_images.h)
+                QVERIFY(zeroApart);
+            }
+        QCOMPARE(histograms, 2);
+    }
+
     void manyInstancesAsAHistogram() {
         auto d = std::make_shared<Dataset>();
         d->X = Dataset::Matrix::Zero(RobustnessView::kScatterLimit + 1, 16);

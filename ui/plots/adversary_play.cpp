@@ -55,6 +55,7 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_limit);
     m_used = new QLabel(this);
     m_used->setObjectName("playUsed");
+    m_used->setWordWrap(true);
     bar->addWidget(m_used, 1);
     m_reset = new QPushButton(tr("Start again"), this);
     m_reset->setToolTip(tr("Restore every deleted feature"));
@@ -115,6 +116,9 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
     m_board = new QLabel(this);
     m_board->setObjectName("playScoreboard");
     m_board->setStyleSheet("color: palette(dark);");
+    // Wrapped: unwrapped, the scoreboard asked 897 px and pushed the Play page's buttons off a
+    // 1280x720 screen with the docks open.
+    m_board->setWordWrap(true);
     outer->addWidget(m_board);
 
     connect(m_canvas, &ColorMapWidget::cellPressed, this, [this](int r, int c, Qt::MouseButtons) {
@@ -131,7 +135,7 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
     connect(m_reset, &QPushButton::clicked, this, &AdversaryPlay::reset);
     connect(m_reveal, &QPushButton::clicked, this, &AdversaryPlay::reveal);
     connect(m_limit, &QDoubleSpinBox::valueChanged, this, [this] {
-        if (m_ctx) startRound();
+        if (m_ctx && m_attacked) startRound();
     });
     clear();
 }
@@ -182,21 +186,54 @@ void AdversaryPlay::setGame(HeatmapContextPtr ctx, int a, int b, int instance, d
     const Dataset& d = *m_ctx->test;
     const PlayBudget kind = budgetOfThreat(m_ctx->attack, d);
     const bool ownUnit = threatInfo(m_ctx->attack.threat).level == (kind.byValue ? LevelKind::Value : LevelKind::Count);
-    m_textLayout = !d.imageShape && d.documents;
+    // Words of a message, or (tables: pima, spambase, ...) the instance's features as a list of
+    // names to click; images are clicked pixel by pixel. Tables had an empty page before.
+    m_textLayout = !d.imageShape;
     const QSignalBlocker block(m_limit);
     m_limit->setDecimals(kind.byValue ? 2 : 0);
     m_limit->setRange(0.0, kind.byValue ? d.totalImportance() : static_cast<double>(d.features()));
     m_limit->setValue(ownUnit ? limit : 20.0);   // a probability or fraction is no count
     m_limit->setPrefix(kind.byValue ? QStringLiteral("N = ") : QStringLiteral("K = "));
     m_message.reset();
-    if (m_textLayout) {
+    if (m_textLayout && d.documents) {
         const TrainedModel& t = model(0);
         const AttackResult clean = attackInstance(d, instance, *t.scorer, AttackSpec{});
         m_message = std::make_shared<MessageView>(buildMessageView(d, instance, *t.scorer, t.linear.get(), clean));
     }
-    const QString what = m_textLayout ? tr("Click words of the message to delete them") : d.imageShape
-                                          ? tr("Click pixels to delete them, or drag to brush over several")
-                                          : tr("Click features to delete them");
+    const QString what = d.documents && !d.imageShape ? tr("Click words of the message to delete them")
+                         : d.imageShape ? tr("Click pixels to delete them, or drag to brush over several")
+                                        : tr("Click features (name = value) to delete them");
+    // A one-sided threat leaves the other classes alone: so does the game (the Heatmaps and
+    // Robustness tabs show this instance unattacked; Play had the student attack it anyway).
+    const int label = d.labels[static_cast<std::size_t>(instance)];
+    m_attacked = m_ctx->attack.attacks(label);
+    if (!m_attacked) {
+        QStringList attacked;
+        for (int c : m_ctx->attack.attackedClasses) attacked << className(c).toHtmlEscaped();
+        m_jobs->discard();
+        m_game.reset();
+        for (int k = 0; k < 2; ++k) {
+            m_optimum[k].reset();
+            m_need[k].reset();
+        }
+        m_intro->setText(tr("<b>You are the adversary.</b> This threat attacks only instances of class <b>%1</b>: "
+                            "instance #%2 (class <b>%3</b>) is left alone, as on the Heatmaps and Robustness tabs. "
+                            "Choose an instance of an attacked class to play.")
+                             .arg(attacked.join(QStringLiteral(", ")))
+                             .arg(instance)
+                             .arg(className(label).toHtmlEscaped()));
+        for (QWidget* w : std::initializer_list<QWidget*>{m_images, m_text, m_score[0], m_score[1]}) w->setVisible(false);
+        m_revealText->clear();
+        m_used->clear();
+        m_limit->setEnabled(false);
+        m_reset->setEnabled(false);
+        m_reveal->setEnabled(false);
+        emit changed();
+        return;
+    }
+    m_limit->setEnabled(true);
+    m_reset->setEnabled(true);
+    m_reveal->setEnabled(true);
     m_intro->setText(tr("<b>You are the adversary.</b> %1; click a deleted one again to restore it. Your aim: make "
                         "the learners misclassify instance #%2 (true class <b>%3</b>) within your budget.%4")
                          .arg(what).arg(instance).arg(className(d.labels[static_cast<std::size_t>(instance)]).toHtmlEscaped())
@@ -219,7 +256,7 @@ void AdversaryPlay::startRound() {
 }
 
 void AdversaryPlay::reset() {
-    if (!m_ctx) return;
+    if (!m_ctx || !m_attacked) return;
     startRound();
 }
 
@@ -310,33 +347,46 @@ void AdversaryPlay::drawText() {
     m_prices->setVisible(false);
     for (ColorMapWidget* w : m_best) w->setVisible(false);
     m_text->setVisible(true);
-    if (!m_message) return;
-    const std::string& text = m_message->text;
     const std::vector<int>& mine = m_game->deleted();
     const auto in = [](const std::vector<int>& set, int j) { return std::binary_search(set.begin(), set.end(), j); };
     const bool byValue = m_game->budget().byValue;
-    QString html = QStringLiteral("<div style='white-space: pre-wrap'>");
-    std::size_t at = 0;
-    for (const MessageSpan& span : m_message->spans) {
-        html += QString::fromUtf8(text.data() + at, static_cast<qsizetype>(span.offset - at)).toHtmlEscaped();
-        const QString word = QString::fromUtf8(text.data() + span.offset, span.length).toHtmlEscaped();
-        at = span.offset + span.length;
-        if (span.feature < 0) {
-            html += word;
-            continue;
-        }
-        const int j = span.feature;
+    // One clickable word: struck when you deleted it, its price with a value budget, the optimal
+    // adversary's marks once revealed.
+    auto link = [&](int j, const QString& word) {
         QString style = QStringLiteral("text-decoration: none; color: #1a3c8c;");
         if (in(mine, j)) style = QStringLiteral("text-decoration: line-through; color: %1; background: #ffd6d6;").arg(kRed);
         QString marks;
         for (int k = 0; k < 2; ++k)
             if (m_optimum[k] && in(m_optimum[k]->deleted, j)) marks += k == 0 ? QStringLiteral("\u00b9") : QStringLiteral("\u00b2");
         if (!marks.isEmpty()) style += QStringLiteral(" border-bottom: 2px solid #7030a0;");
-        html += QStringLiteral("<a href='%1' style='%2'>%3</a>").arg(j).arg(style, word);
-        if (byValue) html += QStringLiteral("<sub style='color:#666'>%1</sub>").arg(m_game->budget().prices[static_cast<std::size_t>(j)], 0, 'g', 3);
-        if (!marks.isEmpty()) html += QStringLiteral("<sup style='color:#7030a0'><b>%1</b></sup>").arg(marks);
+        QString out = QStringLiteral("<a href='%1' style='%2'>%3</a>").arg(j).arg(style, word);
+        if (byValue) out += QStringLiteral("<sub style='color:#666'>%1</sub>").arg(m_game->budget().prices[static_cast<std::size_t>(j)], 0, 'g', 3);
+        if (!marks.isEmpty()) out += QStringLiteral("<sup style='color:#7030a0'><b>%1</b></sup>").arg(marks);
+        return out;
+    };
+    QString html = QStringLiteral("<div style='white-space: pre-wrap'>");
+    if (m_message) {
+        const std::string& text = m_message->text;
+        std::size_t at = 0;
+        for (const MessageSpan& span : m_message->spans) {
+            html += QString::fromUtf8(text.data() + at, static_cast<qsizetype>(span.offset - at)).toHtmlEscaped();
+            const QString word = QString::fromUtf8(text.data() + span.offset, span.length).toHtmlEscaped();
+            at = span.offset + span.length;
+            html += span.feature < 0 ? word : link(span.feature, word);
+        }
+        html += QString::fromUtf8(text.data() + at, static_cast<qsizetype>(text.size() - at)).toHtmlEscaped();
+    } else {
+        // A table row: its non-zero features (deleting a zero changes nothing) as "name = value".
+        const Dataset& d = *m_ctx->test;
+        QStringList items;
+        m_game->row().forEachNonZero([&](int j, float x) {
+            const QString name = j < static_cast<int>(d.featureNames.size()) ? QString::fromStdString(d.featureNames[static_cast<std::size_t>(j)])
+                                                                            : QStringLiteral("f%1").arg(j + 1);
+            items << link(j, name.toHtmlEscaped()) + QStringLiteral(" = %1").arg(static_cast<double>(x), 0, 'g', 4);
+        });
+        html += items.join(QStringLiteral("    "));
     }
-    html += QString::fromUtf8(text.data() + at, static_cast<qsizetype>(text.size() - at)).toHtmlEscaped() + QStringLiteral("</div>");
+    html += QStringLiteral("</div>");
     const int scroll = m_text->verticalScrollBar()->value();
     m_text->setHtml(html);
     m_text->verticalScrollBar()->setValue(scroll);
@@ -407,7 +457,9 @@ void AdversaryPlay::showReveal(const RevealOutcome& r, const DeletionGame& atPre
         lines << tr("<b>%1</b>: within %2, %3 leaves score %4 (%5, marked %6). %7. You %8 with %9.")
                      .arg(learnerName(k).toHtmlEscaped(), budgetText(atPress.budget().limit), adversary)
                      .arg(o.after.scores.size() == 1 ? o.after.scores[0] : o.after.margin, 0, 'f', 3)
-                     .arg(o.after.margin <= 0 ? tr("<span style='color:%1'>flipped</span>").arg(kRed) : tr("not flipped"),
+                     .arg(o.after.margin <= 0 ? (n.need == 0 ? tr("<span style='color:%1'>wrong, as before</span>").arg(kRed)
+                                                             : tr("<span style='color:%1'>flipped</span>").arg(kRed))
+                                              : tr("not flipped"),
                           m_textLayout ? (k == 0 ? QStringLiteral("\u00b9") : QStringLiteral("\u00b2")) : tr("in the image on the right"))
                      .arg(needText, youFlipped ? tr("<b>fooled it</b>") : tr("did not fool it"), budgetText(atPress.spent()));
         fooled += youFlipped;

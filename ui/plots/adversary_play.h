@@ -100,7 +100,8 @@ private:
     std::optional<DeletionGame> m_game;
     std::optional<OptimalPlay> m_optimum[2];
     std::optional<FlipNeed> m_need[2];
-    bool m_textLayout = false;
+    bool m_textLayout = false;   ///< words or features in m_text (not an image)
+    bool m_attacked = true;      ///< the threat attacks the instance's class (one-sided threats)
     std::shared_ptr<const MessageView> m_message;
     JobRunner* m_jobs = nullptr;   ///< the reveal's searches
 

@@ -288,13 +288,19 @@ void RobustnessView::draw() {
     m_scatter->replot();
 
     // One histogram per learner: bins of the need, the last bar "never".
-    const double width = std::max(r.byValue ? m_never / 30.0 : 1.0, std::ceil(m_never / 30.0));
+    // Counts: whole bins of at least 1. Values: 30 bins over the range (the ceiling made them at
+    // least 1 unit wide: pima's prices 0.54-2.47 gave three bars), and instances already wrong
+    // (need 0) a bar of their own just left of 0, not mixed with needs below one bin.
+    const double width = r.byValue ? m_never / 30.0 : std::max(1.0, std::ceil(m_never / 30.0));
     for (int k = 0; k < 2; ++k) {
         const std::vector<double>& need = k == 0 ? r.needA : r.needB;
         QMap<double, double> bins;
         for (int i = 0; i < r.done; ++i) {
             const double v = place(need[static_cast<std::size_t>(i)]);
-            const double at = std::isfinite(need[static_cast<std::size_t>(i)]) ? std::floor(v / width) * width + width / 2 : m_never;
+            const double n = need[static_cast<std::size_t>(i)];
+            const double at = !std::isfinite(n)         ? m_never
+                              : r.byValue && n == 0.0   ? -width / 2
+                                                        : std::floor(v / width) * width + width / 2;
             bins[at] += 1;
         }
         m_bars[k]->setWidth(width * 0.9);
@@ -303,7 +309,7 @@ void RobustnessView::draw() {
                                                       : tr("%1 needed against %2 (last bar: never, or not attacked)").arg(unit, names[k]));
         m_hist[k]->xAxis->setRange(-width, m_never + width);
         m_hist[k]->rescaleAxes();
-        m_hist[k]->xAxis->setRange(-width, m_never + width);
+        m_hist[k]->xAxis->setRange(-width * (r.byValue ? 1.5 : 1.0), m_never + width);
         m_hist[k]->yAxis->setRangeLower(0);
         m_hist[k]->replot();
     }
