@@ -382,7 +382,7 @@ void AdversaryPlay::drawText() {
         m_game->row().forEachNonZero([&](int j, float x) {
             const QString name = j < static_cast<int>(d.featureNames.size()) ? QString::fromStdString(d.featureNames[static_cast<std::size_t>(j)])
                                                                             : QStringLiteral("f%1").arg(j + 1);
-            items << link(j, name.toHtmlEscaped()) + QStringLiteral(" = %1").arg(static_cast<double>(x), 0, 'g', 4);
+            items << link(j, name.toHtmlEscaped()) + QStringLiteral("\u00a0=\u00a0%1").arg(static_cast<double>(x), 0, 'g', 4);
         });
         html += items.join(QStringLiteral("    "));
     }
