@@ -69,6 +69,25 @@ private slots:
                      text.contains("on it: 1."), qPrintable(text));
     }
 
+    // Review (helper-44): a spared instance the learner gets wrong has need 0 and sat in the
+    // need-0 bar, while the axis says spared ones are in the last bar. Attacking "neg" only,
+    // instances 0-2 are spared (instance 0 wrong for both) and instance 3 is never flipped: one
+    // bar of 4 per learner.
+    void sparedInstancesAreInTheLastHistogramBar() {
+        TwoTabs t;
+        QVERIFY(t.computeAttacking({0}));
+        int histograms = 0;
+        for (QCustomPlot* plot : t.map->findChildren<QCustomPlot*>())
+            for (int k = 0; k < plot->plottableCount(); ++k) {
+                auto* bars = qobject_cast<QCPBars*>(plot->plottable(k));
+                if (!bars) continue;
+                ++histograms;
+                QCOMPARE(bars->data()->size(), 1);
+                QCOMPARE(bars->data()->constBegin()->value, 4.0);
+            }
+        QCOMPARE(histograms, 2);
+    }
+
     void sparedInstancesAreDrawnApart() {
         // Review: the scatter drew the instances a one-sided threat spares (ham, when only spam is
         // attacked) like attacked ones, sitting at "never" as if the learners resisted there.

@@ -101,12 +101,12 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
         m_best[k]->setScaleLabel(tr("x_j (red: deleted)"));
         images->addWidget(m_best[k], 1);
     }
-    outer->addWidget(m_images, 1);
+    outer->addWidget(m_images, 100);
     m_text = new QTextBrowser(this);
     m_text->setObjectName("playMessage");
     m_text->setOpenLinks(false);
     m_text->setOpenExternalLinks(false);
-    outer->addWidget(m_text, 1);
+    outer->addWidget(m_text, 100);
 
     m_revealText = new QLabel(this);
     m_revealText->setObjectName("playRevealText");
@@ -120,6 +120,9 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
     // 1280x720 screen with the docks open.
     m_board->setWordWrap(true);
     outer->addWidget(m_board);
+    // Takes the room only when the instance and its text are hidden (an unattacked class), so
+    // that the explanation stays at the top instead of floating mid-page.
+    outer->addStretch(1);
 
     connect(m_canvas, &ColorMapWidget::cellPressed, this, [this](int r, int c, Qt::MouseButtons) {
         clickFeature(r * m_canvas->imageCols() + c);
@@ -200,9 +203,13 @@ void AdversaryPlay::setGame(HeatmapContextPtr ctx, int a, int b, int instance, d
         const AttackResult clean = attackInstance(d, instance, *t.scorer, AttackSpec{});
         m_message = std::make_shared<MessageView>(buildMessageView(d, instance, *t.scorer, t.linear.get(), clean));
     }
-    const QString what = d.documents && !d.imageShape ? tr("Click words of the message to delete them")
-                         : d.imageShape ? tr("Click pixels to delete them, or drag to brush over several")
-                                        : tr("Click features (name = value) to delete them");
+    const bool scaled = m_ctx->preprocessor && m_ctx->preprocessor->scaling != Scaling::None;
+    const QString what =
+        d.documents && !d.imageShape ? tr("Click words of the message to delete them")
+        : d.imageShape               ? tr("Click pixels to delete them, or drag to brush over several")
+        : scaled ? tr("Click features (name = value, as the learners see it after %1 scaling; 0s are not listed) to delete them")
+                       .arg(QString::fromUtf8(toString(m_ctx->preprocessor->scaling)))
+                 : tr("Click features (name = value; 0s are not listed) to delete them");
     // A one-sided threat leaves the other classes alone: so does the game (the Heatmaps and
     // Robustness tabs show this instance unattacked; Play had the student attack it anyway).
     const int label = d.labels[static_cast<std::size_t>(instance)];
@@ -216,12 +223,12 @@ void AdversaryPlay::setGame(HeatmapContextPtr ctx, int a, int b, int instance, d
             m_optimum[k].reset();
             m_need[k].reset();
         }
-        m_intro->setText(tr("<b>You are the adversary.</b> This threat attacks only instances of class <b>%1</b>: "
-                            "instance #%2 (class <b>%3</b>) is left alone, as on the Heatmaps and Robustness tabs. "
+        // One arg() call: a class named "10%3" was read as a place marker by a chained arg().
+        m_intro->setText(tr("<b>You are the adversary.</b> This threat attacks only instances of %1 <b>%2</b>: "
+                            "instance #%3 (class <b>%4</b>) is left alone, as on the Heatmaps and Robustness tabs. "
                             "Choose an instance of an attacked class to play.")
-                             .arg(attacked.join(QStringLiteral(", ")))
-                             .arg(instance)
-                             .arg(className(label).toHtmlEscaped()));
+                             .arg(attacked.size() == 1 ? tr("class") : tr("classes"), attacked.join(QStringLiteral(", ")),
+                                  QString::number(instance), className(label).toHtmlEscaped()));
         for (QWidget* w : std::initializer_list<QWidget*>{m_images, m_text, m_score[0], m_score[1]}) w->setVisible(false);
         m_revealText->clear();
         m_used->clear();
@@ -358,10 +365,11 @@ void AdversaryPlay::drawText() {
         QString marks;
         for (int k = 0; k < 2; ++k)
             if (m_optimum[k] && in(m_optimum[k]->deleted, j)) marks += k == 0 ? QStringLiteral("\u00b9") : QStringLiteral("\u00b2");
-        if (!marks.isEmpty()) style += QStringLiteral(" border-bottom: 2px solid #7030a0;");
+        // Qt's rich text drops border-bottom: the optimal adversary's words get a tint instead.
+        if (!marks.isEmpty() && !in(mine, j)) style += QStringLiteral(" background: #ead8f5;");
         QString out = QStringLiteral("<a href='%1' style='%2'>%3</a>").arg(j).arg(style, word);
         if (byValue) out += QStringLiteral("<sub style='color:#666'>%1</sub>").arg(m_game->budget().prices[static_cast<std::size_t>(j)], 0, 'g', 3);
-        if (!marks.isEmpty()) out += QStringLiteral("<sup style='color:#7030a0'><b>%1</b></sup>").arg(marks);
+        if (!marks.isEmpty()) out += QStringLiteral("<sup style='color:#7030a0; font-size:large'><b>%1</b></sup>").arg(marks);
         return out;
     };
     QString html = QStringLiteral("<div style='white-space: pre-wrap'>");
@@ -380,9 +388,13 @@ void AdversaryPlay::drawText() {
         const Dataset& d = *m_ctx->test;
         QStringList items;
         m_game->row().forEachNonZero([&](int j, float x) {
-            const QString name = j < static_cast<int>(d.featureNames.size()) ? QString::fromStdString(d.featureNames[static_cast<std::size_t>(j)])
-                                                                            : QStringLiteral("f%1").arg(j + 1);
-            items << link(j, name.toHtmlEscaped()) + QStringLiteral("\u00a0=\u00a0%1").arg(static_cast<double>(x), 0, 'g', 4);
+            QString name = j < static_cast<int>(d.featureNames.size()) ? QString::fromStdString(d.featureNames[static_cast<std::size_t>(j)])
+                                                                      : QStringLiteral("f%1").arg(j + 1);
+            // One item never parts at a line end: hyphens and spaces of the name do not break
+            // (vote's "anti-satellite-" / "test-ban=n" read as two features).
+            const bool oneHot = name.contains(QLatin1Char('=')) && x == 1.0f;   // vote's "crime=y": its value says it
+            name = name.toHtmlEscaped().replace(QLatin1Char('-'), QChar(0x2011)).replace(QLatin1Char(' '), QChar(0x00a0));
+            items << link(j, name) + (oneHot ? QString() : QStringLiteral("\u00a0=\u00a0%1").arg(static_cast<double>(x), 0, 'g', 6));
         });
         html += items.join(QStringLiteral("    "));
     }

@@ -298,9 +298,12 @@ void RobustnessView::draw() {
         for (int i = 0; i < r.done; ++i) {
             const double v = place(need[static_cast<std::size_t>(i)]);
             const double n = need[static_cast<std::size_t>(i)];
-            const double at = !std::isfinite(n)         ? m_never
-                              : r.byValue && n == 0.0   ? -width / 2
-                                                        : std::floor(v / width) * width + width / 2;
+            // Instances the threat spares go with "never, or not attacked" whatever their need
+            // (a wrong spared instance has need 0, and sat in the need-0 bar).
+            const bool spared = r.spared.size() > static_cast<std::size_t>(i) && r.spared[static_cast<std::size_t>(i)];
+            const double at = spared || !std::isfinite(n) ? m_never
+                              : r.byValue && n == 0.0     ? -width / 2
+                                                          : std::floor(v / width) * width + width / 2;
             bins[at] += 1;
         }
         m_bars[k]->setWidth(width * 0.9);
