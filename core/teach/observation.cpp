@@ -541,8 +541,17 @@ Observation computeObservation(const ObservationSpec& spec, const ObservationInp
     if (!spec.claim.empty()) {
         const Claim cl = splitClaim(spec.claim);
         const double a = evaluateExpression(cl.lhs, out.values), b = evaluateExpression(cl.rhs, out.values);
-        auto number = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "infinity" : "-infinity") : formatValue(v, "level"); };
-        out.claimNumbers = number(a) + " " + cl.op + " " + number(b);
+        // A flip count that no budget reaches reads "never" (a student read "infinity > 6").
+        const auto flipCount = [&](std::string name) {
+            name.erase(0, name.find_first_not_of(' '));
+            name.erase(name.find_last_not_of(' ') + 1);
+            return std::any_of(spec.values.begin(), spec.values.end(),
+                               [&](const QuantitySpec& q) { return q.name == name && q.kind == "flip_count"; });
+        };
+        auto number = [](double v, bool flips) {
+            return std::isinf(v) ? std::string(v > 0 ? (flips ? "never" : "infinity") : "-infinity") : formatValue(v, "level");
+        };
+        out.claimNumbers = number(a, flipCount(cl.lhs)) + " " + cl.op + " " + number(b, flipCount(cl.rhs));
         // Names (letters, digits, '_', starting with a letter or '_') become the values shown.
         const std::string& c = spec.claim;
         for (std::size_t i = 0; i < c.size();) {
@@ -562,7 +571,8 @@ Observation computeObservation(const ObservationSpec& spec, const ObservationInp
             // Short words for what has no number (the sentence explains it at length).
             out.claimWithValues += v == out.values.end()        ? name
                                    : std::isnan(v->value)       ? std::string("none")
-                                   : std::isinf(v->value)       ? std::string(v->value > 0 ? "infinity" : "-infinity")
+                                   : std::isinf(v->value)       ? std::string(v->value > 0 ? (flipCount(name) ? "never" : "infinity")
+                                                                                           : "-infinity")
                                                                 : v->text;
             i = e;
         }

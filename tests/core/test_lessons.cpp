@@ -180,6 +180,15 @@ private slots:
         QCOMPARE(valueOf(o, "fA"), 3.0);
         QCOMPARE(valueOf(o, "fB"), 10.0);
         QVERIFY(std::isinf(valueOf(o, "f3")));   // instance 3: nothing worth deleting, never flips
+        // A check line reads "never" for such a count (a student read "infinity > 3"); a plain
+        // expression's infinity stays "infinity".
+        const Observation never = observe({{"values", {{"f3", {{"kind", "flip_count"}, {"learner", "A"}, {"instance", 3}}},
+                                                       {"fA", {{"kind", "flip_count"}, {"learner", "A"}}}}},
+                                           {"text", "{f3}"}, {"claim", "f3 > fA"}},
+                                          in);
+        QCOMPARE(QString::fromStdString(never.claimWithValues), QString("never > 3"));
+        QCOMPARE(QString::fromStdString(never.claimNumbers), QString("never > 3"));
+        QVERIFY(never.claimHolds);
         QCOMPARE(valueOf(o, "dA"), 3.0);
         QCOMPARE(valueOf(o, "aA"), -0.5);
         QCOMPARE(valueOf(o, "wA"), 0.5);
