@@ -466,11 +466,27 @@ std::vector<std::string> labelStrings(const py::handle& y) {
         py::list l = a.attr("tolist")();
         // Labels that are different objects but print alike (1 and '1') would be one class.
         std::map<std::string, std::size_t> first;
+        // Labels that are equal (1, 1.0 and True; numpy.unique and scikit-learn see one class)
+        // were two classes, '1' and '1.0': an equal label takes the name of the first one.
+        // Unhashable labels (a list) are named by str() alone.
+        py::dict named;
         for (std::size_t i = 0; i < out.size(); ++i) {
             py::object o = l[i];
             if (PyFloat_Check(o.ptr()) && std::isnan(PyFloat_AsDouble(o.ptr())))   // NaN (np.nan, float("nan")): no class
                 throw std::invalid_argument("y: label y[" + std::to_string(i) + "] is NaN; every label must name a class");
-            out[i] = py::isinstance<py::bytes>(o) ? o.cast<std::string>() : py::str(o).cast<std::string>();
+            const int seen = PyDict_Contains(named.ptr(), o.ptr());
+            if (seen < 0) PyErr_Clear();
+            if (seen == 1) {
+                out[i] = named[o].cast<std::string>();
+                continue;
+            }
+            const bool isFloat = PyFloat_Check(o.ptr());
+            const double f = isFloat ? PyFloat_AsDouble(o.ptr()) : 0.0;
+            if (isFloat && f == std::round(f) && std::abs(f) < 9.2e18)   // a whole float reads as in a float array: 1.0 -> '1'
+                out[i] = std::to_string(static_cast<long long>(f));
+            else
+                out[i] = py::isinstance<py::bytes>(o) ? o.cast<std::string>() : py::str(o).cast<std::string>();
+            if (seen == 0) named[o] = py::bytes(out[i]);
             const auto [it, fresh] = first.try_emplace(out[i], i);
             if (!fresh && !o.equal(l[it->second]))
                 throw std::invalid_argument("y: labels " + py::repr(l[it->second]).cast<std::string>() + " (y[" +

@@ -448,7 +448,7 @@ bool labelFlipPoints(const ExperimentSpec& spec, const PreparedSplit& ps, const 
             const FitResult& f = models.back().fit;
             if (f.status == Status::Cancelled || rc.cancelled()) return false;
             if (f.status == Status::Failed) throw std::runtime_error(f.message);
-            if (f.status == Status::MaxIterations) warn(ls.id + ": stopped at the iteration limit (" + f.message + ")");
+            if (f.status == Status::MaxIterations) warn(ls.id + ": stopped short of its tolerance (" + f.message + ")");
             if (cands.size() > 1) {
                 const double v = scoreDataset(*models.back().scorer, ps.validation).error;
                 if (c == 0 || v < bestVal) best = c, bestVal = v;
@@ -583,7 +583,7 @@ ExperimentResult runExperiment(const ExperimentSpec& spec, const RunControl& rc,
                 if (f.status == Status::Cancelled || rc.cancelled()) return;
                 if (f.status == Status::Failed) throw std::runtime_error(f.message);
                 if (f.status == Status::MaxIterations)
-                    warn(where + ": stopped at the iteration limit (" + f.message + ") with params " + c.dump());
+                    warn(where + ": stopped short of its tolerance (" + f.message + ") with params " + c.dump());
             }
             // Choose a candidate per level.
             const std::size_t nLevels = spec.levels.size();

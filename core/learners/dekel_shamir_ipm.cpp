@@ -121,6 +121,7 @@ public:
             if (merit < bestMerit) {
                 progressIt = it - 1;
                 bestMerit = merit;
+                out.merit = merit;
                 bestIt = it - 1;
                 best = x;
                 out.iterations = it - 1;

@@ -67,6 +67,7 @@
 
 #include <Eigen/Core>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,9 @@ struct DekelShamirIpmResult {
     double dual = 0.0;       ///< the dual objective / m at the last iterate
     int iterations = 0;
     long cgIterations = 0;   ///< conjugate-gradient steps in all (0 on the dense path)
+    /// max(relative gap, primal infeasibility, dual infeasibility) at the returned iterate (the
+    /// best one seen): how far from LP (4)'s optimum it is, also when the method stalled.
+    double merit = std::numeric_limits<double>::infinity();
     Status status = Status::Failed;
     std::string message;
 };

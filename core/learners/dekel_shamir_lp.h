@@ -127,6 +127,9 @@ struct DekelShamirLpParams {
     /// many features and solved by preconditioned conjugate gradients above (see
     /// dekel_shamir_ipm.h). Default 3000; >= 0 (0: always conjugate gradients).
     int ipmDenseMaxFeatures = 3000;
+    /// StructuredInteriorPoint above ipmDenseMaxFeatures: conjugate-gradient steps per Newton
+    /// solve at most. Default 2000; >= 1.
+    int ipmCgMaxIterations = 2000;
 
     /// Throws std::invalid_argument naming the field. N < V is checked by fit, which knows V.
     void validate() const;

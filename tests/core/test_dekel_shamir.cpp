@@ -567,6 +567,43 @@ private slots:
         if (N > 0 && !boxBias) QVERIFY(ref > 0.01);  // not a trivial LP
     }
 
+    void interiorPointKeepsAStalledIterateNearTheOptimum() {
+        // Above ipmDenseMaxFeatures there is no exact fallback: an interior point that stalls near
+        // the optimum keeps its best iterate as a model (MaxIterations, a warning in a run), one
+        // that stalls far from it still fails. Conjugate gradients capped at a few steps per
+        // Newton solve make it stall (seed 111, 3 steps: merit 2e-4; seed 113, 1 step: merit 0.2).
+        auto p = lpParams(3.0, DekelShamirLpMethod::StructuredInteriorPoint);
+        p.gamma = 0.5;
+        p.useImportance = false;
+        p.ipmDenseMaxFeatures = 0;
+        const Dataset near = randomData(111, 60, 40, 0.7);
+        auto ref = p;
+        ref.method = DekelShamirLpMethod::Simplex;
+        const double optimum = fitObjective(near, ref);
+        p.ipmCgMaxIterations = 3;
+        const FitResult kept = fitDekelShamirLp(near, p);
+        QCOMPARE(kept.status, Status::MaxIterations);
+        QVERIFY2(kept.message.find("stalled") != std::string::npos &&
+                     kept.message.find("best iterate is kept as the model") != std::string::npos,
+                 kept.message.c_str());
+        // The reported value is the model's own exact LP value: at or above the optimum, and close.
+        const DekelShamirAdversary adv(near, p.gamma, p.N, p.useImportance);
+        const double own = adv.averageLoss(kept.model.w(), kept.model.b(0),
+                                           DekelShamirAdversary::Oracle::Fractional);
+        QVERIFY2(std::abs(own - kept.objective) < 1e-12, qPrintable(QString("%1 vs %2").arg(own).arg(kept.objective)));
+        QVERIFY2(kept.objective >= optimum - 1e-9 && kept.objective < optimum * (1 + 1e-3),
+                 qPrintable(QString("kept %1, optimum %2").arg(kept.objective, 0, 'g', 12).arg(optimum, 0, 'g', 12)));
+        // Far from the optimum it still fails.
+        p.ipmCgMaxIterations = 1;
+        const FitResult far = fitDekelShamirLp(randomData(113, 60, 40, 0.7), p);
+        QCOMPARE(far.status, Status::Failed);
+        QVERIFY2(far.message.find("stalled") != std::string::npos, far.message.c_str());
+        // A bad cap names the field.
+        p.ipmCgMaxIterations = 0;
+        QVERIFY(thrownMessage([&] { fitDekelShamirLp(near, p); }).find("DekelShamirLpParams.ipmCgMaxIterations") !=
+                std::string::npos);
+    }
+
     void interiorPointConjugateGradientLimitsAndParams() {
         // One CG step per Newton solve cannot give usable directions: the interior point must not
         // claim an optimum, and it says how many solves hit the limit.

@@ -45,7 +45,7 @@ namespace {
 
 // Prices equal to the damages (p_j = v_j, 40 distinct sizes), the hopeless case of the exact
 // value adversary (knapsack_bb.h): row 0 has every feature at 1 and a margin of half the total,
-// so both the knapsack at N = 20.12 and the cheapest flip search to their step limit (about
+// so both the knapsack at N = 20.123456789 and the cheapest flip search to their step limit (about
 // 0.2 s each) and give up. Row 1 is easy: one feature, worth 1, against a bias of -0.5.
 struct Hopeless {
     HeatmapContextPtr ctx;
@@ -96,8 +96,18 @@ private slots:
         const Hopeless h = hopeless();
         AdversaryPlay p;
         showHopeless(p, h, 0);
-        const PlayBudget budget = p.game()->budget();   // N as the spin box holds it (20.12)
-        QVERIFY(budget.byValue && std::abs(budget.limit - 20.12) < 1e-9 && budget.prices == h.budget.prices);
+        // The run's own N (20.123456789), though the spin box shows 20.12: Play was played at the
+        // rounded value while the Heatmaps tab showed the level. A budget the student types is
+        // played as typed.
+        const PlayBudget budget = p.game()->budget();
+        QVERIFY2(budget.byValue && budget.limit == h.budget.limit && budget.prices == h.budget.prices,
+                 qPrintable(QString::number(budget.limit, 'g', 12)));
+        QCOMPARE(p.limitSpin()->value(), 20.12);
+        p.limitSpin()->setValue(20.5);
+        QCOMPARE(p.game()->budget().limit, 20.5);
+        p.limitSpin()->setValue(20.12);   // back to the level's rounded value: the level itself
+        QCOMPARE(p.game()->budget().limit, h.budget.limit);
+        showHopeless(p, h, 0);
         const double N = budget.limit;
         QString expected[2];
         for (int k = 0; k < 2; ++k) {

@@ -196,6 +196,8 @@ void AdversaryPlay::setGame(HeatmapContextPtr ctx, int a, int b, int instance, d
     m_limit->setDecimals(kind.byValue ? 2 : 0);
     m_limit->setRange(0.0, kind.byValue ? d.totalImportance() : static_cast<double>(d.features()));
     m_limit->setValue(ownUnit ? limit : 20.0);   // a probability or fraction is no count
+    m_exactLimit = ownUnit && kind.byValue ? std::clamp(limit, m_limit->minimum(), m_limit->maximum())
+                                           : std::numeric_limits<double>::quiet_NaN();
     m_limit->setPrefix(kind.byValue ? QStringLiteral("N = ") : QStringLiteral("K = "));
     m_message.reset();
     if (m_textLayout && d.documents) {
@@ -252,6 +254,10 @@ void AdversaryPlay::startRound() {
     const Dataset& d = *m_ctx->test;
     PlayBudget budget = budgetOfThreat(m_ctx->attack, d);
     budget.limit = budget.byValue ? m_limit->value() : std::round(m_limit->value());
+    // The run's own level while the spin box still shows it (rounded to its decimals).
+    if (budget.byValue && std::isfinite(m_exactLimit) &&
+        std::abs(m_limit->value() - m_exactLimit) <= 0.5 * std::pow(10.0, -m_limit->decimals()) * (1.0 + 1e-9))
+        budget.limit = m_exactLimit;
     m_jobs->discard();   // a reveal still searching is the last round's
     m_game.emplace(d.row(m_instance), d.labels[static_cast<std::size_t>(m_instance)], std::move(budget));
     for (int k = 0; k < 2; ++k) {

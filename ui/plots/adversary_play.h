@@ -14,6 +14,7 @@
 
 #include <QWidget>
 
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -107,6 +108,10 @@ private:
 
     QLabel* m_intro = nullptr;
     QDoubleSpinBox* m_limit = nullptr;
+    /// The value budget handed to setGame, unrounded (NaN when none): the spin box shows 2
+    /// decimals, but while it still shows this value the game plays the run's own level (the
+    /// Heatmaps tab's N = 2.0933 was played at 2.09).
+    double m_exactLimit = std::numeric_limits<double>::quiet_NaN();
     QLabel* m_used = nullptr;
     QPushButton* m_reset = nullptr;
     QPushButton* m_reveal = nullptr;

@@ -248,6 +248,29 @@ def test_labels_that_would_merge_are_refused():
     assert m.class_names == ["1", "9223372036854775808", "18446744073709551615"]
 
 
+def test_equal_labels_are_one_class():
+    """1, 1.0 and True in one object array are equal (numpy.unique and scikit-learn see one
+    class) but were two or three classes, '1', '1.0' and 'True'. A whole float in an object
+    array reads as in a float array, so a model trained on [0, 1] also knows the label 1.0."""
+    X = np.random.RandomState(0).randn(90, 3)
+    k = (X[:, 0] > 0).astype(int)
+    mixed = np.array([0, 1.0], dtype=object)[k]
+    mixed[np.flatnonzero(k)[::2]] = 1
+    mixed[np.flatnonzero(k)[1::3]] = True
+    m = fdlab.train("logreg", X, mixed)
+    assert m.class_names == ["0", "1"]
+    plain = fdlab.train("logreg", X, k)
+    assert np.array_equal(m.predict(X), plain.predict(X))
+    # Test labels of another type but equal value are that class, not an unknown one.
+    err = fdlab.curve(plain, X, np.array([0.0, 1.0], dtype=object)[k], threat="worst-case-count", levels=[0, 1])["error"]
+    assert list(err) == list(fdlab.curve(plain, X, k, threat="worst-case-count", levels=[0, 1])["error"])
+    # Non-whole floats and strings keep their own names; '1' against 1 is still refused.
+    m2 = fdlab.train("logreg", X, np.array([0.5, "b"], dtype=object)[k])
+    assert m2.class_names == ["0.5", "b"]
+    with pytest.raises(ValueError, match="differ but both read '1'"):
+        fdlab.train("logreg", X, np.array([1.0, "1"], dtype=object)[k])
+
+
 def test_out_of_range_ints_say_so():
     """An int that does not fit said 'expected an int, got int'."""
     X = np.random.RandomState(0).randn(30, 4)
