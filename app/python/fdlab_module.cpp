@@ -432,6 +432,25 @@ std::vector<std::string> sortedClassNames(std::vector<std::string> names) {
     return names;
 }
 
+/// The class name of one label of an object array. Equal labels get one name whatever their
+/// type and order, and the name a numeric array would give: a number equal to an integer (1,
+/// 1.0, True, numpy.int64(1), Decimal('1.0'), Fraction(2, 1)) is that integer ('1', as in an
+/// int, float or bool array), another number equal to a float is the float's repr ('0.5');
+/// str and bytes are themselves, anything else str().
+std::string objectLabelName(const py::handle& o) {
+    if (py::isinstance<py::bytes>(o)) return o.cast<std::string>();
+    if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+    const py::module_ builtins = py::module_::import("builtins");
+    for (const char* type : {"int", "float"}) {
+        try {
+            py::object v = builtins.attr(type)(o);
+            if (o.equal(v)) return type[0] == 'i' ? py::str(v).cast<std::string>() : py::repr(v).cast<std::string>();
+        } catch (const py::error_already_set&) {   // not a number (or inf for int): str() below
+        }
+    }
+    return py::str(o).cast<std::string>();
+}
+
 /// Label values as strings: integers (and integral floats) print as integers, others via str().
 std::vector<std::string> labelStrings(const py::handle& y) {
     py::array a = py::array::ensure(y);
@@ -480,12 +499,7 @@ std::vector<std::string> labelStrings(const py::handle& y) {
                 out[i] = named[o].cast<std::string>();
                 continue;
             }
-            const bool isFloat = PyFloat_Check(o.ptr());
-            const double f = isFloat ? PyFloat_AsDouble(o.ptr()) : 0.0;
-            if (isFloat && f == std::round(f) && std::abs(f) < 9.2e18)   // a whole float reads as in a float array: 1.0 -> '1'
-                out[i] = std::to_string(static_cast<long long>(f));
-            else
-                out[i] = py::isinstance<py::bytes>(o) ? o.cast<std::string>() : py::str(o).cast<std::string>();
+            out[i] = objectLabelName(o);
             if (seen == 0) named[o] = py::bytes(out[i]);
             const auto [it, fresh] = first.try_emplace(out[i], i);
             if (!fresh && !o.equal(l[it->second]))

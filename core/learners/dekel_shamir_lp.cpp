@@ -732,7 +732,7 @@ FitResult fitDekelShamirLp(const Dataset& train, const DekelShamirLpParams& p, c
             left = p.timeLimit - clock.seconds();
             if (left <= 0) {
                 status = Status::MaxIterations;
-                message = "time limit reached after " + std::to_string(done) + " chunks";
+                message += std::string(message.empty() ? "" : "; ") + "time limit reached after " + std::to_string(done) + " chunks";
                 break;
             }
         }
@@ -749,7 +749,7 @@ FitResult fitDekelShamirLp(const Dataset& train, const DekelShamirLpParams& p, c
         }
         if (s.status == Status::Cancelled) {
             status = Status::Cancelled;
-            message = "cancelled in chunk " + std::to_string(c + 1);
+            message += std::string(message.empty() ? "" : "; ") + "cancelled in chunk " + std::to_string(c + 1);
             break;
         }
         if (s.status == Status::MaxIterations) {

@@ -45,7 +45,7 @@ namespace {
 
 // Prices equal to the damages (p_j = v_j, 40 distinct sizes), the hopeless case of the exact
 // value adversary (knapsack_bb.h): row 0 has every feature at 1 and a margin of half the total,
-// so both the knapsack at N = 20.123456789 and the cheapest flip search to their step limit (about
+// so both the knapsack at N = 20.123457 and the cheapest flip search to their step limit (about
 // 0.2 s each) and give up. Row 1 is easy: one feature, worth 1, against a bias of -0.5.
 struct Hopeless {
     HeatmapContextPtr ctx;
@@ -96,17 +96,23 @@ private slots:
         const Hopeless h = hopeless();
         AdversaryPlay p;
         showHopeless(p, h, 0);
-        // The run's own N (20.123456789), though the spin box shows 20.12: Play was played at the
-        // rounded value while the Heatmaps tab showed the level. A budget the student types is
-        // played as typed.
+        // The game plays what the spin box shows, with as many decimals (2 to 6) as the run's
+        // level needs: it had 2, so the Heatmaps tab's N = 2.0933 was played at 2.09. Here
+        // N = 20.123456789 is shown and played as 20.123457, and the budget line says the same.
         const PlayBudget budget = p.game()->budget();
-        QVERIFY2(budget.byValue && budget.limit == h.budget.limit && budget.prices == h.budget.prices,
+        QCOMPARE(p.limitSpin()->decimals(), 6);
+        QVERIFY2(budget.byValue && budget.limit == p.limitSpin()->value() && std::abs(budget.limit - h.budget.limit) < 1e-6 &&
+                     budget.prices == h.budget.prices,
                  qPrintable(QString::number(budget.limit, 'g', 12)));
-        QCOMPARE(p.limitSpin()->value(), 20.12);
-        p.limitSpin()->setValue(20.5);
-        QCOMPARE(p.game()->budget().limit, 20.5);
-        p.limitSpin()->setValue(20.12);   // back to the level's rounded value: the level itself
-        QCOMPARE(p.game()->budget().limit, h.budget.limit);
+        QVERIFY2(p.budgetLabel()->text().contains("of 20.123457"), qPrintable(p.budgetLabel()->text()));
+        for (const auto& [level, decimals] : {std::pair{2.0933, 4}, {20.125, 3}, {0.004, 3}, {20.0, 2}, {1.0 / 3.0, 6}}) {
+            p.setGame(h.ctx, 0, 1, 0, level);
+            QCOMPARE(p.limitSpin()->decimals(), decimals);
+            QVERIFY2(std::abs(p.game()->budget().limit - level) < 5e-7, qPrintable(QString::number(level)));
+            QCOMPARE(p.game()->budget().limit, p.limitSpin()->value());
+        }
+        p.limitSpin()->setValue(0.0);   // a student's 0 is 0 (the 0.004 level showed as 0.00 and allowed 0.004)
+        QCOMPARE(p.game()->budget().limit, 0.0);
         showHopeless(p, h, 0);
         const double N = budget.limit;
         QString expected[2];

@@ -173,7 +173,15 @@ QString AdversaryPlay::className(int k) const {
 }
 
 QString AdversaryPlay::budgetText(double v) const {
-    return m_game && m_game->budget().byValue ? QString::number(v, 'g', 4) : QString::number(std::lround(v));
+    return m_game && m_game->budget().byValue ? QString::number(v, 'g', 6) : QString::number(std::lround(v));
+}
+
+int AdversaryPlay::budgetDecimals(double level) {
+    for (int d = 2; d < 6; ++d) {
+        const double scale = std::pow(10.0, d);
+        if (std::abs(std::round(level * scale) / scale - level) <= 1e-9 * std::max(1.0, std::abs(level))) return d;
+    }
+    return 6;
 }
 
 void AdversaryPlay::setGame(HeatmapContextPtr ctx, int a, int b, int instance, double limit) {
@@ -193,11 +201,12 @@ void AdversaryPlay::setGame(HeatmapContextPtr ctx, int a, int b, int instance, d
     // names to click; images are clicked pixel by pixel. Tables had an empty page before.
     m_textLayout = !d.imageShape;
     const QSignalBlocker block(m_limit);
-    m_limit->setDecimals(kind.byValue ? 2 : 0);
+    // The game plays the spin box's value, which QDoubleSpinBox rounds to its decimals: a value
+    // budget gets as many (2 to 6) as the run's level needs, so that the level the Heatmaps tab
+    // shows (N = 2.0933) is the one played and shown here (it was played at 2.09).
+    m_limit->setDecimals(kind.byValue ? budgetDecimals(ownUnit ? limit : 20.0) : 0);
     m_limit->setRange(0.0, kind.byValue ? d.totalImportance() : static_cast<double>(d.features()));
     m_limit->setValue(ownUnit ? limit : 20.0);   // a probability or fraction is no count
-    m_exactLimit = ownUnit && kind.byValue ? std::clamp(limit, m_limit->minimum(), m_limit->maximum())
-                                           : std::numeric_limits<double>::quiet_NaN();
     m_limit->setPrefix(kind.byValue ? QStringLiteral("N = ") : QStringLiteral("K = "));
     m_message.reset();
     if (m_textLayout && d.documents) {
@@ -254,10 +263,6 @@ void AdversaryPlay::startRound() {
     const Dataset& d = *m_ctx->test;
     PlayBudget budget = budgetOfThreat(m_ctx->attack, d);
     budget.limit = budget.byValue ? m_limit->value() : std::round(m_limit->value());
-    // The run's own level while the spin box still shows it (rounded to its decimals).
-    if (budget.byValue && std::isfinite(m_exactLimit) &&
-        std::abs(m_limit->value() - m_exactLimit) <= 0.5 * std::pow(10.0, -m_limit->decimals()) * (1.0 + 1e-9))
-        budget.limit = m_exactLimit;
     m_jobs->discard();   // a reveal still searching is the last round's
     m_game.emplace(d.row(m_instance), d.labels[static_cast<std::size_t>(m_instance)], std::move(budget));
     for (int k = 0; k < 2; ++k) {
@@ -295,7 +300,7 @@ PlayScore AdversaryPlay::score(int which) const { return m_game ? m_game->score(
 
 void AdversaryPlay::refresh() {
     const PlayBudget& b = m_game->budget();
-    m_used->setText(tr("used %1 of %2 %3").arg(budgetText(m_game->spent()), budgetText(b.limit),
+    m_used->setText(tr("used %1 of %2 %3").arg(budgetText(m_game->spent()), m_limit->textFromValue(b.limit),
                                                 b.byValue ? tr("(value)") : tr("deletions")));
     const int label = m_game->label();
     // A tie (every word erased under a model without bias) is an error, not the true class.
@@ -473,7 +478,7 @@ void AdversaryPlay::showReveal(const RevealOutcome& r, const DeletionGame& atPre
                                                        n.need > atPress.budget().limit ? tr(", more than your budget") : QString());
         needText[0] = needText[0].toUpper();   // it starts a sentence: "...marked 1). The optimal adversary needs"
         lines << tr("<b>%1</b>: within %2, %3 leaves score %4 (%5, marked %6). %7. You %8 with %9.")
-                     .arg(learnerName(k).toHtmlEscaped(), budgetText(atPress.budget().limit), adversary)
+                     .arg(learnerName(k).toHtmlEscaped(), m_limit->textFromValue(atPress.budget().limit), adversary)
                      .arg(o.after.scores.size() == 1 ? o.after.scores[0] : o.after.margin, 0, 'f', 3)
                      .arg(o.after.margin <= 0 ? (n.need == 0 ? tr("<span style='color:%1'>wrong, as before</span>").arg(kRed)
                                                              : tr("<span style='color:%1'>flipped</span>").arg(kRed))

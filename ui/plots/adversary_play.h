@@ -14,7 +14,6 @@
 
 #include <QWidget>
 
-#include <limits>
 #include <memory>
 #include <optional>
 
@@ -92,6 +91,8 @@ private:
     void drawText();
     QString learnerName(int which) const;
     QString budgetText(double v) const;
+    /// Decimals (2 to 6) that show a value budget `level` exactly, to 1e-9 relative (else 6).
+    static int budgetDecimals(double level);
     QString className(int k) const;
     const TrainedModel& model(int which) const;
 
@@ -108,10 +109,6 @@ private:
 
     QLabel* m_intro = nullptr;
     QDoubleSpinBox* m_limit = nullptr;
-    /// The value budget handed to setGame, unrounded (NaN when none): the spin box shows 2
-    /// decimals, but while it still shows this value the game plays the run's own level (the
-    /// Heatmaps tab's N = 2.0933 was played at 2.09).
-    double m_exactLimit = std::numeric_limits<double>::quiet_NaN();
     QLabel* m_used = nullptr;
     QPushButton* m_reset = nullptr;
     QPushButton* m_reveal = nullptr;

@@ -264,6 +264,16 @@ def test_equal_labels_are_one_class():
     # Test labels of another type but equal value are that class, not an unknown one.
     err = fdlab.curve(plain, X, np.array([0.0, 1.0], dtype=object)[k], threat="worst-case-count", levels=[0, 1])["error"]
     assert list(err) == list(fdlab.curve(plain, X, k, threat="worst-case-count", levels=[0, 1])["error"])
+    # The names do not depend on which equal label comes first, and match numeric arrays.
+    from decimal import Decimal
+    first_true = np.array([0, True], dtype=object)[k]
+    assert fdlab.train("logreg", X, first_true).class_names == ["0", "1"]
+    assert fdlab.train("logreg", X, np.array([False, True], dtype=object)[k]).class_names == \
+        fdlab.train("logreg", X, k.astype(bool)).class_names == ["0", "1"]
+    m3 = fdlab.train("logreg", X, first_true)
+    assert list(fdlab.curve(m3, X, np.array([Decimal(0), Decimal("1.0")], dtype=object)[k],
+                            threat="worst-case-count", levels=[0])["error"]) == \
+        list(fdlab.curve(m3, X, k, threat="worst-case-count", levels=[0])["error"])
     # Non-whole floats and strings keep their own names; '1' against 1 is still refused.
     m2 = fdlab.train("logreg", X, np.array([0.5, "b"], dtype=object)[k])
     assert m2.class_names == ["0.5", "b"]
