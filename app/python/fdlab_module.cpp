@@ -634,11 +634,43 @@ py::tuple datasetOut(Dataset d) {
 // ---- models ---------------------------------------------------------------------------------
 
 /// The numpy dtype string of label values that survive a model file as text ("<i8", "|b1",
-/// "<f8"); empty for strings and objects (class names are text already).
+/// "<f8"); empty for strings (class names are text already). An object array (a pandas-style
+/// column) records the dtype its classes share: all bool "|b1", all int "<i8" (or "<u8" beyond
+/// int64), all float "<f8"; a saved and loaded model predicted the str '1' for the int 1 (its
+/// accuracy against the same y fell from 0.95 to 0). Mixed types record nothing (str classes).
 std::string labelDtypeOf(const py::object& classValues) {
     if (classValues.is_none()) return "";
-    const py::dtype dt = py::array::ensure(classValues).dtype();
+    const py::array values = py::array::ensure(classValues);
+    const py::dtype dt = values.dtype();
     const char kind = dt.kind();
+    if (kind == 'O') {
+        const py::module_ np = py::module_::import("numpy");
+        const py::list l = values.attr("tolist")();
+        auto all = [&](auto pred) {
+            for (const py::handle o : l)
+                if (!pred(o)) return false;
+            return !l.empty();
+        };
+        if (all([](py::handle o) { return PyBool_Check(o.ptr()); })) return "|b1";
+        if (all([](py::handle o) { return PyLong_Check(o.ptr()) && !PyBool_Check(o.ptr()); })) {
+            int overflow = 0;
+            const bool fits = all([&](py::handle o) {
+                PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
+                return overflow == 0;
+            });
+            if (fits) return "<i8";
+            const bool nonNegative = all([](py::handle o) { return PyObject_RichCompareBool(o.ptr(), py::int_(0).ptr(), Py_GE) == 1; });
+            const bool fitsUnsigned = nonNegative && all([](py::handle o) {
+                PyLong_AsUnsignedLongLong(o.ptr());
+                const bool ok = !PyErr_Occurred();
+                PyErr_Clear();
+                return ok;
+            });
+            return fitsUnsigned ? "<u8" : "";
+        }
+        if (all([](py::handle o) { return PyFloat_Check(o.ptr()); })) return "<f8";
+        return "";
+    }
     if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f') return "";
     return py::str(dt.attr("str")).cast<std::string>();
 }
@@ -651,7 +683,8 @@ py::object classValuesFromNames(const std::vector<std::string>& names, const std
     try {
         const py::dtype dt(dtype);
         py::object v = np.attr("asarray")(names);
-        if (dt.kind() != 'f') v = v.attr("astype")("int64");   // "1" -> 1 -> True for bool
+        if (dt.kind() == 'b') v = v.attr("astype")("int64");   // "1" -> 1 -> True
+        // (uint64 beyond 2^63 parses directly; through int64 it overflowed to str classes.)
         v = v.attr("astype")(dt);
         if (labelStrings(v) == names) return v;
     } catch (const py::error_already_set&) {

@@ -88,13 +88,10 @@ LoadedModel loadModelFile(const std::string& path) {
 }
 
 LoadedModel modelFromText(const std::string& text, const std::string& source) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw DataError::atByte(source, e.byte, std::string("not valid JSON: ") + e.what());
-    }
-    return modelFromDocument(doc, source);
+    // parseJsonText, as for files: its depth check keeps nlohmann's recursive parser off the
+    // stack limit (100,000 nested brackets crashed Python's load_model), and number overflow
+    // (1e999) is a DataError naming the source like any other syntax error.
+    return modelFromDocument(parseJsonText(text, source), source);
 }
 
 LoadedModel modelFromDocument(const nlohmann::json& doc, const std::string& path) {

@@ -370,6 +370,14 @@ private slots:
         const std::string short_ = writeText(dir, "short.json", doc.dump());
         e = errorOf<DataError>([&] { loadModelFile(short_); });
         QVERIFY2(e.starts_with(short_ + ":") && contains(e, "weights"), e.c_str());
+
+        // Model text (Python's load_model, unpickling): 100,000 nested brackets overflowed the
+        // stack in nlohmann's recursive parser (a segfault); 1e999 was a bare "number overflow".
+        // Both are DataErrors naming the source, as for files.
+        e = errorOf<DataError>([&] { modelFromText(std::string(100000, '[') + std::string(100000, ']'), "deep.json"); });
+        QVERIFY2(e.starts_with("deep.json:") && contains(e, "nested deeper than 64"), e.c_str());
+        e = errorOf<DataError>([&] { modelFromText(R"({"a": 1e999})", "big.json"); });
+        QVERIFY2(e.starts_with("big.json:"), e.c_str());
     }
 };
 

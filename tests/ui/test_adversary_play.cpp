@@ -425,7 +425,7 @@ private slots:
         t->classify();
         QVERIFY2(t->verdict(0)->text().contains("<b style='font-size:large'>spam</b> (score 4.000)"), qPrintable(t->verdict(0)->text()));
         QVERIFY2(t->verdict(1)->text().contains("(score 2.500)"), qPrintable(t->verdict(1)->text()));
-        QVERIFY2(t->words()->text().startsWith("2 of its words are in the vocabulary, 1 are not"), qPrintable(t->words()->text()));
+        QVERIFY2(t->words()->text().startsWith("2 of its words are in the vocabulary, 1 is not (it does not count)"), qPrintable(t->words()->text()));
         QPushButton* use = t->findChild<QPushButton*>("typeMessageUse");
         QVERIFY(use && use->isEnabled());
         QTest::mouseClick(use, Qt::LeftButton);

@@ -27,6 +27,26 @@ namespace fdlab::ui {
 
 namespace {
 
+/// The budget box: as many decimals as the level needs (setGame), without trailing zeros, so that
+/// a budget typed after a 6-decimal level reads "3", not "3.000000".
+class BudgetSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double v) const override {
+        QString t = QDoubleSpinBox::textFromValue(v);
+        const QString point = locale().decimalPoint();
+        if (decimals() > 0 && t.contains(point)) {
+            while (t.endsWith(QLatin1Char('0'))) t.chop(1);
+            if (t.endsWith(point)) t.chop(point.size());
+        }
+        return t;
+    }
+};
+
+}  // namespace
+
+namespace {
+
 AdversaryPlay::Scoreboard& board() {
     static AdversaryPlay::Scoreboard b;   // since the app started
     return b;
@@ -49,7 +69,7 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Your budget:"), this));
-    m_limit = new QDoubleSpinBox(this);
+    m_limit = new BudgetSpinBox(this);
     m_limit->setObjectName("playBudget");
     m_limit->setMinimumWidth(90);
     bar->addWidget(m_limit);
@@ -322,9 +342,13 @@ void AdversaryPlay::refresh() {
         m_score[k]->setVisible(true);
     }
     const Scoreboard& s = board();
-    m_board->setText(tr("Scoreboard since FDLab started: %1 rounds revealed, you fooled %2 of %3 learners, %4 of them "
+    m_board->setText(tr("Scoreboard since FDLab started: %1 %2 revealed, you fooled %3 of %4 learners, %5 of them "
                         "with no more deletions than the optimal adversary needed.")
-                         .arg(s.rounds).arg(s.flipped).arg(2 * s.rounds).arg(s.matched));
+                         .arg(s.rounds)
+                         .arg(s.rounds == 1 ? tr("round") : tr("rounds"))
+                         .arg(s.flipped)
+                         .arg(2 * s.rounds)
+                         .arg(s.matched));
     if (m_textLayout) drawText();
     else if (m_ctx->test->imageShape) drawImage();
     emit changed();

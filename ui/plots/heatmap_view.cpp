@@ -449,7 +449,11 @@ void HeatmapView::configureSlider(double budget) {
     } else if (kind == LevelKind::Value) {
         const double V = d.totalImportance();
         const double vmin = d.importance.empty() ? 1.0 : *std::min_element(d.importance.begin(), d.importance.end());
-        m_step = std::max(vmin, V / 5000.0);   // about one feature per step
+        // About one cheapest feature per step, rounded down to 1, 2 or 5 times a power of 10, so
+        // that round budgets are positions: N = 3 with prices from 0.106 was only reachable as
+        // 28 x 0.106 = 2.968 (lesson e asked for N = 3, and the Heatmaps deleted one feature
+        // fewer than the lesson's N = 3 did).
+        m_step = niceStepBelow(std::max(vmin, V / 5000.0));
         double hi = m_maxBudget > 0 ? m_maxBudget : std::max(2.0 * budget, 50.0 * m_step);
         hi = std::min(hi, V);
         positions = static_cast<int>(std::floor(hi / m_step));
@@ -468,7 +472,20 @@ void HeatmapView::configureSlider(double budget) {
     m_play->setEnabled(positions > 0);
 }
 
-double HeatmapView::levelOf(int position) const { return position * m_step; }
+double HeatmapView::levelOf(int position) const {
+    // A step below 1 is 1 / k (k = 2, 5, 10, 20, ...): dividing keeps round levels exact (30 /
+    // 10 is 3, while 30 * 0.1 is 3.0000000000000004).
+    const double inverse = std::round(1.0 / m_step);
+    return m_step < 1.0 && std::abs(inverse * m_step - 1.0) < 1e-12 ? position / inverse : position * m_step;
+}
+
+double HeatmapView::niceStepBelow(double x) {
+    if (!(x > 0.0) || !std::isfinite(x)) return 1.0;
+    const double p = std::pow(10.0, std::floor(std::log10(x)));
+    for (const double m : {5.0, 2.0, 1.0})
+        if (m * p <= x * (1.0 + 1e-12)) return m * p;
+    return p;
+}
 
 QString HeatmapView::levelText(double level, int digits) const {
     if (!m_ctx) return {};

@@ -308,8 +308,8 @@ void RobustnessView::draw() {
         }
         m_bars[k]->setWidth(width * 0.9);
         m_bars[k]->setData(QVector<double>(bins.keys()), QVector<double>(bins.values()), true);
-        m_hist[k]->xAxis->setLabel(counts.spared == 0 ? tr("%1 needed against %2 (last bar: never)").arg(unit, names[k])
-                                                      : tr("%1 needed against %2 (last bar: never, or not attacked)").arg(unit, names[k]));
+        m_hist[k]->xAxis->setLabel(counts.spared == 0 ? tr("%1 needed against %2\n(last bar: never)").arg(unit, names[k])
+                                                      : tr("%1 needed against %2\n(last bar: never, or not attacked)").arg(unit, names[k]));
         m_hist[k]->xAxis->setRange(-width, m_never + width);
         m_hist[k]->rescaleAxes();
         m_hist[k]->xAxis->setRange(-width * (r.byValue ? 1.5 : 1.0), m_never + width);

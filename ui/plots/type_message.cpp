@@ -87,8 +87,13 @@ void TypeMessage::classify() {
         m_verdicts->useButton()->setEnabled(false);
         return;
     }
-    QString words = tr("%1 of its words are in the vocabulary, %2 are not (they do not count).")
-                        .arg(typed.columns.size()).arg(typed.unseenWords);
+    const auto known = typed.columns.size();
+    QString words = tr("%1 of its words %2 in the vocabulary, %3 %4 not (%5 not count).")
+                        .arg(known)
+                        .arg(known == 1 ? tr("is") : tr("are"))
+                        .arg(typed.unseenWords)
+                        .arg(typed.unseenWords == 1 ? tr("is") : tr("are"))
+                        .arg(typed.unseenWords == 1 ? tr("it does") : tr("they do"));
     if (text.size() > kMaxTypedChars) words += tr(" Only its first %1 characters are read.").arg(kMaxTypedChars);
     m_words->setText(words);
     m_verdicts->classify(typed.row(d.features()), !typed.columns.empty());
