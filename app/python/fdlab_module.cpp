@@ -1094,7 +1094,14 @@ std::shared_ptr<Model> linearModel(const py::object& wArg, const py::object& bAr
     const py::ssize_t classes = K == 1 ? 2 : K;
     auto model = std::make_shared<Model>();
     model->classValues = classNames.is_none() ? np.attr("arange")(classes) : np.attr("asarray")(classNames);
-    const std::vector<std::string> names = labelStrings(model->classValues);
+    std::vector<std::string> names;
+    try {
+        names = labelStrings(model->classValues);
+    } catch (const std::invalid_argument& e) {   // labelStrings names its argument y
+        std::string what = e.what();
+        if (what.starts_with("y: ")) what.erase(0, 3);
+        throw std::invalid_argument("class_names: " + what);
+    }
     if (static_cast<py::ssize_t>(names.size()) != classes)
         throw std::invalid_argument("class_names: " + std::to_string(names.size()) + " names for a model of " + std::to_string(classes) + " classes");
     if (std::set<std::string>(names.begin(), names.end()).size() != names.size())

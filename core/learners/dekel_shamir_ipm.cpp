@@ -28,6 +28,8 @@ void DekelShamirIpmParams::validate() const {
         invalidParam("DekelShamirIpmParams", "denseMaxFeatures", "= " + std::to_string(denseMaxFeatures) + " must be >= 0");
     if (cgMaxIterations < 1)
         invalidParam("DekelShamirIpmParams", "cgMaxIterations", "= " + std::to_string(cgMaxIterations) + " must be >= 1");
+    if (cgBlockFeatures < 0)
+        invalidParam("DekelShamirIpmParams", "cgBlockFeatures", "= " + std::to_string(cgBlockFeatures) + " must be >= 0");
 }
 
 namespace {
@@ -85,6 +87,7 @@ public:
         const auto mid = std::lower_bound(m_start.begin(), m_start.end(), m_start.back() / 2);
         m_split = {0, static_cast<int>(mid - m_start.begin()), m_m};
         m_split[1] = std::min(m_split[1], m_m);
+        if (m_useCg) chooseBlock(p.cgBlockFeatures);
         m_lo.assign(static_cast<std::size_t>(m_ng), 1);
         m_lo[static_cast<std::size_t>(m_n)] = boxBias ? 1 : 0;
     }
@@ -492,7 +495,73 @@ private:
         }
         if (!(dg.minCoeff() > 0.0) || !std::isfinite(dg.maxCoeff())) return false;
         m_invDiag = dg.cwiseInverse();
+        m_blockReady = !m_block.empty() && factorBlock();
         return true;
+    }
+
+    /// The block preconditioner's features: the `size` features with the most non-zeros (ties
+    /// to the lower index), and the bias, ascending. The common words couple to every other
+    /// word in G (its pattern is X^T X), which Jacobi ignores.
+    void chooseBlock(int size) {
+        m_blockPos.assign(static_cast<std::size_t>(m_ng), -1);
+        m_block.clear();
+        if (size <= 0) return;
+        std::vector<long> count(static_cast<std::size_t>(m_n), 0);
+        for (const int j : m_col) ++count[static_cast<std::size_t>(j)];
+        std::vector<int> order(static_cast<std::size_t>(m_n));
+        std::iota(order.begin(), order.end(), 0);
+        const auto take = static_cast<std::size_t>(std::min(size, m_n));
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(take), order.end(), [&](int a, int b) {
+            return count[static_cast<std::size_t>(a)] != count[static_cast<std::size_t>(b)]
+                       ? count[static_cast<std::size_t>(a)] > count[static_cast<std::size_t>(b)]
+                       : a < b;
+        });
+        m_block.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(take));
+        m_block.push_back(m_n);   // the bias couples to every example
+        std::sort(m_block.begin(), m_block.end());
+        for (std::size_t t = 0; t < m_block.size(); ++t) m_blockPos[static_cast<std::size_t>(m_block[t])] = static_cast<int>(t);
+    }
+
+    /// G restricted to the block's features (exact: the diagonal part plus every example's
+    /// C^T T^-1 C on them), factored by Cholesky. false if it is not numerically positive
+    /// definite: Jacobi alone is used then.
+    bool factorBlock() {
+        const auto q = static_cast<Eigen::Index>(m_block.size());
+        m_blockG.setZero(q, q);
+        for (Eigen::Index t = 0; t < q; ++t) m_blockG(t, t) = m_diag(m_block[static_cast<std::size_t>(t)]);
+        std::vector<int> idx;
+        std::vector<double> cl, cy;
+        for (int i = 0; i < m_m; ++i) {
+            idx.clear();
+            cl.clear();
+            cy.clear();
+            forCoupling(i, [&](int j, double l, double y) {
+                const int pos = m_blockPos[static_cast<std::size_t>(j)];
+                if (pos < 0) return;
+                idx.push_back(pos);
+                cl.push_back(l);
+                cy.push_back(y);
+            });
+            const auto& T = m_Tinv[static_cast<std::size_t>(i)];
+            for (std::size_t b = 0; b < idx.size(); ++b) {
+                const double vb0 = T[0] * cl[b] + T[1] * cy[b], vb1 = T[1] * cl[b] + T[2] * cy[b];
+                for (std::size_t a = b; a < idx.size(); ++a)   // lower triangle (positions ascend with the columns)
+                    m_blockG(std::max(idx[a], idx[b]), std::min(idx[a], idx[b])) += cl[a] * vb0 + cy[a] * vb1;
+            }
+        }
+        m_blockLlt.compute(m_blockG);
+        return m_blockLlt.info() == Eigen::Success;
+    }
+
+    /// z = M^-1 r for the block-Jacobi preconditioner (Jacobi alone without a block).
+    void precondition(const Eigen::VectorXd& r, Eigen::VectorXd& z) {
+        z = m_invDiag.cwiseProduct(r);
+        if (!m_blockReady) return;
+        const auto q = static_cast<Eigen::Index>(m_block.size());
+        m_blockR.resize(q);
+        for (Eigen::Index t = 0; t < q; ++t) m_blockR(t) = r(m_block[static_cast<std::size_t>(t)]);
+        m_blockLlt.solveInPlace(m_blockR);
+        for (Eigen::Index t = 0; t < q; ++t) z(m_block[static_cast<std::size_t>(t)]) = m_blockR(t);
     }
 
     /// out = G v without forming G: O(nnz). The examples are split in two halves of about equal
@@ -534,8 +603,9 @@ private:
         dg = m_lastDg;
         const double eta = std::max(0.05 * m_tolerance,
                                     0.1 * std::min(rhs.cwiseAbs().maxCoeff(), std::max(m_rdGMax, m_mu)));
-        const PcgResult r = solvePcg([this](const Eigen::VectorXd& v, Eigen::VectorXd& y) { timesG(v, y); }, m_invDiag,
-                                     rhs, dg, eta, m_cgMax);
+        const PcgResult r = solvePcg([this](const Eigen::VectorXd& v, Eigen::VectorXd& y) { timesG(v, y); },
+                                     [this](const Eigen::VectorXd& v, Eigen::VectorXd& y) { precondition(v, y); }, rhs, dg,
+                                     eta, m_cgMax);
         m_cgSteps += r.iterations;
         ++m_cgSolves;
         if (!r.converged) ++m_cgCapped;
@@ -717,6 +787,11 @@ private:
     Eigen::MatrixXd m_G;                               // dense path
     Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> m_llt;
     Eigen::VectorXd m_invDiag, m_lastDg, m_half;       // conjugate-gradient path
+    std::vector<int> m_block, m_blockPos;              // block preconditioner: features, position of each (-1)
+    Eigen::MatrixXd m_blockG;
+    Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> m_blockLlt;
+    Eigen::VectorXd m_blockR;
+    bool m_blockReady = false;
     std::array<int, 3> m_split{};
     long m_cgSteps = 0, m_cgSolves = 0, m_cgCapped = 0;
     // Per-solve scratch.

@@ -54,6 +54,7 @@ void DekelShamirLpParams::validate() const {
     if (maxIterations < 0) bad("maxIterations", "= " + std::to_string(maxIterations) + " must be >= 0");
     if (!(timeLimit >= 0.0) || !std::isfinite(timeLimit)) bad("timeLimit", "= " + num(timeLimit) + " must be >= 0");
     if (!(ipmTolerance > 0.0 && ipmTolerance <= 1e-2)) bad("ipmTolerance", "= " + num(ipmTolerance) + " must be in (0, 1e-2]");
+    if (ipmCgBlockFeatures < 0) bad("ipmCgBlockFeatures", "= " + std::to_string(ipmCgBlockFeatures) + " must be >= 0");
     if (ipmCgMaxIterations < 1) bad("ipmCgMaxIterations", "= " + std::to_string(ipmCgMaxIterations) + " must be >= 1");
     if (ipmDenseMaxFeatures < 0)
         bad("ipmDenseMaxFeatures", "= " + std::to_string(ipmDenseMaxFeatures) + " must be >= 0");
@@ -618,6 +619,7 @@ SolveOut solveIpm(const Dataset& d, const DekelShamirAdversary& adv, const Dekel
     ip.timeLimit = timeLimit;
     ip.denseMaxFeatures = p.ipmDenseMaxFeatures;
     ip.cgMaxIterations = p.ipmCgMaxIterations;
+    ip.cgBlockFeatures = p.ipmCgBlockFeatures;
     if (p.maxIterations > 0) ip.maxIterations = static_cast<int>(std::min(p.maxIterations, 100000L));
     const DekelShamirIpmResult r = solveDekelShamirIpm(d, adv.values(), p.gamma, p.N, p.C, p.boxBias, ip, rc);
     SolveOut out;

@@ -130,6 +130,9 @@ struct DekelShamirLpParams {
     /// StructuredInteriorPoint above ipmDenseMaxFeatures: conjugate-gradient steps per Newton
     /// solve at most. Default 2000; >= 1.
     int ipmCgMaxIterations = 2000;
+    /// StructuredInteriorPoint above ipmDenseMaxFeatures: the block preconditioner's size (the
+    /// most frequent features, dekel_shamir_ipm.h). Default 500; >= 0 (0: Jacobi alone).
+    int ipmCgBlockFeatures = 500;
 
     /// Throws std::invalid_argument naming the field. N < V is checked by fit, which knows V.
     void validate() const;

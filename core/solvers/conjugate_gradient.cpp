@@ -11,10 +11,20 @@ constexpr int kTrueResidualEvery = 50;
 
 PcgResult solvePcg(const MatVec& A, const Eigen::VectorXd& invDiag, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                    double tolerance, int maxIterations) {
+    if (invDiag.size() != b.size())
+        throw std::invalid_argument("conjugate gradients: sizes " + std::to_string(b.size()) + " and " +
+                                    std::to_string(invDiag.size()) + " differ");
+    return solvePcg(
+        A, [&invDiag](const Eigen::VectorXd& r, Eigen::VectorXd& z) { z = invDiag.cwiseProduct(r); }, b, x, tolerance,
+        maxIterations);
+}
+
+PcgResult solvePcg(const MatVec& A, const MatVec& precondition, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                   double tolerance, int maxIterations) {
     const Eigen::Index n = b.size();
-    if (invDiag.size() != n || x.size() != n)
-        throw std::invalid_argument("conjugate gradients: sizes " + std::to_string(n) + ", " +
-                                    std::to_string(invDiag.size()) + " and " + std::to_string(x.size()) + " differ");
+    if (x.size() != n)
+        throw std::invalid_argument("conjugate gradients: sizes " + std::to_string(n) + " and " + std::to_string(x.size()) +
+                                    " differ");
     PcgResult out;
     Eigen::VectorXd r(n), z(n), p(n), q(n);
     auto trueResidual = [&] {
@@ -27,7 +37,7 @@ PcgResult solvePcg(const MatVec& A, const Eigen::VectorXd& invDiag, const Eigen:
         out.converged = true;
         return out;
     }
-    z = invDiag.cwiseProduct(r);
+    precondition(r, z);
     p = z;
     double rz = r.dot(z);
     while (out.iterations < maxIterations) {
@@ -41,7 +51,7 @@ PcgResult solvePcg(const MatVec& A, const Eigen::VectorXd& invDiag, const Eigen:
         else r -= alpha * q;
         out.residual = r.cwiseAbs().maxCoeff();
         if (out.residual <= tolerance) break;
-        z = invDiag.cwiseProduct(r);
+        precondition(r, z);
         const double rzNew = r.dot(z);
         p = z + (rzNew / rz) * p;
         rz = rzNew;

@@ -1,7 +1,8 @@
 #pragma once
 // Preconditioned conjugate gradients (Hestenes & Stiefel 1952; Saad, "Iterative methods for
 // sparse linear systems", 2nd ed., Algorithm 9.1) for A x = b with A symmetric positive definite
-// and given only through products A v, and a diagonal (Jacobi) preconditioner M = diag(d).
+// and given only through products A v, and a preconditioner: diagonal (Jacobi) or any SPD M given
+// through products M^-1 r.
 //
 // Stops when the max-norm of the residual b - A x is at most `tolerance` or after
 // `maxIterations` steps. The residual tested is the recursively updated one; every
@@ -26,6 +27,11 @@ using MatVec = std::function<void(const Eigen::VectorXd& v, Eigen::VectorXd& y)>
 /// Solves A x = b from the start x (in/out), preconditioned by 1 / invDiag (invDiag > 0: the
 /// inverse of A's diagonal for Jacobi). Throws std::invalid_argument on mismatched sizes.
 PcgResult solvePcg(const MatVec& A, const Eigen::VectorXd& invDiag, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                   double tolerance, int maxIterations);
+
+/// The same with any symmetric positive definite preconditioner M, given as z = M^-1 r
+/// (`precondition(r, z)`; z sized by the caller).
+PcgResult solvePcg(const MatVec& A, const MatVec& precondition, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                    double tolerance, int maxIterations);
 
 }  // namespace fdlab

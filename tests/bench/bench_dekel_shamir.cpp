@@ -26,7 +26,8 @@
 //   GLPK active-set simplex against the interior point on `sub` messages (every 14th, all
 //   words), where the active set finishes; the values must agree to 1e-6 (relative).
 //   --data NAME: another bundled set (e.g. spamassassin-common, 2,200 words); --dense-max K:
-//   the interior point's ipmDenseMaxFeatures for the full-part fits; --every K: the "full part"
+//   the interior point's ipmDenseMaxFeatures for the full-part fits; --block F: its
+//   ipmCgBlockFeatures (0: Jacobi alone); --every K: the "full part"
 //   is every K-th message only (quicker experiments on the same vocabulary); --dump FILE: write
 //   that part (first line m n, second line the n word values, then one line per message: label
 //   and word:value pairs) for an outside LP solver (tests/bench/ds_lp_highs.py) and stop.
@@ -83,7 +84,7 @@ void resetPeakRss() {
     out << "5";
 }
 
-int spamMode(const std::string& data, const std::vector<int>& budgets, int sub, bool full, int denseMax, double limit,
+int spamMode(const std::string& data, const std::vector<int>& budgets, int sub, bool full, int denseMax, int block, double limit,
              bool verbose, int every, const std::string& dump) {
     Dataset train = loadBundled(data);
     train.importance = mutualInformationImportance(train);
@@ -129,6 +130,7 @@ int spamMode(const std::string& data, const std::vector<int>& budgets, int sub, 
         p.useImportance = true;
         p.method = method;
         p.ipmDenseMaxFeatures = denseMax;
+        if (block >= 0) p.ipmCgBlockFeatures = block;
         p.timeLimit = limit;
         resetPeakRss();
         clock = Stopwatch();
@@ -172,6 +174,7 @@ int main(int argc, char** argv) {
     bool full = true;
     std::string data = "spamassassin";
     int denseMax = 3000;
+    int block = -1;   // --block F: the interior point's ipmCgBlockFeatures (default: the library's)
     int every = 1;
     std::string dump;
     for (int a = 1; a < argc; ++a) {
@@ -182,6 +185,7 @@ int main(int argc, char** argv) {
         else if (s == "--ip") ip = true;
         else if (s == "--verbose") verbose = true;
         else if (s == "--cg-max" && a + 1 < argc) cgMax = std::atoi(argv[++a]);
+        else if (s == "--block" && a + 1 < argc) block = std::atoi(argv[++a]);
         else if (s == "--active-max" && a + 1 < argc) activeMax = std::atoi(argv[++a]);
         else if (s == "--spam") spam = true;
         else if (s == "--budgets" && a + 1 < argc) budgets = parseSizes(argv[++a]);
@@ -197,7 +201,7 @@ int main(int argc, char** argv) {
         }
     }
     try {
-        if (spam) return spamMode(data, budgets, sub, full, denseMax, limit, verbose, every, dump);
+        if (spam) return spamMode(data, budgets, sub, full, denseMax, block, limit, verbose, every, dump);
         const Dataset all = binaryView(loadBundled("mnist"), {"3"}, {"5"});
         std::printf("MNIST 3 vs 5: %d digits, %d pixels; v_j = 1, N = 20, gamma = 1, C = 1, b free\n", all.rows(),
                     all.features());

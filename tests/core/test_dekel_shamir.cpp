@@ -504,6 +504,23 @@ private slots:
             QVERIFY2((x - ref).cwiseAbs().maxCoeff() < 1e-8 * ref.cwiseAbs().maxCoeff(),
                      qPrintable(QString::number((x - ref).cwiseAbs().maxCoeff())));
         }
+        // Any SPD preconditioner: A itself (an exact solve) converges in one step; a block of
+        // the first 20 rows and columns solved exactly and Jacobi elsewhere (the interior point's
+        // block preconditioner) reaches the same answer.
+        const Eigen::LLT<Eigen::MatrixXd> exact(A), block(A.topLeftCorner(20, 20));
+        const MatVec exactly = [&](const Eigen::VectorXd& r, Eigen::VectorXd& z) { z = exact.solve(r); };
+        const MatVec byBlock = [&](const Eigen::VectorXd& r, Eigen::VectorXd& z) {
+            z = invDiag.cwiseProduct(r);
+            z.head(20) = block.solve(r.head(20));
+        };
+        for (const MatVec* pre : {&exactly, &byBlock}) {
+            Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+            const PcgResult r = solvePcg(times, *pre, b, x, 1e-10, 500);
+            QVERIFY(r.converged);
+            if (pre == &exactly) QCOMPARE(r.iterations, 1);
+            QVERIFY2((x - ref).cwiseAbs().maxCoeff() < 1e-8 * ref.cwiseAbs().maxCoeff(),
+                     qPrintable(QString::number((x - ref).cwiseAbs().maxCoeff())));
+        }
         // An iteration cap: stops there, not converged, the true residual reported.
         Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
         const PcgResult capped = solvePcg(times, invDiag, b, x, 1e-14, 3);
@@ -549,8 +566,17 @@ private slots:
         p.method = DekelShamirLpMethod::StructuredInteriorPoint;
         const FitResult dense = fitDekelShamirLp(d, p);
         p.ipmDenseMaxFeatures = 0;
-        const FitResult cg = fitDekelShamirLp(d, p);
+        const FitResult cg = fitDekelShamirLp(d, p);   // the default block covers all 40 features
         auto rel = [&](double a) { return std::abs(a - ref) / std::max(1.0, std::abs(ref)); };
+        // The preconditioner changes the path, not the optimum: Jacobi alone, and a block of the
+        // 8 most frequent features.
+        for (const int block : {0, 8}) {
+            p.ipmCgBlockFeatures = block;
+            const FitResult b = fitDekelShamirLp(d, p);
+            QCOMPARE(b.status, Status::Converged);
+            QVERIFY2(rel(b.objective) < 1e-6, qPrintable(QString("block %1: %2 vs simplex %3").arg(block).arg(b.objective, 0, 'g', 12).arg(ref, 0, 'g', 12)));
+        }
+        p.ipmCgBlockFeatures = DekelShamirLpParams{}.ipmCgBlockFeatures;
         QVERIFY2(rel(active) < 1e-6, qPrintable(QString("active set %1 vs simplex %2").arg(active, 0, 'g', 12).arg(ref, 0, 'g', 12)));
         QCOMPARE(dense.status, Status::Converged);
         QCOMPARE(cg.status, Status::Converged);
@@ -576,6 +602,7 @@ private slots:
         p.gamma = 0.5;
         p.useImportance = false;
         p.ipmDenseMaxFeatures = 0;
+        p.ipmCgBlockFeatures = 0;   // Jacobi: a block covering all 40 features solves in one step
         const Dataset near = randomData(111, 60, 40, 0.7);
         auto ref = p;
         ref.method = DekelShamirLpMethod::Simplex;
@@ -602,6 +629,10 @@ private slots:
         p.ipmCgMaxIterations = 0;
         QVERIFY(thrownMessage([&] { fitDekelShamirLp(near, p); }).find("DekelShamirLpParams.ipmCgMaxIterations") !=
                 std::string::npos);
+        p.ipmCgMaxIterations = 10;
+        p.ipmCgBlockFeatures = -1;
+        QVERIFY(thrownMessage([&] { fitDekelShamirLp(near, p); }).find("DekelShamirLpParams.ipmCgBlockFeatures") !=
+                std::string::npos);
     }
 
     void interiorPointConjugateGradientLimitsAndParams() {
@@ -611,6 +642,7 @@ private slots:
         DekelShamirIpmParams ip;
         ip.denseMaxFeatures = 0;
         ip.cgMaxIterations = 1;
+        ip.cgBlockFeatures = 0;   // Jacobi (a block of all 40 features is an exact solve)
         ip.maxIterations = 40;
         const std::vector<double> v(40, 1.0);
         const DekelShamirIpmResult r = solveDekelShamirIpm(d, v, 0.5, 3.0, 1.0, false, ip);

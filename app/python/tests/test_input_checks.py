@@ -306,5 +306,9 @@ def test_out_of_range_ints_say_so():
         fdlab.curve(M, X, y, threat="random-deletion", levels=[1], repetitions=2**40)
     with pytest.raises(ValueError, match=r"seed: -1 is out of range"):
         fdlab.curve(M, X, y, threat="random-deletion", levels=[1], seed=-1)
+    with pytest.raises(ValueError, match=r"^class_names: expected a 1-D array"):
+        fdlab.Model.linear(np.ones(4), 0.0, class_names="ab")
+    with pytest.raises(ValueError, match=r"^class_names: float labels must be whole"):
+        fdlab.Model.linear(np.ones(4), 0.0, class_names=[np.nan, 1.0])
     with pytest.raises(ValueError, match=r"pass coef_\.T"):
         fdlab.Model.linear(np.ones((3, 4)), np.zeros(3))
