@@ -635,41 +635,49 @@ py::tuple datasetOut(Dataset d) {
 
 /// The numpy dtype string of label values that survive a model file as text ("<i8", "|b1",
 /// "<f8"); empty for strings (class names are text already). An object array (a pandas-style
-/// column) records the dtype its classes share: all bool "|b1", all int "<i8" (or "<u8" beyond
-/// int64), all float "<f8"; a saved and loaded model predicted the str '1' for the int 1 (its
-/// accuracy against the same y fell from 0.95 to 0). Mixed types record nothing (str classes).
+/// column) records "|b1" when its classes are all bool and "<i8" (or "<u8" beyond int64) when
+/// they are all whole numbers of any type: a saved and loaded model predicted the str '1' for
+/// the int 1 (its accuracy against the same y fell from 0.95 to 0). Other object classes
+/// (strings, non-whole numbers, a mix with strings) record nothing and load as str classes.
 std::string labelDtypeOf(const py::object& classValues) {
     if (classValues.is_none()) return "";
     const py::array values = py::array::ensure(classValues);
     const py::dtype dt = values.dtype();
     const char kind = dt.kind();
     if (kind == 'O') {
-        const py::module_ np = py::module_::import("numpy");
+        // The classes' names (objectLabelName) say what they are: all bool (also numpy.bool_)
+        // restore as bool, all numbers named as integers (int, numpy integers, whole floats,
+        // True with 1, Decimal('2')) as int64, or uint64 beyond it; each restored value equals
+        // (==) the label it came from. numpy scalars in an object array were missed at first.
+        const py::object npBool = py::module_::import("numpy").attr("bool_");
         const py::list l = values.attr("tolist")();
-        auto all = [&](auto pred) {
-            for (const py::handle o : l)
-                if (!pred(o)) return false;
-            return !l.empty();
-        };
-        if (all([](py::handle o) { return PyBool_Check(o.ptr()); })) return "|b1";
-        if (all([](py::handle o) { return PyLong_Check(o.ptr()) && !PyBool_Check(o.ptr()); })) {
-            int overflow = 0;
-            const bool fits = all([&](py::handle o) {
-                PyLong_AsLongLongAndOverflow(o.ptr(), &overflow);
-                return overflow == 0;
-            });
-            if (fits) return "<i8";
-            const bool nonNegative = all([](py::handle o) { return PyObject_RichCompareBool(o.ptr(), py::int_(0).ptr(), Py_GE) == 1; });
-            const bool fitsUnsigned = nonNegative && all([](py::handle o) {
-                PyLong_AsUnsignedLongLong(o.ptr());
-                const bool ok = !PyErr_Occurred();
-                PyErr_Clear();
-                return ok;
-            });
-            return fitsUnsigned ? "<u8" : "";
+        if (l.empty()) return "";
+        bool allBool = true, allWhole = true, allInt64 = true;
+        for (const py::handle o : l) {
+            if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o)) return "";
+            allBool = allBool && (PyBool_Check(o.ptr()) || py::isinstance(o, npBool));
+            const std::string name = objectLabelName(o);
+            const std::size_t digits = name.starts_with('-') ? 1 : 0;
+            const bool whole = name.size() > digits &&
+                               std::all_of(name.begin() + static_cast<std::ptrdiff_t>(digits), name.end(), [](char c) { return c >= '0' && c <= '9'; });
+            allWhole = allWhole && whole;
+            if (whole) {
+                long long v = 0;
+                const auto r = std::from_chars(name.data(), name.data() + name.size(), v);
+                allInt64 = allInt64 && r.ec == std::errc() && r.ptr == name.data() + name.size();
+                if (!(r.ec == std::errc()) && digits == 1) return "";   // below int64: no numpy integer holds it
+            }
         }
-        if (all([](py::handle o) { return PyFloat_Check(o.ptr()); })) return "<f8";
-        return "";
+        if (allBool) return "|b1";
+        if (!allWhole) return "";
+        if (allInt64) return "<i8";
+        for (const py::handle o : l) {   // beyond int64: uint64 when every name fits
+            const std::string name = objectLabelName(o);
+            unsigned long long v = 0;
+            const auto r = std::from_chars(name.data(), name.data() + name.size(), v);
+            if (r.ec != std::errc() || r.ptr != name.data() + name.size()) return "";
+        }
+        return "<u8";
     }
     if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f') return "";
     return py::str(dt.attr("str")).cast<std::string>();

@@ -288,7 +288,10 @@ def test_object_and_uint64_labels_survive_a_model_file(tmp_path):
     X = np.random.default_rng(0).normal(size=(60, 4))
     k = (X[:, 0] + X[:, 1] > 0).astype(int)
     cases = [k.astype(object), k.astype(bool).astype(object), (k * 1.0).astype(object),
-             np.array([2**64 - 1, 3], dtype=np.uint64)[k], np.array([2**64 - 1, 3], dtype=object)[k]]
+             np.array([2**64 - 1, 3], dtype=np.uint64)[k], np.array([2**64 - 1, 3], dtype=object)[k],
+             np.array(list(k.astype(np.int64)), dtype=object), np.array(list(k.astype(np.bool_)), dtype=object),
+             np.array(list(k.astype(np.float32)), dtype=object), np.array([0.0, 1], dtype=object)[k],
+             np.array([0, True], dtype=object)[k]]
     for y in cases:
         m = fdlab.train("svm", X, y)
         m.save(str(tmp_path / "m.json"))
