@@ -28,8 +28,9 @@ void DekelShamirIpmParams::validate() const {
         invalidParam("DekelShamirIpmParams", "denseMaxFeatures", "= " + std::to_string(denseMaxFeatures) + " must be >= 0");
     if (cgMaxIterations < 1)
         invalidParam("DekelShamirIpmParams", "cgMaxIterations", "= " + std::to_string(cgMaxIterations) + " must be >= 1");
-    if (cgBlockFeatures < 0)
-        invalidParam("DekelShamirIpmParams", "cgBlockFeatures", "= " + std::to_string(cgBlockFeatures) + " must be >= 0");
+    if (cgBlockFeatures < 0 || cgBlockFeatures > kMaxCgBlockFeatures)
+        invalidParam("DekelShamirIpmParams", "cgBlockFeatures",
+                     "= " + std::to_string(cgBlockFeatures) + " must be in [0, " + std::to_string(kMaxCgBlockFeatures) + "]");
 }
 
 namespace {

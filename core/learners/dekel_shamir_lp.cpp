@@ -54,7 +54,9 @@ void DekelShamirLpParams::validate() const {
     if (maxIterations < 0) bad("maxIterations", "= " + std::to_string(maxIterations) + " must be >= 0");
     if (!(timeLimit >= 0.0) || !std::isfinite(timeLimit)) bad("timeLimit", "= " + num(timeLimit) + " must be >= 0");
     if (!(ipmTolerance > 0.0 && ipmTolerance <= 1e-2)) bad("ipmTolerance", "= " + num(ipmTolerance) + " must be in (0, 1e-2]");
-    if (ipmCgBlockFeatures < 0) bad("ipmCgBlockFeatures", "= " + std::to_string(ipmCgBlockFeatures) + " must be >= 0");
+    if (ipmCgBlockFeatures < 0 || ipmCgBlockFeatures > kMaxCgBlockFeatures)
+        bad("ipmCgBlockFeatures", "= " + std::to_string(ipmCgBlockFeatures) + " must be in [0, " +
+                                      std::to_string(kMaxCgBlockFeatures) + "]");
     if (ipmCgMaxIterations < 1) bad("ipmCgMaxIterations", "= " + std::to_string(ipmCgMaxIterations) + " must be >= 1");
     if (ipmDenseMaxFeatures < 0)
         bad("ipmDenseMaxFeatures", "= " + std::to_string(ipmDenseMaxFeatures) + " must be >= 0");

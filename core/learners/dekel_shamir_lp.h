@@ -131,7 +131,7 @@ struct DekelShamirLpParams {
     /// solve at most. Default 2000; >= 1.
     int ipmCgMaxIterations = 2000;
     /// StructuredInteriorPoint above ipmDenseMaxFeatures: the block preconditioner's size (the
-    /// most frequent features, dekel_shamir_ipm.h). Default 500; >= 0 (0: Jacobi alone).
+    /// most frequent features, dekel_shamir_ipm.h). Default 500; in [0, 4000] (0: Jacobi alone).
     int ipmCgBlockFeatures = 500;
 
     /// Throws std::invalid_argument naming the field. N < V is checked by fit, which knows V.

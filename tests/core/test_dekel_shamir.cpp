@@ -630,9 +630,11 @@ private slots:
         QVERIFY(thrownMessage([&] { fitDekelShamirLp(near, p); }).find("DekelShamirLpParams.ipmCgMaxIterations") !=
                 std::string::npos);
         p.ipmCgMaxIterations = 10;
-        p.ipmCgBlockFeatures = -1;
-        QVERIFY(thrownMessage([&] { fitDekelShamirLp(near, p); }).find("DekelShamirLpParams.ipmCgBlockFeatures") !=
-                std::string::npos);
+        for (const int bad : {-1, 4001}) {
+            p.ipmCgBlockFeatures = bad;
+            QVERIFY(thrownMessage([&] { fitDekelShamirLp(near, p); }).find("DekelShamirLpParams.ipmCgBlockFeatures") !=
+                    std::string::npos);
+        }
     }
 
     void interiorPointConjugateGradientLimitsAndParams() {
