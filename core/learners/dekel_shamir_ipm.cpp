@@ -452,11 +452,10 @@ private:
         return m_useCg ? prepareCg() : factorDense();
     }
 
-    /// Dense path: G = diag + sum_i C_i^T T_i^-1 C_i (lower triangle), Cholesky with a small
-    /// diagonal shift if it fails.
-    bool factorDense() {
-        m_G.setZero(m_ng, m_ng);
-        m_G.diagonal() = m_diag;
+    /// out += sum_i C_i^T T_i^-1 C_i (lower triangle) over the features with a place in `out`:
+    /// feature j at row pos[j] (-1: left out), or at row j when pos is null. Places ascend with
+    /// the features (each example's entries are in column order, the bias last).
+    void addCouplings(Eigen::MatrixXd& out, const std::vector<int>* pos) const {
         std::vector<int> idx;
         std::vector<double> cl, cy;
         for (int i = 0; i < m_m; ++i) {
@@ -464,19 +463,27 @@ private:
             cl.clear();
             cy.clear();
             forCoupling(i, [&](int j, double l, double y) {
-                idx.push_back(j);
+                const int at = pos ? (*pos)[static_cast<std::size_t>(j)] : j;
+                if (at < 0) return;
+                idx.push_back(at);
                 cl.push_back(l);
                 cy.push_back(y);
             });
             const auto& T = m_Tinv[static_cast<std::size_t>(i)];
-            // G += C^T T^-1 C over idx (lower triangle; idx ascending, b last).
-            const std::size_t q = idx.size();
-            for (std::size_t b = 0; b < q; ++b) {
+            for (std::size_t b = 0; b < idx.size(); ++b) {
                 const double vb0 = T[0] * cl[b] + T[1] * cy[b], vb1 = T[1] * cl[b] + T[2] * cy[b];
-                double* colb = m_G.col(idx[b]).data();
-                for (std::size_t a = b; a < q; ++a) colb[idx[a]] += cl[a] * vb0 + cy[a] * vb1;
+                double* colb = out.col(idx[b]).data();
+                for (std::size_t a = b; a < idx.size(); ++a) colb[idx[a]] += cl[a] * vb0 + cy[a] * vb1;
             }
         }
+    }
+
+    /// Dense path: G = diag + sum_i C_i^T T_i^-1 C_i (lower triangle), Cholesky with a small
+    /// diagonal shift if it fails.
+    bool factorDense() {
+        m_G.setZero(m_ng, m_ng);
+        m_G.diagonal() = m_diag;
+        addCouplings(m_G, nullptr);
         for (double reg = 0.0;;) {
             m_llt.compute(m_G);
             if (m_llt.info() == Eigen::Success) return true;
@@ -530,26 +537,7 @@ private:
         const auto q = static_cast<Eigen::Index>(m_block.size());
         m_blockG.setZero(q, q);
         for (Eigen::Index t = 0; t < q; ++t) m_blockG(t, t) = m_diag(m_block[static_cast<std::size_t>(t)]);
-        std::vector<int> idx;
-        std::vector<double> cl, cy;
-        for (int i = 0; i < m_m; ++i) {
-            idx.clear();
-            cl.clear();
-            cy.clear();
-            forCoupling(i, [&](int j, double l, double y) {
-                const int pos = m_blockPos[static_cast<std::size_t>(j)];
-                if (pos < 0) return;
-                idx.push_back(pos);
-                cl.push_back(l);
-                cy.push_back(y);
-            });
-            const auto& T = m_Tinv[static_cast<std::size_t>(i)];
-            for (std::size_t b = 0; b < idx.size(); ++b) {
-                const double vb0 = T[0] * cl[b] + T[1] * cy[b], vb1 = T[1] * cl[b] + T[2] * cy[b];
-                for (std::size_t a = b; a < idx.size(); ++a)   // lower triangle (positions ascend with the columns)
-                    m_blockG(std::max(idx[a], idx[b]), std::min(idx[a], idx[b])) += cl[a] * vb0 + cy[a] * vb1;
-            }
-        }
+        addCouplings(m_blockG, &m_blockPos);
         m_blockLlt.compute(m_blockG);
         return m_blockLlt.info() == Eigen::Success;
     }
