@@ -1340,8 +1340,9 @@ PYBIND11_MODULE(_fdlab, m) {
           "fitted on the training part, and the stratified split (test_fraction, seed). data: a file (str or\n"
           "pathlib.Path); importance: 'dataset', 'uniform', 'mutual-information' or a CSV file of v_j.\n"
           "Use it to get the CLI's numbers from Python. For a binary task train with classes=info['class_names']\n"
-          "of the train part. A model trained on scaled data here is saved without that scaling: give the CLI\n"
-          "the same --scale, or save models trained on unscaled data.");
+          "of the train part. A model trained here on data prepare() scaled is saved as trained on unscaled\n"
+          "data (its file records scaling 'none'): fdlab-cli eval/attack then refuse --scale and would score\n"
+          "raw data. Evaluate such a model in Python, or train on scale='none' data for use with the CLI.");
 
     py::class_<Model, std::shared_ptr<Model>>(m, "Model",
                                                "A trained (or loaded) FDLab model: any registry learner, or any linear model\n"
