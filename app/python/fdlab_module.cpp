@@ -650,34 +650,34 @@ std::string labelDtypeOf(const py::object& classValues) {
         // True with 1, Decimal('2')) as int64, or uint64 beyond it; each restored value equals
         // (==) the label it came from. numpy scalars in an object array were missed at first.
         const py::object npBool = py::module_::import("numpy").attr("bool_");
+        const py::object toInt = py::module_::import("builtins").attr("int");
         const py::list l = values.attr("tolist")();
         if (l.empty()) return "";
-        bool allBool = true, allWhole = true, allInt64 = true;
+        bool allBool = true, allInt64 = true, allUint64 = true;
         for (const py::handle o : l) {
             if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o)) return "";
             allBool = allBool && (PyBool_Check(o.ptr()) || py::isinstance(o, npBool));
-            const std::string name = objectLabelName(o);
-            const std::size_t digits = name.starts_with('-') ? 1 : 0;
-            const bool whole = name.size() > digits &&
-                               std::all_of(name.begin() + static_cast<std::ptrdiff_t>(digits), name.end(), [](char c) { return c >= '0' && c <= '9'; });
-            allWhole = allWhole && whole;
-            if (whole) {
-                long long v = 0;
-                const auto r = std::from_chars(name.data(), name.data() + name.size(), v);
-                allInt64 = allInt64 && r.ec == std::errc() && r.ptr == name.data() + name.size();
-                if (!(r.ec == std::errc()) && digits == 1) return "";   // below int64: no numpy integer holds it
+            // Whole when int() works and gives a value equal to the label (a name that only
+            // reads like a number, e.g. numpy.datetime64('2020'), is not; it loaded as 2020).
+            std::string digits;
+            try {
+                const py::object v = toInt(o);
+                if (!o.equal(v) || !v.equal(o)) return "";
+                digits = py::str(v).cast<std::string>();
+            } catch (const py::error_already_set&) {
+                return "";
             }
+            long long i = 0;
+            unsigned long long u = 0;
+            const char* end = digits.data() + digits.size();
+            const auto ri = std::from_chars(digits.data(), end, i);
+            const auto ru = std::from_chars(digits.data(), end, u);
+            allInt64 = allInt64 && ri.ec == std::errc() && ri.ptr == end;
+            allUint64 = allUint64 && ru.ec == std::errc() && ru.ptr == end;
         }
         if (allBool) return "|b1";
-        if (!allWhole) return "";
         if (allInt64) return "<i8";
-        for (const py::handle o : l) {   // beyond int64: uint64 when every name fits
-            const std::string name = objectLabelName(o);
-            unsigned long long v = 0;
-            const auto r = std::from_chars(name.data(), name.data() + name.size(), v);
-            if (r.ec != std::errc() || r.ptr != name.data() + name.size()) return "";
-        }
-        return "<u8";
+        return allUint64 ? "<u8" : "";
     }
     if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f') return "";
     return py::str(dt.attr("str")).cast<std::string>();

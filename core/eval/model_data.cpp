@@ -103,8 +103,9 @@ ExperimentSpec specForModel(ExperimentSpec spec, const LoadedModel& model, const
         const Scaling recorded = t.preprocessing->scaling;
         if (given.scaling && *given.scaling != recorded)
             throw std::invalid_argument(path + ": the model was trained with --scale " + toString(recorded) +
-                                        " (its fitted scaling is applied to the data); --scale " +
-                                        toString(*given.scaling) + " contradicts it: leave --scale out");
+                                        (recorded == Scaling::None ? std::string(" (the data is used unscaled)")
+                                                                   : std::string(" (its fitted scaling is applied to the data)")) +
+                                        "; --scale " + toString(*given.scaling) + " contradicts it: leave --scale out");
         spec.preprocessing = recorded;
     } else {
         warnings.push_back(path + ": the file records no preprocessing (written by an older FDLab): --scale " +

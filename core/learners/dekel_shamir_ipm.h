@@ -92,7 +92,8 @@ struct DekelShamirIpmParams {
     /// Wall-clock limit in seconds, 0 = none. Default 0.
     double timeLimit = 0.0;
     /// The reduced (w, b) Newton system is factored densely (Cholesky) when the data has at most
-    /// this many features, and solved by Jacobi-preconditioned conjugate gradients otherwise.
+    /// this many features, and solved by preconditioned conjugate gradients otherwise (block Jacobi,
+    /// cgBlockFeatures).
     /// Default 3000; >= 0 (0: always conjugate gradients).
     int denseMaxFeatures = 3000;
     /// Conjugate-gradient steps per Newton solve at most. Default 2000; >= 1.
