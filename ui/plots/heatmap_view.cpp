@@ -9,6 +9,7 @@
 #include "ui/plots/type_message.h"
 #include "ui/plots/feature_rounds_view.h"
 #include "ui/plots/message_view.h"
+#include "ui/plots/level_steps.h"
 
 #include <qcustomplot.h>
 
@@ -457,7 +458,7 @@ void HeatmapView::configureSlider(double budget) {
         double hi = m_maxBudget > 0 ? m_maxBudget : std::max(2.0 * budget, 50.0 * m_step);
         hi = std::min(hi, V);
         positions = static_cast<int>(std::floor(hi / m_step));
-        while (positions > 0 && positions * m_step >= V) --positions;   // N < V
+        while (positions > 0 && levelOf(positions) >= V) --positions;   // N < V
     } else if (isProbabilityThreat(t)) {
         m_step = 0.01;
         positions = 100;
@@ -472,20 +473,7 @@ void HeatmapView::configureSlider(double budget) {
     m_play->setEnabled(positions > 0);
 }
 
-double HeatmapView::levelOf(int position) const {
-    // A step below 1 is 1 / k (k = 2, 5, 10, 20, ...): dividing keeps round levels exact (30 /
-    // 10 is 3, while 30 * 0.1 is 3.0000000000000004).
-    const double inverse = std::round(1.0 / m_step);
-    return m_step < 1.0 && std::abs(inverse * m_step - 1.0) < 1e-12 ? position / inverse : position * m_step;
-}
-
-double HeatmapView::niceStepBelow(double x) {
-    if (!(x > 0.0) || !std::isfinite(x)) return 1.0;
-    const double p = std::pow(10.0, std::floor(std::log10(x)));
-    for (const double m : {5.0, 2.0, 1.0})
-        if (m * p <= x * (1.0 + 1e-12)) return m * p;
-    return p;
-}
+double HeatmapView::levelOf(int position) const { return levelAtPosition(position, m_step); }
 
 QString HeatmapView::levelText(double level, int digits) const {
     if (!m_ctx) return {};

@@ -195,8 +195,6 @@ private:
     QString attackHow() const;
     bool replacesByNoise() const;
     double levelOf(int position) const;
-    /// The largest 1, 2 or 5 times a power of 10 at most x (x > 0; else 1).
-    static double niceStepBelow(double x);
     void configureSlider(double budget);
 
     HeatmapContextPtr m_ctx;
