@@ -1183,17 +1183,26 @@ PYBIND11_MODULE(_fdlab, m) {
 
     static py::exception<DataError> dataError(m, "DataError", PyExc_Exception);
     dataError.doc() = "A data or model file is malformed. str(e) reads 'FILE:LINE: message'; e.file and e.line give the parts.";
+    // Messages quote file contents, which need not be UTF-8 (a model file with the byte 0xff in a
+    // name raised UnicodeDecodeError instead of the DataError naming the file): undecodable
+    // bytes read as \xff.
+    static const auto text = [](const std::string& s) {
+        return py::reinterpret_steal<py::object>(
+            PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace"));
+    };
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);
         } catch (const DataError& e) {
-            py::object exc = py::reinterpret_borrow<py::object>(dataError.ptr())(e.what());
-            exc.attr("file") = e.file();
+            py::object exc = py::reinterpret_borrow<py::object>(dataError.ptr())(text(e.what()));
+            exc.attr("file") = text(e.file());
             exc.attr("line") = e.line();
             PyErr_SetObject(dataError.ptr(), exc.ptr());
         } catch (const nlohmann::json::exception& e) {
             // Whatever core did not word itself: nlohmann's text without its "[json.exception...]" tag.
-            PyErr_SetString(PyExc_ValueError, jsonErrorText(e).c_str());
+            PyErr_SetObject(PyExc_ValueError, text(jsonErrorText(e)).ptr());
+        } catch (const std::invalid_argument& e) {
+            PyErr_SetObject(PyExc_ValueError, text(e.what()).ptr());
         }
     });
 

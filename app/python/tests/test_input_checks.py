@@ -300,6 +300,20 @@ def test_object_and_uint64_labels_survive_a_model_file(tmp_path):
         assert list(back.classes) == list(m.classes)
 
 
+def test_non_utf8_bytes_in_a_model_file_give_a_data_error(tmp_path):
+    """The byte 0xff in a feature name raised UnicodeDecodeError (the DataError's message quotes
+    the file) instead of the DataError naming the file."""
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    m = fdlab.train("svm", X, (X[:, 0] > 0).astype(int), feature_names=["a", "b", "c"])
+    m.save(str(tmp_path / "m.json"))
+    t = (tmp_path / "m.json").read_bytes()
+    i = t.index(b'"b"')
+    (tmp_path / "bad.json").write_bytes(t[:i + 1] + b"\xff" + t[i + 2:])
+    with pytest.raises(fdlab.DataError, match=r"bad\.json.*\\xff") as e:
+        fdlab.load_model(str(tmp_path / "bad.json"))
+    assert e.value.file.endswith("bad.json")
+
+
 def test_out_of_range_ints_say_so():
     """An int that does not fit said 'expected an int, got int'."""
     X = np.random.RandomState(0).randn(30, 4)
