@@ -41,6 +41,9 @@ ColorMapWidget::ColorMapWidget(QWidget* parent) : QWidget(parent) {
     m_scale->setAutoMargins(QCP::msLeft | QCP::msRight);   // top and bottom: updateAxes
     m_scale->setType(QCPAxis::atRight);
     m_scale->setBarWidth(10);
+    // About 3 ticks: with QCustomPlot's default 5, a weight scale from -0.15 to 0.15 got 7 labels
+    // that ran into each other under a 150 px image ("-0.15-0.1-0.05 0 0.05...").
+    m_scale->axis()->ticker()->setTickCount(3);
     m_map->setColorScale(m_scale);
     m_map->setGradient(inkGradient());
     // Images need no ticks: the axes only frame the picture.
