@@ -36,6 +36,10 @@ void checkJsonDepth(std::string_view text, const std::string& source) {
 
 nlohmann::json parseJsonText(const std::string& text, const std::string& source, const std::string& notValid) {
     checkJsonDepth(text, source);
+    // nlohmann's lexer reads a NUL byte as the end of the input, so "{...}\0garbage" parsed as
+    // the part before it (helper-48: a model file with garbage after a NUL loaded).
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw DataError::atByte(source, nul, notValid + ": a NUL byte (JSON text has none)");
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {

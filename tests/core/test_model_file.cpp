@@ -378,6 +378,13 @@ private slots:
         QVERIFY2(e.starts_with("deep.json:") && contains(e, "nested deeper than 64"), e.c_str());
         e = errorOf<DataError>([&] { modelFromText(R"({"a": 1e999})", "big.json"); });
         QVERIFY2(e.starts_with("big.json:"), e.c_str());
+        // A NUL byte ended nlohmann's input: a model followed by NUL and garbage loaded.
+        QFile gf(QString::fromStdString(good));
+        QVERIFY(gf.open(QIODevice::ReadOnly));
+        const std::string goodText = gf.readAll().toStdString();
+        QVERIFY(modelFromText(goodText, "good.json").trained.scorer);
+        e = errorOf<DataError>([&] { modelFromText(goodText + std::string(1, '\0') + "{garbage", "nul.json"); });
+        QVERIFY2(e.starts_with("nul.json:") && contains(e, "NUL byte"), e.c_str());
     }
 };
 
