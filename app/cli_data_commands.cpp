@@ -6,6 +6,7 @@
 #include "core/data/bundled.h"
 #include "core/data/loaders.h"
 #include "core/data/summary.h"
+#include "core/io/json_file.h"
 #include "core/text/message_bundle.h"
 #include "core/text/mime_message.h"
 #include "core/text/tokenizer.h"
@@ -167,8 +168,15 @@ int runMessage(const std::vector<std::string>& argv) {
             std::string line;
             for (long n = 1; std::getline(lines, line); ++n) {
                 if (line.empty()) continue;
-                const nlohmann::json in = nlohmann::json::parse(line, nullptr, false);
-                if (in.is_discarded() || !in.is_object() || !in.contains("text") || !in["text"].is_string())
+                // Through parseJsonText (depth and NUL checks): 200,000 nested brackets in "id"
+                // crashed the printing of the line, and text after a NUL was ignored.
+                nlohmann::json in;
+                try {
+                    in = parseJsonText(line, "line");   // "line: byte B: <what is wrong>"
+                } catch (const DataError& e) {
+                    throw DataError(path, n, "expected a JSON object with a string \"text\"; " + std::string(e.what()));
+                }
+                if (!in.is_object() || !in.contains("text") || !in["text"].is_string())
                     throw DataError(path, n, "expected a JSON object with a string \"text\"");
                 nlohmann::json out;
                 out["id"] = in.value("id", nlohmann::json());

@@ -13,9 +13,11 @@
 #include "core/eval/presets.h"
 #include "core/eval/results_io.h"
 #include "core/io/deletion_grid.h"
+#include "core/io/json_file.h"
 #include "core/io/model_file.h"
 #include "core/learners/registry.h"
 #include "core/util/atomic_file.h"
+#include "core/util/errors.h"
 
 #include <algorithm>
 #include <atomic>
@@ -335,8 +337,8 @@ int runTrain(const std::vector<std::string>& argv) {
     json params = json::object();
     if (a.has("params")) {
         try {
-            params = json::parse(*a.value("params"));
-        } catch (const json::exception& e) {
+            params = parseJsonText(*a.value("params"), "--params");
+        } catch (const DataError& e) {
             throw UsageError(std::string("--params is not valid JSON: ") + e.what());
         }
     }

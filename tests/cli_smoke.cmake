@@ -383,3 +383,13 @@ run_cli(0 out err report --presets ${TMP}/rd.json --results ${TMP}/rd.json=${TMP
 write_rd(${TMP}/rd.csv ON)
 run_cli(3 out err report --presets ${TMP}/rd.json --results ${TMP}/rd.json=${TMP}/rd-run.json --output ${report_dir} --quiet)
 expect_match("${err}" "rd-run.json: .*data" "report --results refuses a run on data that have changed since")
+# message --tokenize reads JSON lines through the depth-checked parser: 200,000 nested brackets
+# in "id" crashed it (SIGSEGV while printing the line back); any depth over 64 is refused.
+string(REPEAT "[" 200 open)
+string(REPEAT "]" 200 close)
+file(WRITE ${TMP}/deep.jsonl "{\"id\": ${open}${close}, \"text\": \"hi\"}\n")
+run_cli(3 out err message --tokenize ${TMP}/deep.jsonl)
+expect_match("${err}" "deep.jsonl:1: .*nested deeper than 64" "message --tokenize refuses deep JSON")
+file(WRITE ${TMP}/ok.jsonl "{\"id\": 7, \"text\": \"Free money\"}\n")
+run_cli(0 out err message --tokenize ${TMP}/ok.jsonl)
+expect_match("${out}" "\"id\":7,\"words\":\\[\"free\",\"money\"\\]" "message --tokenize prints the words")

@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include "core/eval/results_io.h"
+#include "core/io/json_file.h"
 #include "core/learners/registry.h"
 #include "ui/dialogs/algorithm_help.h"
 #include "ui/dialogs/export_dialog.h"
@@ -41,6 +42,7 @@
 #include <QVBoxLayout>
 
 #include <fstream>
+#include <iterator>
 
 namespace fdlab::ui {
 
@@ -536,7 +538,8 @@ bool MainWindow::openExperiment(const QString& path) {
         bool isResults = false;
         if (in) {
             try {
-                const nlohmann::json j = nlohmann::json::parse(in);
+                const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+                const nlohmann::json j = parseJsonText(text, path.toStdString());
                 isResults = j.is_object() && j.contains("points");
             } catch (const std::exception&) {
                 // core's loaders below report the error with the file name and position

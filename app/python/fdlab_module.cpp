@@ -1154,7 +1154,7 @@ std::shared_ptr<Model> modelFromState(const py::tuple& state) {
     model->classValues = state[1];
     model->fitKnown = state[2].cast<bool>();
     model->learner = state[4].cast<std::string>();
-    model->params = json::parse(state[5].cast<std::string>());
+    model->params = parseJsonText(state[5].cast<std::string>(), "pickled fdlab.Model (params)");
     const py::tuple fit = state[3];
     FitResult& f = model->trained.fit;
     const std::string status = fit[0].cast<std::string>();

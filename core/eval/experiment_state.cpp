@@ -21,7 +21,6 @@ std::string derivedTitle(const std::string& dataName, const TaskSpec& task, cons
 
 namespace {
 
-constexpr int kValueSteps = 1000;   // value budgets move on a grid of V / 1000 (N < V)
 
 std::string number(double v) {
     std::ostringstream o;
@@ -55,11 +54,34 @@ bool hasClasses(const Dataset& d, const std::vector<std::string>& names) {
 
 }  // namespace
 
+double valueBudgetStep(double totalValue) {
+    const double x = totalValue / 1000.0;
+    if (!(x > 0.0) || !std::isfinite(x)) return 1.0;
+    const double p = std::pow(10.0, std::floor(std::log10(x)));
+    for (const double m : {5.0, 2.0, 1.0})
+        if (m * p <= x * (1.0 + 1e-12)) return m * p;
+    return p;
+}
+
+double budgetAtPosition(long position, double step) {
+    const double inverse = std::round(1.0 / step);
+    return step < 1.0 && std::abs(inverse * step - 1.0) < 1e-12 ? static_cast<double>(position) / inverse
+                                                               : static_cast<double>(position) * step;
+}
+
+long maxValuePosition(double totalValue) {
+    if (!(totalValue > 0.0) || !std::isfinite(totalValue)) return 0;
+    const double step = valueBudgetStep(totalValue);
+    auto p = static_cast<long>(std::min(1e6, std::floor(totalValue / step)));
+    while (p > 0 && budgetAtPosition(p, step) >= totalValue) --p;
+    return p;
+}
+
 double maxBudgetFor(LevelKind kind, int features, double totalValue) {
     switch (kind) {
     case LevelKind::None: return 0.0;
     case LevelKind::Count: return std::max(0, features);
-    case LevelKind::Value: return totalValue > 0 ? (kValueSteps - 1) * (totalValue / kValueSteps) : 0.0;
+    case LevelKind::Value: return budgetAtPosition(maxValuePosition(totalValue), valueBudgetStep(totalValue));
     case LevelKind::Probability:
     case LevelKind::Fraction: return 1.0;
     }
@@ -71,8 +93,8 @@ double clampBudget(LevelKind kind, double b, int features, double totalValue) {
     const double hi = maxBudgetFor(kind, features, totalValue);
     double step = 0.01;
     if (kind == LevelKind::Count) step = 1.0;
-    if (kind == LevelKind::Value) step = totalValue > 0 ? totalValue / kValueSteps : 1.0;
-    const double snapped = std::round(std::clamp(b, 0.0, std::max(hi, 0.0)) / step) * step;
+    if (kind == LevelKind::Value) step = valueBudgetStep(totalValue);
+    const double snapped = budgetAtPosition(std::lround(std::clamp(b, 0.0, std::max(hi, 0.0)) / step), step);
     return std::min(snapped, hi);
 }
 

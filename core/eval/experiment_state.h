@@ -14,7 +14,7 @@
 //    0..max is made when none remain); importance values of another length fall back to the
 //    data's own. Each adaptation is reported as one sentence for the user.
 //  - The budget is clamped once, here, to [0, n] (count threats, whole numbers), [0, V) on a
-//    grid of V/1000 (value budgets) or [0, 1] on a grid of 0.01 (fractions, probabilities).
+//    grid of 1, 2 or 5 x 10^k at most V/1000 (value budgets, valueBudgetStep) or [0, 1] on a grid of 0.01 (fractions, probabilities).
 
 #include "core/attacks/threat_registry.h"
 #include "core/data/dataset.h"
@@ -33,6 +33,16 @@ std::string sourceName(const DatasetRef& ref);
 /// Title of an experiment on `dataName` with `task` under `threat` (a registry name), e.g.
 /// "heart_scale: 1 vs -1, random deletion".
 std::string derivedTitle(const std::string& dataName, const TaskSpec& task, const std::string& threat);
+
+/// Value budgets move in steps of 1, 2 or 5 x 10^k, the largest at most V / 1000 (V > 0; else
+/// 1), so that round budgets (N = 3) are steps: a grid of V / 1000 itself held a lesson's N = 3
+/// as 3.021. The Attack panel, the Heatmaps tab and the shared state all use this grid.
+double valueBudgetStep(double totalValue);
+/// The budget `position` steps of `step` up; a step below 1 divides (30 / 10 is exactly 3,
+/// while 30 * 0.1 is 3.0000000000000004).
+double budgetAtPosition(long position, double step);
+/// The largest position of the value grid below V (N < V), at most 1e6; 0 when V <= 0.
+long maxValuePosition(double totalValue);
 
 /// The largest budget the threat allows on data with n features and total importance V.
 double maxBudgetFor(LevelKind kind, int features, double totalValue);

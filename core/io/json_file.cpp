@@ -1,6 +1,7 @@
 #include "core/io/json_file.h"
 
 #include "core/util/errors.h"
+#include "core/util/strings.h"
 
 #include <cmath>
 #include <fstream>
@@ -14,22 +15,8 @@ namespace {
 /// Throws when brackets outside strings nest deeper than kMaxJsonDepth (a linear pre-scan; the
 /// parser reports every other defect of the text).
 void checkJsonDepth(std::string_view text, const std::string& source) {
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxJsonDepth)
-                throw DataError::atByte(source, i, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
+    if (const std::size_t i = detail::jsonTooDeepAt(text, kMaxJsonDepth); i != std::string_view::npos)
+        throw DataError::atByte(source, i, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
 }
 
 }  // namespace

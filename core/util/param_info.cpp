@@ -1,5 +1,7 @@
 #include "core/util/param_info.h"
 
+#include "core/util/strings.h"
+
 #include <cctype>
 #include <cmath>
 #include <stdexcept>
@@ -73,7 +75,10 @@ json paramFromText(const ParamInfo& p, const std::string& text, const std::strin
         return list;
     }
     case Type::Json: {
-        json v = json::parse(text, nullptr, false);
+        // Depth-checked first (64 levels, as every JSON reader): nlohmann's parser recurses.
+        json v = detail::jsonTooDeepAt(text, 64) == std::string_view::npos && text.find('\0') == std::string::npos
+                     ? json::parse(text, nullptr, false)
+                     : json(json::value_t::discarded);
         if (v.is_discarded()) {
             // A bare word (e.g. flip_svm learner) is the JSON string it names.
             const bool word = !text.empty() && text.find_first_of("{}[]\"") == std::string::npos;

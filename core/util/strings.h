@@ -19,6 +19,10 @@ std::string fileStem(const std::string& path);
 /// `s` in single quotes for messages, shortened to 40 characters.
 std::string inQuotes(std::string_view s);
 
+/// The offset of the first '[' or '{' outside strings nested deeper than `limit`, or npos: a
+/// linear pre-scan before nlohmann's recursive parser (deep input overflows its stack).
+std::size_t jsonTooDeepAt(std::string_view text, int limit);
+
 enum class NumberStatus { Ok, NotANumber, NonFinite, OutOfRange };
 /// Parses all of `s` (no surrounding whitespace allowed) as a float.
 NumberStatus parseNumber(std::string_view s, float& out);

@@ -178,7 +178,17 @@ private slots:
         QCOMPARE(st.setBudget(12.4), 12.0);
         QCOMPARE(st.setBudget(12.6), 13.0);
         // Value budgets: N < V on a grid of V / 1000 (V = 160 with v_j = 1).
-        QCOMPARE(clampBudget(LevelKind::Value, 500.0, 160, 160.0), 999 * 0.16);
+        // The value grid is 1, 2 or 5 x 10^k at most V / 1000 (0.1 for V = 160): round budgets
+        // are steps (the grid of V / 1000 held N = 3 on spambase's V = 57 as 3.021).
+        QCOMPARE(valueBudgetStep(160.0), 0.1);
+        QCOMPARE(clampBudget(LevelKind::Value, 500.0, 160, 160.0), 159.9);
+        QCOMPARE(clampBudget(LevelKind::Value, 3.0, 57, 57.0), 3.0);
+        QCOMPARE(clampBudget(LevelKind::Value, 1.0, 57, 57.0), 1.0);
+        QCOMPARE(clampBudget(LevelKind::Value, 10.0, 57, 57.0), 10.0);
+        QCOMPARE(clampBudget(LevelKind::Value, 3.02, 57, 57.0), 3.0);   // step 0.05
+        QCOMPARE(maxBudgetFor(LevelKind::Value, 57, 57.0), 56.95);
+        QCOMPARE(valueBudgetStep(0.0057), 5e-6);
+        QVERIFY(clampBudget(LevelKind::Value, 1.0, 57, 0.0057) < 0.0057);
         QVERIFY(clampBudget(LevelKind::Value, 500.0, 160, 160.0) < 160.0);
         QCOMPARE(clampBudget(LevelKind::Value, 8.0, 160, 160.0), 8.0);
         QCOMPARE(clampBudget(LevelKind::Fraction, 1.7, 160, 160.0), 1.0);

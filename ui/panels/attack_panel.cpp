@@ -1,12 +1,12 @@
 #include "ui/panels/attack_panel.h"
 
 #include "core/attacks/threat_registry.h"
+#include "core/eval/experiment_state.h"
 
 #include "ui/panels/compact_spin_box.h"
 #include "ui/panels/param_form.h"
 #include "ui/panels/uint64_spin_box.h"
 #include "ui/plots/curve_plot.h"
-#include "ui/plots/level_steps.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -165,28 +165,23 @@ void AttackPanel::updateEnabled() {
 
 std::string AttackPanel::threat() const { return m_threat->currentData().toString().toStdString(); }
 
-// Slider positions are multiples of the step: 1 feature (K), 1, 2 or 5 x 10^k at most V/1000 (N,
-// level_steps.h: round budgets are positions, as in the Heatmaps tab; V/1000 itself showed the
-// Heatmaps' N = 3 as 3.021 here; the last position is below V so that N < V), 0.01 (fractions
-// and probabilities).
+// Slider positions are multiples of the step: 1 feature (K), the shared value grid (N,
+// valueBudgetStep in core/eval/experiment_state.h: round budgets are positions, as in the
+// Heatmaps tab; the last position is below V so that N < V), 0.01 (fractions, probabilities).
 double AttackPanel::budgetStep() const {
     const LevelKind k = threatInfo(threat()).level;
     if (k == LevelKind::Count) return 1.0;
-    if (k == LevelKind::Value) return m_totalValue > 0 ? niceStepBelow(m_totalValue / 1000.0) : 1.0;
+    if (k == LevelKind::Value) return valueBudgetStep(m_totalValue);
     return 0.01;
 }
 
-double AttackPanel::maxBudget() const { return levelAtPosition(m_budget->maximum(), budgetStep()); }
+double AttackPanel::maxBudget() const { return budgetAtPosition(m_budget->maximum(), budgetStep()); }
 
 void AttackPanel::configureBudget(double keep) {
     const LevelKind k = threatInfo(threat()).level;
     int positions = 100;
     if (k == LevelKind::Count) positions = m_features;
-    else if (k == LevelKind::Value && m_totalValue > 0) {
-        const double step = budgetStep();
-        positions = static_cast<int>(std::min(1e6, std::floor(m_totalValue / step)));
-        while (positions > 0 && levelAtPosition(positions, step) >= m_totalValue) --positions;   // N < V
-    } else if (k == LevelKind::Value) positions = 0;
+    else if (k == LevelKind::Value) positions = static_cast<int>(maxValuePosition(m_totalValue));   // N < V
     else if (k == LevelKind::None) positions = 0;
     {
         const QSignalBlocker block(m_budget);   // one budgetChanged, from setBudget below
@@ -203,7 +198,7 @@ void AttackPanel::setBudgetBounds(int features, double totalValue) {
     configureBudget(m_lastBudget);
 }
 
-double AttackPanel::budget() const { return levelAtPosition(m_budget->value(), budgetStep()); }
+double AttackPanel::budget() const { return budgetAtPosition(m_budget->value(), budgetStep()); }
 
 void AttackPanel::setBudget(double b) {
     const int pos = std::clamp(static_cast<int>(std::lround(b / budgetStep())), 0, m_budget->maximum());

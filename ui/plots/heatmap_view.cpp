@@ -1,6 +1,7 @@
 #include "ui/plots/heatmap_view.h"
 
 #include "core/attacks/threat_registry.h"
+#include "core/eval/experiment_state.h"
 
 #include "ui/plots/adversary_play.h"
 #include "ui/plots/color_map_widget.h"
@@ -9,7 +10,6 @@
 #include "ui/plots/type_message.h"
 #include "ui/plots/feature_rounds_view.h"
 #include "ui/plots/message_view.h"
-#include "ui/plots/level_steps.h"
 
 #include <qcustomplot.h>
 
@@ -450,12 +450,12 @@ void HeatmapView::configureSlider(double budget) {
     } else if (kind == LevelKind::Value) {
         const double V = d.totalImportance();
         const double vmin = d.importance.empty() ? 1.0 : *std::min_element(d.importance.begin(), d.importance.end());
-        // About one cheapest feature per step, rounded down to 1, 2 or 5 times a power of 10, so
-        // that round budgets are positions: N = 3 with prices from 0.106 was only reachable as
-        // 28 x 0.106 = 2.968 (lesson e asked for N = 3, and the Heatmaps deleted one feature
-        // fewer than the lesson's N = 3 did).
-        m_step = niceStepBelow(std::max(vmin, V / 5000.0));
-        double hi = m_maxBudget > 0 ? m_maxBudget : std::max(2.0 * budget, 50.0 * m_step);
+        // The shared value grid (valueBudgetStep: 1, 2 or 5 x 10^k), so that round budgets are
+        // positions here and in the Attack panel alike: steps of the cheapest price (0.106) only
+        // reached N = 3 as 2.968 (lesson e asked for N = 3, and the Heatmaps deleted one feature
+        // fewer than the lesson said).
+        m_step = valueBudgetStep(V);
+        double hi = m_maxBudget > 0 ? m_maxBudget : std::max(2.0 * budget, 50.0 * std::max(vmin, m_step));   // ~50 features
         hi = std::min(hi, V);
         positions = static_cast<int>(std::floor(hi / m_step));
         while (positions > 0 && levelOf(positions) >= V) --positions;   // N < V
@@ -473,7 +473,7 @@ void HeatmapView::configureSlider(double budget) {
     m_play->setEnabled(positions > 0);
 }
 
-double HeatmapView::levelOf(int position) const { return levelAtPosition(position, m_step); }
+double HeatmapView::levelOf(int position) const { return budgetAtPosition(position, m_step); }
 
 QString HeatmapView::levelText(double level, int digits) const {
     if (!m_ctx) return {};
