@@ -21,7 +21,6 @@ std::string derivedTitle(const std::string& dataName, const TaskSpec& task, cons
 
 namespace {
 
-
 std::string number(double v) {
     std::ostringstream o;
     o << v;

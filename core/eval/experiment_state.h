@@ -14,7 +14,8 @@
 //    0..max is made when none remain); importance values of another length fall back to the
 //    data's own. Each adaptation is reported as one sentence for the user.
 //  - The budget is clamped once, here, to [0, n] (count threats, whole numbers), [0, V) on a
-//    grid of 1, 2 or 5 x 10^k at most V/1000 (value budgets, valueBudgetStep) or [0, 1] on a grid of 0.01 (fractions, probabilities).
+//    grid of 1, 2 or 5 x 10^k at most V/1000 (value budgets, valueBudgetStep) or [0, 1] on a
+//    grid of 0.01 (fractions, probabilities).
 
 #include "core/attacks/threat_registry.h"
 #include "core/data/dataset.h"

@@ -1,6 +1,8 @@
 #pragma once
 // Reading a whole JSON file with errors that name the file (and the byte of a syntax error).
 
+#include "core/util/strings.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -34,9 +36,8 @@ private:
 /// ("type must be number, but is string").
 std::string jsonErrorText(const nlohmann::json::exception& e);
 
-/// The deepest nesting of arrays and objects a JSON input may have. FDLab's own files nest under
-/// ten levels; refusing deeper input keeps recursive walks (dump, comparisons) off the stack limit.
-inline constexpr int kMaxJsonDepth = 64;
+/// The deepest nesting of arrays and objects a JSON input may have (core/util/strings.h).
+inline constexpr int kMaxJsonDepth = detail::kMaxJsonDepth;
 
 /// Parses JSON text. Throws DataError "SOURCE: byte N: <notValid>: ..." for a syntax error and
 /// "SOURCE: byte N: JSON nested deeper than 64 levels" (N = the opening bracket too deep).

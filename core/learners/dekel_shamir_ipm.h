@@ -35,8 +35,8 @@
 //    0.003174694): Jacobi alone 183 s and 258,844 CG steps; block 500: 65 s and 87,739 steps;
 //    1,000: 77,186 steps but more time in the factorisation; 2,000: 28,146 steps, 235 s. On all
 //    4,232 messages it is not enough: block 500 stalled after 165 iterations and 839 s at a
-//    relative gap of 1.2e-3 (542,136 CG steps, 183 solves at the 2,000-step cap). Inexact Newton: each solve stops at a residual tied
-//    to mu and to the (w, b) rows' dual infeasibility (linearSolve in the .cpp). Measured on
+//    relative gap of 1.2e-3 (542,136 CG steps, 183 solves at the 2,000-step cap). Inexact
+//    Newton: each solve stops at a residual tied to mu and to the (w, b) rows' dual infeasibility (linearSolve in the .cpp). Measured on
 //    the full spam training part (N = 20, bench_dekel_shamir --spam): 1e-3 and 1e-5 times
 //    that tolerance gave the same Newton step lengths per iteration, only slower; 10 times it
 //    left the dual infeasibility at 0.1-0.5 for 100 iterations. The stopping test uses

@@ -75,8 +75,8 @@ json paramFromText(const ParamInfo& p, const std::string& text, const std::strin
         return list;
     }
     case Type::Json: {
-        // Depth-checked first (64 levels, as every JSON reader): nlohmann's parser recurses.
-        json v = detail::jsonTooDeepAt(text, 64) == std::string_view::npos && text.find('\0') == std::string::npos
+        // Depth-checked first (kMaxJsonDepth, as every JSON reader): nlohmann's parser recurses.
+        json v = detail::jsonTooDeepAt(text) == std::string_view::npos && text.find('\0') == std::string::npos
                      ? json::parse(text, nullptr, false)
                      : json(json::value_t::discarded);
         if (v.is_discarded()) {

@@ -19,9 +19,14 @@ std::string fileStem(const std::string& path);
 /// `s` in single quotes for messages, shortened to 40 characters.
 std::string inQuotes(std::string_view s);
 
+/// The deepest nesting of arrays and objects a JSON input may have. FDLab's own files nest under
+/// ten levels; refusing deeper input keeps recursive walks (parse, dump, comparisons) off the
+/// stack limit.
+inline constexpr int kMaxJsonDepth = 64;
+
 /// The offset of the first '[' or '{' outside strings nested deeper than `limit`, or npos: a
 /// linear pre-scan before nlohmann's recursive parser (deep input overflows its stack).
-std::size_t jsonTooDeepAt(std::string_view text, int limit);
+std::size_t jsonTooDeepAt(std::string_view text, int limit = kMaxJsonDepth);
 
 enum class NumberStatus { Ok, NotANumber, NonFinite, OutOfRange };
 /// Parses all of `s` (no surrounding whitespace allowed) as a float.

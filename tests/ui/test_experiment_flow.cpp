@@ -143,6 +143,41 @@ private slots:
         QVERIFY(!plot->plot()->graph(names.indexOf("SVM: attacked (+1)"))->visible());
     }
 
+    void errorAxisStartsAtZeroAndClearsTheLegend() {
+        // Error curves near 0.23 that barely move: the axis starts at 0 (from the data's minimum
+        // a rise of 0.03 filled the plot like a rise of 0.8), and the top leaves room for the
+        // legend in the top left (flat curves near the top ran under it).
+        CurvePlot plot;
+        plot.resize(900, 600);
+        plot.show();
+        ExperimentSpec s = tinySpec();
+        s.learners.push_back({"FDROP", "fdrop", {{"K", 1}}, {}});
+        plot.setSpec(s);
+        for (int l = 0; l < 3; ++l)
+            for (int k = 0; k < 3; ++k) {
+                CurvePoint p;
+                p.learner = s.learners[static_cast<std::size_t>(l)].id;
+                p.learnerIndex = l;
+                p.levelIndex = k;
+                p.level = s.levels[static_cast<std::size_t>(k)];
+                p.error = 0.23 + 0.005 * l + 0.01 * k;
+                p.auc = 0.8;
+                plot.addPoint(p);
+            }
+        plot.plot()->replot();
+        CurvePoint again;   // a second repetition: one more rescale, now with the legend laid out
+        again.learner = "SVM";
+        again.repetition = 1;
+        again.error = 0.23;
+        again.auc = 0.8;
+        plot.addPoint(again);
+        plot.plot()->replot();
+        QCOMPARE(plot.plot()->yAxis->range().lower, 0.0);
+        const double legendBottom = plot.plot()->legend->outerRect().bottom();
+        const double highest = plot.plot()->yAxis->coordToPixel(0.23 + 0.005 * 2 + 0.01 * 2);
+        QVERIFY2(highest > legendBottom, qPrintable(QString("highest point at %1 px, legend down to %2 px").arg(highest).arg(legendBottom)));
+    }
+
     void runsAPresetWithOneRepetition() {
         MainWindow w;
         w.setProperty("quietErrors", true);

@@ -43,10 +43,6 @@ public:
     }
 };
 
-}  // namespace
-
-namespace {
-
 AdversaryPlay::Scoreboard& board() {
     static AdversaryPlay::Scoreboard b;   // since the app started
     return b;

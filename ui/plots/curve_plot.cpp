@@ -370,7 +370,21 @@ void CurvePlot::rescale() {
         ylo = m_metric == Metric::Auc ? std::max(0.0, ylo) : 0.0;
         if (m_metric == Metric::Auc) yhi = std::min(1.0, yhi);
         const double pad = std::max(0.02, 0.08 * (yhi - ylo));
-        m_plot->yAxis->setRange(std::max(0.0, ylo - pad), yhi + pad);
+        const double lo = std::max(0.0, ylo - pad);
+        // Headroom for the legend (top left): flat curves near the top of a 0-based error axis
+        // ran under it. The highest point stays below the share f of the axis height the legend
+        // takes (as laid out at the last replot; before the first, about 22 px per entry):
+        // top >= lo + (yhi - lo) / (1 - f).
+        double f = 0.0;
+        if (m_plot->legend->visible() && m_plot->legend->itemCount() > 0) {
+            const QRect axis = m_plot->axisRect()->rect();
+            const QRect box = m_plot->legend->outerRect();
+            f = axis.height() > 50 && box.height() > 0
+                    ? (box.bottom() - axis.top() + 8.0) / axis.height()
+                    : (22.0 * m_plot->legend->itemCount() + 20.0) / std::max(200.0, m_plot->height() - 80.0);
+        }
+        f = std::clamp(f, 0.0, 0.5);
+        m_plot->yAxis->setRange(lo, std::max(yhi + pad, lo + (yhi - lo) / (1.0 - f)));
     }
 }
 
