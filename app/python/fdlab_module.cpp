@@ -709,16 +709,24 @@ struct Model : LoadedModel {
     /// ints stay ints); for a loaded model from the file's label_dtype, else None (class names).
     py::object classValues = py::none();
     bool fitKnown = true;                    ///< false when read from a file, which records no fit
+    /// Trained in Python on data prepare(scale=...) scaled (train(info=...) carries it): the
+    /// scaling its file records for fdlab-cli and the GUI; X is given scaled (TrainingRecord::inputScaled).
+    std::optional<Preprocessor> inputScaling;
 
     /// classValues, or the class names as a numpy str array.
     py::array classes() const {
         if (!classValues.is_none()) return classValues;
         return py::module_::import("numpy").attr("array")(classNames, py::arg("dtype") = "str");
     }
-    /// The fitted scaling a model file records, when it changes anything: X is scaled with it
-    /// before scoring, as fdlab-cli eval/attack scale the data for the model.
-    const Preprocessor* scaling() const {
+    /// The fitted scaling a model file records, when it changes anything.
+    const Preprocessor* recordedScaling() const {
+        if (inputScaling) return &*inputScaling;
         return training.preprocessing && training.preprocessing->scaling != Scaling::None ? &*training.preprocessing : nullptr;
+    }
+    /// The scaling X is scaled with before scoring, as fdlab-cli eval/attack scale the data for
+    /// the model; none for a model trained on prepare()'s scaled data, which takes X scaled.
+    const Preprocessor* scaling() const {
+        return inputScaling || training.inputScaled ? nullptr : recordedScaling();
     }
     /// The feature names; a model from weights without names has f1..fn (built only when asked).
     std::vector<std::string> featureNameList() const {
@@ -729,7 +737,9 @@ struct Model : LoadedModel {
     }
     /// The model file's text (save, pickle).
     std::string text() const {
-        if (train) return trainedModelText(trained, *train, learner, params, {}, nullptr, labelDtypeOf(classValues));
+        if (train)
+            return trainedModelText(trained, *train, learner, params, inputScaling.value_or(Preprocessor{}), nullptr,
+                                    labelDtypeOf(classValues), inputScaling.has_value());
         LoadedModel copy = *this;
         copy.training.labelDtype = labelDtypeOf(classValues);
         if (copy.savedLinear && copy.savedLinear->metadata.featureNames.empty()) copy.savedLinear->metadata.featureNames = featureNameList();
@@ -1338,6 +1348,9 @@ PYBIND11_MODULE(_fdlab, m) {
         py::dict out;
         out["train"] = datasetOut(std::move(ps.train));
         out["test"] = datasetOut(std::move(ps.test));
+        if (ps.preprocessor.scaling != Scaling::None)   // for train(info=...): the model file records it
+            for (const char* part : {"train", "test"})
+                out[part].cast<py::tuple>()[2].cast<py::dict>()["preprocessing"] = fromJson(preprocessingToJson(ps.preprocessor));
         return out;
     }, py::kw_only(), py::arg("bundled") = py::none(), py::arg("data") = py::none(), py::arg("positive") = py::none(),
           py::arg("negative") = py::none(), py::arg("one_vs_rest") = py::none(), py::arg("scale") = "none",
@@ -1349,9 +1362,10 @@ PYBIND11_MODULE(_fdlab, m) {
           "fitted on the training part, and the stratified split (test_fraction, seed). data: a file (str or\n"
           "pathlib.Path); importance: 'dataset', 'uniform', 'mutual-information' or a CSV file of v_j.\n"
           "Use it to get the CLI's numbers from Python. For a binary task train with classes=info['class_names']\n"
-          "of the train part. A model trained here on data prepare() scaled is saved as trained on unscaled\n"
-          "data (its file records scaling 'none'): fdlab-cli eval/attack then refuse --scale and would score\n"
-          "raw data. Evaluate such a model in Python, or train on scale='none' data for use with the CLI.");
+          "of the train part. With a scaling, info also holds 'preprocessing' (the scaling fitted on the train\n"
+          "part): train(..., info=info) records it, so that the model's file makes fdlab-cli eval/attack and the\n"
+          "GUI scale their raw files as for fdlab-cli train --scale, while the model (also after save/load or\n"
+          "pickling) takes X scaled as prepare() returns it (Model.scaling names it; Model.scales_input is False).");
 
     py::class_<Model, std::shared_ptr<Model>>(m, "Model",
                                                "A trained (or loaded) FDLab model: any registry learner, or any linear model\n"
@@ -1410,9 +1424,13 @@ PYBIND11_MODULE(_fdlab, m) {
         .def_property_readonly("params", [](const Model& self) { return fromJson(self.params); },
                                "The complete parameters (defaults filled in) the model was trained with.")
         .def_property_readonly("scaling", [](const Model& self) -> py::object {
-            if (const Preprocessor* p = self.scaling()) return py::str(toString(p->scaling));
+            if (const Preprocessor* p = self.recordedScaling()) return py::str(toString(p->scaling));
             return py::none();
-        }, "The scaling a model file records and applies to X ('zero-one', ...), or None.")
+        }, "The scaling a model file records ('zero-one', ...), or None.")
+        .def_property_readonly("scales_input", [](const Model& self) { return self.scaling() != nullptr; },
+                               "True when scoring scales X with the recorded scaling first (a file from fdlab-cli train --scale,\n"
+                               "which expects raw data); False when X is taken as given (no scaling, or a model trained on\n"
+                               "prepare(scale=...) data through train(info=...), which takes prepare()'s scaled X).")
         .def_property_readonly("n_features", &Model::features, "Number of input features.")
         .def("save", [](const Model& self, const py::object& path) { writeFileAtomically(outputPath(path, "path"), self.text()); },
              py::arg("path"),
@@ -1444,18 +1462,26 @@ PYBIND11_MODULE(_fdlab, m) {
         const std::string name = castArg<std::string>(nameArg, "name", "a learner name (str)");
         DataArgs extra{featureNames, imageShape, importance};
         py::object cls = classes;
+        json prescaled;   // info['preprocessing']: X was scaled by prepare()
         if (!info.is_none()) {   // the metadata dict load()/bundled()/prepare() return
             if (!py::isinstance<py::dict>(info)) throw py::type_error("info: expected the dict load()/bundled()/prepare() return, got " + typeText(info));
             const py::dict i = info.cast<py::dict>();
             if (extra.featureNames.is_none() && i.contains("feature_names")) extra.featureNames = i["feature_names"];
             if (extra.imageShape.is_none() && i.contains("image_shape")) extra.imageShape = i["image_shape"];
             if (cls.is_none() && i.contains("class_names")) cls = i["class_names"];
+            if (i.contains("preprocessing") && !i["preprocessing"].is_none()) prescaled = toJson(i["preprocessing"], "info['preprocessing']");
         }
         const json p = toJson(params, "params");
         const json complete = completeParams(name, p);   // ValueError before any work
         auto d = std::make_shared<Dataset>(makeDataset(X, y, nameList(cls, "classes"), extra));
         const CopyInfo copy = g_lastCopy;
         auto model = std::make_shared<Model>();
+        if (!prescaled.is_null()) {
+            // Checked as a model file's is (a scaling for as many features as X has).
+            model->inputScaling = preprocessingFromJson(prescaled, JsonReader("info['preprocessing']"),
+                                                        static_cast<std::size_t>(d->features()));
+            if (model->inputScaling->scaling == Scaling::None) model->inputScaling.reset();
+        }
         std::stop_source stop;
         RunControl rc;
         rc.stop = stop.get_token();
@@ -1481,7 +1507,7 @@ PYBIND11_MODULE(_fdlab, m) {
           "X must hold finite numbers and at least one column (TypeError/ValueError otherwise). Classes are\n"
           "sorted as the loaders sort them unless `classes` gives the order (binary: [negative, positive]).\n"
           "info: the dict load()/bundled()/prepare() return, supplying feature_names, image_shape and classes\n"
-          "(so saved models match the CLI's data). importance: one v_j > 0 per feature. params: a dict; numpy\n"
+          "(so saved models match the CLI's data), and prepare()'s scaling ('preprocessing'; see prepare()). importance: one v_j > 0 per feature. params: a dict; numpy\n"
           "scalars are fine ({'K': np.int64(3)}). Parameters are checked by the CLI's code: a bad name or value\n"
           "raises ValueError with its message. X is copied once into FDLab's storage (last_copy_info()); the\n"
           "model keeps that copy for save(). Training runs without the GIL on a worker thread; Ctrl-C stops it\n"

@@ -20,6 +20,7 @@ std::string withRecord(const std::string& text, const TrainingRecord& record) {
     if (!record.fingerprint.empty()) doc["training_fingerprint"] = record.fingerprint;
     if (record.hasSplitField) doc["split"] = record.split;
     if (!record.labelDtype.empty()) doc["label_dtype"] = record.labelDtype;
+    if (record.inputScaled) doc["input_scaled"] = true;
     return doc.dump(1) + "\n";
 }
 
@@ -33,7 +34,7 @@ void saveTrainedModel(const std::string& path, const TrainedModel& model, const 
 
 std::string trainedModelText(const TrainedModel& model, const Dataset& train, const std::string& learner,
                              const nlohmann::json& params, const Preprocessor& preprocessing, const nlohmann::json& split,
-                             const std::string& labelDtype) {
+                             const std::string& labelDtype, bool inputScaled) {
     std::string text;
     if (model.linear) {
         text = modelToJson(*model.linear, describeTraining(train, learner, params, preprocessing));
@@ -45,7 +46,8 @@ std::string trainedModelText(const TrainedModel& model, const Dataset& train, co
         throw std::invalid_argument("learner " + learner + ": this model type has no file format");
     }
     // The same record in every format (a linear file has the first two fields already).
-    return withRecord(text, {preprocessing, fingerprintHex(train.fingerprint()), split, true, labelDtype});
+    return withRecord(text, {preprocessing, fingerprintHex(train.fingerprint()), split, true, labelDtype,
+                             inputScaled && preprocessing.scaling != Scaling::None});
 }
 
 void saveLoadedModel(const std::string& path, const LoadedModel& model) {
@@ -78,6 +80,12 @@ TrainingRecord readTrainingRecord(const nlohmann::json& doc, const std::string& 
         if (!t.split.is_null() && !t.split.is_object()) r.fail("split", "expected a JSON object or null");
     }
     if (doc.contains("label_dtype")) t.labelDtype = r.string(doc.at("label_dtype"), "label_dtype");
+    if (doc.contains("input_scaled")) {
+        if (!doc.at("input_scaled").is_boolean()) r.fail("input_scaled", "expected true or false");
+        t.inputScaled = doc.at("input_scaled").get<bool>();
+        if (t.inputScaled && (!t.preprocessing || t.preprocessing->scaling == Scaling::None))
+            r.fail("input_scaled", "true, but the file records no scaling");
+    }
     return t;
 }
 

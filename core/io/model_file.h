@@ -35,6 +35,11 @@ struct TrainingRecord {
     /// "label_dtype": the numpy dtype (e.g. "<i8") of the labels a model trained in Python was
     /// given, so that the Python module predicts in that type again; empty: class names as text.
     std::string labelDtype;
+    /// "input_scaled": true when `preprocessing` was applied by the caller before training: a
+    /// model trained in Python on fdlab.prepare(scale=...) data. fdlab-cli and the GUI read raw
+    /// files and apply `preprocessing` as for any model; the Python module's model takes X
+    /// already scaled, as prepare() returns it (the same numbers before and after save / load).
+    bool inputScaled = false;
 };
 
 /// Writes `model`, trained by `learner` with the complete registry `params` on `train` (after
@@ -46,10 +51,11 @@ void saveTrainedModel(const std::string& path, const TrainedModel& model, const 
                       const nlohmann::json& split = nullptr);
 
 /// The document saveTrainedModel writes, as text (the Python module pickles models with it);
-/// labelDtype as TrainingRecord::labelDtype.
+/// labelDtype and inputScaled as in TrainingRecord.
 std::string trainedModelText(const TrainedModel& model, const Dataset& train, const std::string& learner,
                              const nlohmann::json& params, const Preprocessor& preprocessing = {},
-                             const nlohmann::json& split = nullptr, const std::string& labelDtype = "");
+                             const nlohmann::json& split = nullptr, const std::string& labelDtype = "",
+                             bool inputScaled = false);
 
 /// A model file of any kind, as read.
 struct LoadedModel {

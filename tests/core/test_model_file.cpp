@@ -385,6 +385,27 @@ private slots:
         QVERIFY(modelFromText(goodText, "good.json").trained.scorer);
         e = errorOf<DataError>([&] { modelFromText(goodText + std::string(1, '\0') + "{garbage", "nul.json"); });
         QVERIFY2(e.starts_with("nul.json:") && contains(e, "NUL byte"), e.c_str());
+
+        // "input_scaled" (a model trained in Python on prepare()'s scaled data): a boolean, and
+        // only with a scaling to apply; it reads back and survives a save of the loaded model.
+        doc = nlohmann::json::parse(goodText);
+        doc["input_scaled"] = "yes";
+        e = errorOf<DataError>([&] { modelFromText(doc.dump(), "flag.json"); });
+        QVERIFY2(e.starts_with("flag.json:") && contains(e, "input_scaled") && contains(e, "true or false"), e.c_str());
+        doc["input_scaled"] = true;
+        e = errorOf<DataError>([&] { modelFromText(doc.dump(), "flag.json"); });
+        QVERIFY2(contains(e, "input_scaled") && contains(e, "no scaling"), e.c_str());
+        const Preprocessor zeroOne = Preprocessor::fit(train, Scaling::ZeroOne);
+        Dataset scaled = train;
+        zeroOne.apply(scaled);
+        const std::string text = trainedModelText(trainLearner("svm", scaled, p), scaled, "svm", p, zeroOne, nullptr, "", true);
+        const LoadedModel loaded = modelFromText(text, "scaled.json");
+        QVERIFY(loaded.training.inputScaled);
+        QVERIFY(loaded.training.preprocessing && loaded.training.preprocessing->scaling == Scaling::ZeroOne);
+        QVERIFY(modelFromText(loadedModelText(loaded), "again.json").training.inputScaled);
+        // Without a scaling the flag is not written.
+        QVERIFY(!modelFromText(trainedModelText(trainLearner("svm", train, p), train, "svm", p, {}, nullptr, "", true),
+                               "plain.json").training.inputScaled);
     }
 };
 

@@ -215,6 +215,40 @@ def test_loaded_model_applies_the_recorded_scaling_as_the_cli_does(tmp_path):
     assert "scaled by the model's recorded zero-one" in fdlab.last_copy_info()["what"]
 
 
+def test_model_trained_on_prepared_scaled_data_tells_the_cli_its_scaling(tmp_path):
+    """Defect: a model trained on prepare(scale='zero-one') data was saved as trained on raw data;
+    fdlab-cli eval then scored raw spambase with it (error 0.56 against 0.09 in Python)."""
+    import pickle
+    d = fdlab.prepare(bundled="spambase", scale="zero-one")
+    (Xtr, ytr, itr), (Xte, yte, _) = d["train"], d["test"]
+    assert itr["preprocessing"]["scaling"] == "zero-one"
+    m = fdlab.train("svm", Xtr, ytr, info=itr)
+    assert m.scaling == "zero-one" and not m.scales_input
+    err = float(np.mean(m.predict(Xte) != yte))
+    assert 0.05 < err < 0.15
+    path = tmp_path / "m.json"
+    m.save(path)
+    assert json.loads(path.read_text())["input_scaled"] is True
+    # Python: the same numbers on prepare()'s scaled X after save / load and pickling
+    for again in (fdlab.load_model(path), pickle.loads(pickle.dumps(m))):
+        assert again.scaling == "zero-one" and not again.scales_input
+        np.testing.assert_array_equal(again.decision_function(Xte), m.decision_function(Xte))
+    # the CLI reads the raw file and scales it with the recorded scaling: the same test error
+    out = json.loads(subprocess.run([CLI, "eval", "--model", str(path), "--bundled", "spambase", "--format", "json"],
+                                    capture_output=True, text=True, timeout=300).stdout)
+    assert out["levels"][0]["error"] == pytest.approx(err, abs=1e-12)
+    # unscaled data records nothing
+    raw = fdlab.prepare(bundled="spambase")["train"]
+    assert "preprocessing" not in raw[2]
+    plain = fdlab.train("svm", raw[0], raw[1], info=raw[2])
+    plain.save(tmp_path / "p.json")
+    assert "input_scaled" not in json.loads((tmp_path / "p.json").read_text())
+    # a preprocessing of the wrong size is refused, naming where it came from
+    bad = dict(itr, preprocessing=dict(itr["preprocessing"], offset=[0.0]))
+    with pytest.raises(Exception, match=r"info\['preprocessing'\]"):
+        fdlab.train("svm", Xtr, ytr, info=bad)
+
+
 def test_saved_model_predicts_the_label_dtype_again(tmp_path, vote):
     """Defect: a saved model reloaded in Python predicted strings where the original predicted
     the labels' dtype."""
