@@ -406,6 +406,21 @@ private slots:
         QCOMPARE(v.adversaryPlay()->need(0)->need, 3.0);
         pad->clear();
         QCOMPARE(pad->values(), std::vector<float>(16, 0.0f));
+
+        // Clear starts a new drawing: the class it is meant to be is asked again (it stayed at
+        // the last drawing's, so a drawn 3 was attacked as a 5), and Attack it waits for it.
+        v.setDrawMode(true);
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        d->setIntendedClass(1);
+        QTest::mouseClick(d->findChild<QPushButton*>("drawClear"), Qt::LeftButton);
+        QCOMPARE(d->intendedClass(), -1);
+        QTest::mousePress(pad, Qt::LeftButton, {}, centre(1, 0));
+        QTest::mouseRelease(pad, Qt::LeftButton, {}, centre(1, 0));
+        QPushButton* use = d->findChild<QPushButton*>("drawUse");
+        QVERIFY(!use->isEnabled());
+        QVERIFY2(d->verdict(0)->text().contains("(score "), qPrintable(d->verdict(0)->text()));   // binary: still shown
+        d->setIntendedClass(0);
+        QVERIFY(use->isEnabled());
     }
 
     void typeYourOwn() {
@@ -448,6 +463,18 @@ private slots:
         t->editor()->setPlainText("hello world");
         t->classify();
         QVERIFY(!use->isEnabled());
+        // Erasing the message starts a new one: its class is asked again; a class chosen before
+        // typing stays.
+        t->setIntendedClass(1);
+        QCOMPARE(t->intendedClass(), 1);
+        t->editor()->clear();
+        t->classify();
+        QCOMPARE(t->intendedClass(), -1);
+        t->setIntendedClass(0);
+        t->editor()->setPlainText("cheap");
+        t->classify();
+        QCOMPARE(t->intendedClass(), 0);
+        QVERIFY(use->isEnabled());
     }
 
     void ownInputIsPreprocessedAsTheRun() {

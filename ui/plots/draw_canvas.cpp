@@ -166,7 +166,10 @@ DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
         m_pad->setPen(m_pad->pen() + 0.5);
         showPen();
     });
-    connect(clear, &QPushButton::clicked, m_pad, &InkPad::clear);
+    connect(clear, &QPushButton::clicked, this, [this] {
+        m_verdicts->forgetIntendedClass();
+        m_pad->clear();
+    });
     connect(m_pad, &InkPad::changed, this, &DrawCanvas::classify);
     connect(m_verdicts, &OwnInputVerdicts::intendedClassChanged, this, &DrawCanvas::classify);
     connect(m_verdicts, &OwnInputVerdicts::useRequested, this, [this] { emit useDrawing(m_pad->values(), intendedClass()); });

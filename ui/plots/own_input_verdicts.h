@@ -27,8 +27,12 @@ public:
     void classify(const RowView& x, bool usable);
     QLabel* verdict(int which) const { return m_verdict[which == 0 ? 0 : 1]; }
     QPushButton* useButton() const { return m_use; }
+    /// The class chosen as meant, -1 when none is (after clearNeed(): the student says it again).
     int intendedClass() const;
     void setIntendedClass(int k);
+    /// A new drawing or message starts: no class is meant until the student picks one (the last
+    /// one's stayed, so a drawn 3 was attacked as a 5); "Attack it" waits for the choice.
+    void forgetIntendedClass();
 
 signals:
     void intendedClassChanged();
@@ -40,6 +44,7 @@ private:
     QComboBox* m_class = nullptr;
     QLabel* m_verdict[2] = {nullptr, nullptr};
     QPushButton* m_use = nullptr;
+    QString m_useToolTip;
 };
 
 }  // namespace fdlab::ui

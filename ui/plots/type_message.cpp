@@ -79,6 +79,10 @@ void TypeMessage::classify() {
     if (!m_ctx) return;
     const Dataset& d = *m_ctx->test;
     const QString text = m_text->toPlainText();
+    // The message was erased: the next one's class is asked again (a class chosen before typing stays).
+    const bool empty = text.trimmed().isEmpty();
+    if (empty && m_hadText) m_verdicts->forgetIntendedClass();
+    m_hadText = !empty;
     TypedDocument typed;
     try {
         typed = typedRow();

@@ -45,6 +45,7 @@ private:
     QLabel* m_words = nullptr;
     OwnInputVerdicts* m_verdicts = nullptr;
     QTimer* m_debounce = nullptr;
+    bool m_hadText = false;   ///< the last classify() saw a message (erasing it forgets the meant class)
 };
 
 }  // namespace fdlab::ui
