@@ -363,6 +363,29 @@ private slots:
         QVERIFY(p->game() && p->findChild<QPushButton*>("playReveal")->isEnabled());
     }
 
+    void playBudgetIsTheStudentsUntilTheSliderMoves() {
+        HeatmapView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setContext(testing::tinyImages(), imageModels(), worstCaseCount(), 0);
+        QCOMPARE(v.budget(), 0.0);
+        v.setAdversaryMode(true);
+        AdversaryPlay* p = v.adversaryPlay();
+        auto* box = p->findChild<QDoubleSpinBox*>("playBudget");
+        QVERIFY(box);
+        // Budget 0 on the Heatmaps tab (a lesson's clean step): the game starts at K = 1, not at
+        // a budget that deletes nothing.
+        QCOMPARE(p->limit(), 1.0);
+        // The student's budget stays when another instance is chosen (the spin box, or a click
+        // on the Robustness map: it went back to the slider's) ...
+        box->setValue(2.0);
+        v.setInstance(v.instance() == 0 ? 1 : 0);
+        QCOMPARE(p->limit(), 2.0);
+        // ... and the slider's budget is taken when the slider moves.
+        v.setBudget(3.0);
+        QCOMPARE(p->limit(), 3.0);
+    }
+
     void drawYourOwn() {
         HeatmapView v;
         v.resize(1280, 720);

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace fdlab::ui {
 
@@ -159,6 +160,8 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
     clear();
 }
 
+double AdversaryPlay::limit() const { return m_limit->value(); }
+
 void AdversaryPlay::clear() {
     m_jobs->discard();
     m_ctx.reset();
@@ -220,9 +223,18 @@ void AdversaryPlay::setGame(HeatmapContextPtr ctx, int a, int b, int instance, d
     // The game plays the spin box's value, which QDoubleSpinBox rounds to its decimals: a value
     // budget gets as many (2 to 6) as the run's level needs, so that the level the Heatmaps tab
     // shows (N = 2.0933) is the one played and shown here (it was played at 2.09).
-    m_limit->setDecimals(kind.byValue ? budgetDecimals(ownUnit ? limit : 20.0) : 0);
+    double start = ownUnit ? limit : 20.0;   // a probability or fraction is no count
+    if (start <= 0.0) {
+        start = 1.0;
+        if (kind.byValue) {
+            start = std::numeric_limits<double>::infinity();
+            d.forEachNonZero(instance, [&](int j, float) { start = std::min(start, d.importance[static_cast<std::size_t>(j)]); });
+            if (!std::isfinite(start)) start = 0.0;   // nothing to delete at all
+        }
+    }
+    m_limit->setDecimals(kind.byValue ? budgetDecimals(start) : 0);
     m_limit->setRange(0.0, kind.byValue ? d.totalImportance() : static_cast<double>(d.features()));
-    m_limit->setValue(ownUnit ? limit : 20.0);   // a probability or fraction is no count
+    m_limit->setValue(start);
     m_limit->setPrefix(kind.byValue ? QStringLiteral("N = ") : QStringLiteral("K = "));
     m_message.reset();
     if (m_textLayout && d.documents) {

@@ -35,8 +35,13 @@ public:
     /// Plays on test instance `instance` of the context against learners a and b (indices into
     /// its models), with budget `limit` (K or N as the context's threat measures it; threats
     /// without a count or value budget play with a count). Starts a fresh round.
+    /// A budget of 0 starts at the least that deletes something (K = 1; N = the instance's
+    /// cheapest feature): a game in which nothing can be deleted teaches nothing.
     void setGame(HeatmapContextPtr ctx, int a, int b, int instance, double limit);
     void clear();
+    /// The budget the game plays (the student may have changed it), and whether it plays on `ctx`.
+    double limit() const;
+    bool playsOn(const HeatmapContextPtr& ctx) const { return m_ctx && m_ctx == ctx; }
 
     /// What a click on feature j does (images: pixel j, row-major; text: word j's feature).
     DeletionGame::Move clickFeature(int j);

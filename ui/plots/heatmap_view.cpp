@@ -545,7 +545,7 @@ void HeatmapView::onSliderMoved() {
     m_levelLabel->setText(levelText(budget()));
     requestView();
     if (gridMode()) requestGrid();
-    updateAdversaryGame();
+    updateAdversaryGame(true);
     updateStatus();
     m_analysisDebounce->start();   // the whole-test-set analysis once the slider rests
 }
@@ -654,7 +654,7 @@ void HeatmapView::setAdversaryMode(bool on) {
         if (m_drawToggle->isChecked()) m_drawToggle->setChecked(false);
         setPlaying(false);
         m_stack->setCurrentIndex(2);
-        updateAdversaryGame();
+        updateAdversaryGame(true);
     } else if (adversaryMode()) {
         m_stack->setCurrentIndex(0);
     }
@@ -748,9 +748,10 @@ void HeatmapView::openOwnInstance(std::shared_ptr<Dataset> d, const QString& wha
 bool HeatmapView::adversaryMode() const { return m_stack->currentIndex() == 2; }
 
 // The game follows the instance, the learners and the budget shown (a new round each time).
-void HeatmapView::updateAdversaryGame() {
+void HeatmapView::updateAdversaryGame(bool followBudget) {
     if (!adversaryMode() || !m_ctx) return;
-    m_adversary->setGame(m_ctx, learnerA(), learnerB(), instance(), budget());
+    const bool keep = !followBudget && m_adversary->playsOn(m_ctx);
+    m_adversary->setGame(m_ctx, learnerA(), learnerB(), instance(), keep ? m_adversary->limit() : budget());
 }
 
 void HeatmapView::setPlaying(bool playing) {

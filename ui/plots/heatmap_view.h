@@ -181,7 +181,9 @@ private:
     void onFailed(int kind, const QString& message);
     void onLearnersChanged();
     void stepPlay();
-    void updateAdversaryGame();
+    /// followBudget: the game takes the budget shown (it changed, or Play opens); else (another
+    /// instance, from the spin box or a Robustness click, or other learners) it keeps its own.
+    void updateAdversaryGame(bool followBudget = false);
     bool doJump();
     void drawImageView();
     void drawBarView();
