@@ -64,7 +64,7 @@ public:
           m_useCg(d.features() > p.denseMaxFeatures), m_tolerance(p.tolerance), m_cgMax(p.cgMaxIterations) {
         const double V = std::accumulate(v.begin(), v.end(), 0.0);
         const double P = V - N;
-        m_rhsR = gamma * V / P;
+        m_rhsR.assign(static_cast<std::size_t>(m_m), gamma * V / P);
         // Rows of the data (CSR): the w part of R_i. With an adversary every non-zero also has a
         // hinge entry (R_ij, beta_ij), indexed by the same CSR position; without one (N = 0)
         // there are none and lambda is unused.
@@ -83,6 +83,8 @@ public:
         }
         m_hStart = m_start;
         if (!m_adv) std::fill(m_hStart.begin(), m_hStart.end(), 0L);
+        m_fixed.assign(static_cast<std::size_t>(m_n), std::numeric_limits<double>::quiet_NaN());
+        fixOneSignedFeatures();
         m_nnz = m_hStart.back();
         // The two halves of timesG: examples [0, split) and [split, m), about nnz / 2 each.
         const auto mid = std::lower_bound(m_start.begin(), m_start.end(), m_start.back() / 2);
@@ -214,8 +216,35 @@ private:
     DekelShamirIpmResult& finish(const Point& x, DekelShamirIpmResult& out) const {
         out.cgIterations = m_cgSteps;
         out.w = x.g.head(m_n).cwiseMax(-m_C).cwiseMin(m_C);
+        for (int j = 0; j < m_n; ++j)
+            if (!std::isnan(m_fixed[static_cast<std::size_t>(j)])) out.w(j) = m_fixed[static_cast<std::size_t>(j)];
         out.b = x.g(m_n);
         return out;
+    }
+
+    /// Presolve: a feature whose non-zero y_i x_ij all have one sign is at +-C at an optimum
+    /// (it enters only its examples' rows R_i and R_ij; raising y_i x_ij w_j by t raises R_i's
+    /// left side by t minus the growth of beta_ij, which is at most t). It is fixed there and
+    /// leaves the Newton system: its terms move to the rows' right-hand sides.
+    void fixOneSignedFeatures() {
+        std::vector<char> sign(static_cast<std::size_t>(m_n), 0);  // bit 1: a positive y x, bit 2: a negative
+        for (std::size_t k = 0; k < m_col.size(); ++k)
+            if (m_gx[k] != 0.0) sign[static_cast<std::size_t>(m_col[k])] |= m_gx[k] > 0.0 ? 1 : 2;
+        for (int j = 0; j < m_n; ++j) {
+            const char s = sign[static_cast<std::size_t>(j)];
+            if (s == 1) m_fixed[static_cast<std::size_t>(j)] = m_C;
+            if (s == 2) m_fixed[static_cast<std::size_t>(j)] = -m_C;
+        }
+        for (int i = 0; i < m_m; ++i)
+            for (long e = m_start[static_cast<std::size_t>(i)]; e < m_start[static_cast<std::size_t>(i) + 1]; ++e) {
+                const auto k = static_cast<std::size_t>(e);
+                const double w = m_fixed[static_cast<std::size_t>(m_col[k])];
+                if (std::isnan(w)) continue;
+                const double t = m_gx[k] * w;
+                m_rhsR[static_cast<std::size_t>(i)] -= t;
+                if (m_adv) m_rhsH[k] += t;
+                m_gx[k] = 0.0;
+            }
     }
 
     bool lower(int j) const { return m_lo[static_cast<std::size_t>(j)] != 0; }
@@ -273,7 +302,7 @@ private:
                 m_rdBeta[k] = x.yR[s] - x.yH[k] - x.zbeta[k];
                 dInf = std::max(dInf, std::abs(m_rdBeta[k]));
             }
-            m_rpR[s] = m_rhsR - (act - x.sR[s]);
+            m_rpR[s] = m_rhsR[s] - (act - x.sR[s]);
             pInf = std::max(pInf, std::abs(m_rpR[s]));
             m_rdXi[s] = 1.0 - x.yR[s] - x.zxi[s];
             m_rdLam[s] = m_adv ? -lamDual - x.zlam[s] : 0.0;
@@ -281,7 +310,8 @@ private:
         }
         m_rdGMax = m_rdG.cwiseAbs().maxCoeff();
         dInf = std::max(dInf, m_rdGMax);
-        double rhsMax = std::abs(m_rhsR);
+        double rhsMax = 0.0;
+        for (double r : m_rhsR) rhsMax = std::max(rhsMax, std::abs(r));
         for (double r : m_rhsH) rhsMax = std::max(rhsMax, std::abs(r));
         m_pInf = pInf / (1.0 + rhsMax);
         m_dInf = dInf / 2.0;  // 1 + max |c|
@@ -289,7 +319,7 @@ private:
 
     double dualObjective(const Point& x) const {
         double d = 0.0;
-        for (int i = 0; i < m_m; ++i) d += m_rhsR * x.yR[static_cast<std::size_t>(i)];
+        for (int i = 0; i < m_m; ++i) d += m_rhsR[static_cast<std::size_t>(i)] * x.yR[static_cast<std::size_t>(i)];
         for (long e = 0; e < m_nnz; ++e) d += m_rhsH[static_cast<std::size_t>(e)] * x.yH[static_cast<std::size_t>(e)];
         for (int j = 0; j < m_ng; ++j)
             if (lower(j)) d -= m_C * (x.zl(j) + x.zu(j));
@@ -752,7 +782,7 @@ private:
     }
 
     int m_m, m_n, m_ng;
-    double m_N, m_C, m_rhsR = 0.0;
+    double m_N, m_C;
     bool m_adv;
     bool m_useCg;
     double m_tolerance;
@@ -760,7 +790,8 @@ private:
     long m_nnz = 0, m_pairs = 1;
     std::vector<long> m_start, m_hStart;
     std::vector<int> m_col;
-    Vec m_gx, m_v, m_rhsH, m_label;
+    Vec m_gx, m_v, m_rhsR, m_rhsH, m_label;
+    Vec m_fixed;   // per feature: the value presolve fixed it at, NaN where it is a variable
     std::vector<char> m_lo;
     // Residuals of the current point.
     Vec m_rpR, m_rpH, m_rdXi, m_rdLam, m_rdBeta;

@@ -593,6 +593,40 @@ private slots:
         if (N > 0 && !boxBias) QVERIFY(ref > 0.01);  // not a trivial LP
     }
 
+    void interiorPointFixesOneSignedFeatures() {
+        // Presolve: a feature whose y_i x_ij all have one sign sits at +-C at an optimum and
+        // leaves the Newton system (on the spam training part 14,456 of 24,598 words, which
+        // appear in one class only). Columns 0-5 only in positive rows, 6-11 only in negative
+        // ones, 12 empty: the same optimum as GLPK's simplex on both paths, and the fixed weights
+        // at exactly +-C.
+        Dataset d = randomData(105, 60, 40, 0.6);
+        for (int i = 0; i < d.rows(); ++i)
+            for (int j = 0; j <= 12; ++j)
+                if (j == 12 || (j < 6) != (d.labels[static_cast<std::size_t>(i)] == 1)) d.X(i, j) = 0.0f;
+        Rng rng(1105);
+        for (double& v : d.importance) v = rng.uniform(0.3, 3.0);
+        for (const double N : {0.0, 2.5}) {
+            auto p = lpParams(N, DekelShamirLpMethod::Simplex);
+            p.gamma = 0.5;
+            p.C = 0.7;
+            p.useImportance = true;
+            const double ref = fitObjective(d, p);
+            p.method = DekelShamirLpMethod::StructuredInteriorPoint;
+            for (const int denseMax : {3000, 0}) {
+                p.ipmDenseMaxFeatures = denseMax;
+                const FitResult r = fitDekelShamirLp(d, p);
+                QCOMPARE(r.status, Status::Converged);
+                QVERIFY2(std::abs(r.objective - ref) < 1e-6 * std::max(1.0, ref),
+                         qPrintable(QString("N %1, dense max %2: %3 vs simplex %4").arg(N).arg(denseMax).arg(r.objective, 0, 'g', 12).arg(ref, 0, 'g', 12)));
+                const Eigen::VectorXd w = r.model.w();
+                for (int j = 0; j < 6; ++j) QCOMPARE(w(j), 0.7);
+                for (int j = 6; j < 12; ++j) QCOMPARE(w(j), -0.7);
+                QVERIFY(std::abs(w(12)) < 1e-6);   // no data: the box's centre
+            }
+            if (N > 0) QVERIFY(ref > 0.01);   // not a trivial LP
+        }
+    }
+
     void interiorPointKeepsAStalledIterateNearTheOptimum() {
         // Above ipmDenseMaxFeatures there is no exact fallback: an interior point that stalls near
         // the optimum keeps its best iterate as a model (MaxIterations, a warning in a run), one
