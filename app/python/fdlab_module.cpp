@@ -636,9 +636,10 @@ py::tuple datasetOut(Dataset d) {
 /// The numpy dtype string of label values that survive a model file as text ("<i8", "|b1",
 /// "<f8"); empty for strings (class names are text already). An object array (a pandas-style
 /// column) records "|b1" when its classes are all bool and "<i8" (or "<u8" beyond int64) when
-/// they are all whole numbers of any type: a saved and loaded model predicted the str '1' for
-/// the int 1 (its accuracy against the same y fell from 0.95 to 0). Other object classes
-/// (strings, non-whole numbers, a mix with strings) record nothing and load as str classes.
+/// they are all whole numbers of any type, and "<f8" when they are all real numbers: a saved
+/// and loaded model predicted the str '1' for the int 1 (its accuracy against the same y fell
+/// from 0.95 to 0; the same for 0.5). Other object classes (strings, None, a mix with strings)
+/// record nothing and load as str classes.
 std::string labelDtypeOf(const py::object& classValues) {
     if (classValues.is_none()) return "";
     const py::array values = py::array::ensure(classValues);
@@ -651,6 +652,7 @@ std::string labelDtypeOf(const py::object& classValues) {
         // (==) the label it came from. numpy scalars in an object array were missed at first.
         const py::object npBool = py::module_::import("numpy").attr("bool_");
         const py::object toInt = py::module_::import("builtins").attr("int");
+        const py::object toFloat = py::module_::import("builtins").attr("float");
         const py::list l = values.attr("tolist")();
         if (l.empty()) return "";
         bool allBool = true, allInt64 = true, allUint64 = true;
@@ -659,10 +661,17 @@ std::string labelDtypeOf(const py::object& classValues) {
             allBool = allBool && (PyBool_Check(o.ptr()) || py::isinstance(o, npBool));
             // Whole when int() works and gives a value equal to the label (a name that only
             // reads like a number, e.g. numpy.datetime64('2020'), is not; it loaded as 2020).
+            // Not whole: a real number when float() gives a value equal to the label both ways
+            // (0.5, numpy.float32(1.25)); those record "<f8" (they loaded as the str '0.5').
             std::string digits;
             try {
                 const py::object v = toInt(o);
-                if (!o.equal(v) || !v.equal(o)) return "";
+                if (!o.equal(v) || !v.equal(o)) {
+                    const py::object f = toFloat(o);
+                    if (!o.equal(f) || !f.equal(o)) return "";
+                    allInt64 = allUint64 = false;
+                    continue;
+                }
                 digits = py::str(v).cast<std::string>();
             } catch (const py::error_already_set&) {
                 return "";
@@ -677,7 +686,10 @@ std::string labelDtypeOf(const py::object& classValues) {
         }
         if (allBool) return "|b1";
         if (allInt64) return "<i8";
-        return allUint64 ? "<u8" : "";
+        if (allUint64) return "<u8";
+        // All real (or whole beyond uint64, or a mix of signs beyond int64): as float64 when the
+        // names read back as those values (classValuesFromNames checks), else str classes.
+        return "<f8";
     }
     if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f') return "";
     return py::str(dt.attr("str")).cast<std::string>();
@@ -694,7 +706,14 @@ py::object classValuesFromNames(const std::vector<std::string>& names, const std
         if (dt.kind() == 'b') v = v.attr("astype")("int64");   // "1" -> 1 -> True
         // (uint64 beyond 2^63 parses directly; through int64 it overflowed to str classes.)
         v = v.attr("astype")(dt);
-        if (labelStrings(v) == names) return v;
+        // Float classes may be non-whole (object labels 0.5, 1.25: labelStrings refuses those),
+        // named as objectLabelName names them.
+        std::vector<std::string> back;
+        if (dt.kind() == 'f')
+            for (const py::handle o : v.attr("tolist")().cast<py::list>()) back.push_back(objectLabelName(o));
+        else
+            back = labelStrings(v);
+        if (back == names) return v;
     } catch (const py::error_already_set&) {
     } catch (const std::invalid_argument&) {
     }

@@ -266,6 +266,19 @@ def test_saved_model_predicts_the_label_dtype_again(tmp_path, vote):
     m = fdlab.train("svm", X, y)   # strings stay strings
     m.save(tmp_path / "s.json")
     assert fdlab.load_model(tmp_path / "s.json").predict(X).dtype.kind == "U"
+    # Object labels that are real numbers (a pandas column of 0.5 / 1.25, numpy float32 among
+    # them) loaded as the str '0.5': the reloaded model's accuracy against the same y was 0.
+    for a, b in ((0.5, 1.25), (np.float32(0.1), 2), (1, 2.5)):
+        labels = np.array([a if t == "democrat" else b for t in y], dtype=object)
+        m = fdlab.train("svm", X, labels)
+        m.save(tmp_path / "o.json")
+        assert json.loads((tmp_path / "o.json").read_text())["label_dtype"] == "<f8"
+        back = fdlab.load_model(tmp_path / "o.json")
+        assert np.mean(back.predict(X) == labels) == np.mean(m.predict(X) == labels) > 0.9
+    # a mix of numbers and strings stays str
+    labels = np.array([0.5 if t == "democrat" else "x" for t in y], dtype=object)
+    fdlab.train("svm", X, labels).save(tmp_path / "mix.json")
+    assert "label_dtype" not in json.loads((tmp_path / "mix.json").read_text())
 
 
 def test_export_curves_argument_errors_name_the_argument(tmp_path):
