@@ -452,7 +452,10 @@ std::string objectLabelName(const py::handle& o) {
 }
 
 /// Label values as strings: integers (and integral floats) print as integers, others via str().
-std::vector<std::string> labelStrings(const py::handle& y) {
+/// A float array must hold whole numbers (a regression target is no set of classes), unless
+/// `fractional`: labels checked against known classes (a model's, which may be 0.5 and 1.25
+/// when it was trained on such object labels) are named as objectLabelName names them.
+std::vector<std::string> labelStrings(const py::handle& y, bool fractional = false) {
     py::array a = py::array::ensure(y);
     if (!a) throw std::invalid_argument("y: expected a 1-D array of class labels");
     if (a.ndim() != 1) throw std::invalid_argument("y: expected a 1-D array, got " + std::to_string(a.ndim()) + " dimensions");
@@ -471,6 +474,10 @@ std::vector<std::string> labelStrings(const py::handle& y) {
         auto r = v.unchecked<1>();
         for (py::ssize_t i = 0; i < r.shape(0); ++i) {
             const double x = r(i);
+            if (fractional && !std::isnan(x) && (!std::isfinite(x) || x != std::round(x) || !(std::abs(x) < 9.2e18))) {
+                out[static_cast<std::size_t>(i)] = objectLabelName(py::float_(x));
+                continue;
+            }
             if (!std::isfinite(x) || x != std::round(x))
                 throw std::invalid_argument("y: float labels must be whole numbers (y[" + std::to_string(i) + "] is " +
                                             std::to_string(x) + "); pass integers or strings");
@@ -514,7 +521,7 @@ std::vector<std::string> labelStrings(const py::handle& y) {
 
 /// Sets d.labels/classNames from y; `classes` fixes the class order (e.g. a model's classes).
 void setLabels(Dataset& d, const py::handle& y, const std::vector<std::string>& classes) {
-    const std::vector<std::string> s = labelStrings(y);
+    const std::vector<std::string> s = labelStrings(y, !classes.empty());
     if (static_cast<int>(s.size()) != d.rows())
         throw std::invalid_argument("y: " + std::to_string(s.size()) + " labels for " + std::to_string(d.rows()) + " rows of X");
     d.classNames = classes.empty() ? sortedClassNames(s) : classes;
@@ -663,18 +670,22 @@ std::string labelDtypeOf(const py::object& classValues) {
             // reads like a number, e.g. numpy.datetime64('2020'), is not; it loaded as 2020).
             // Not whole: a real number when float() gives a value equal to the label both ways
             // (0.5, numpy.float32(1.25)); those record "<f8" (they loaded as the str '0.5').
+            // (int(inf) raises: infinities are real numbers too.)
             std::string digits;
             try {
                 const py::object v = toInt(o);
-                if (!o.equal(v) || !v.equal(o)) {
+                if (o.equal(v) && v.equal(o)) digits = py::str(v).cast<std::string>();
+            } catch (const py::error_already_set&) {
+            }
+            if (digits.empty()) {
+                try {
                     const py::object f = toFloat(o);
                     if (!o.equal(f) || !f.equal(o)) return "";
-                    allInt64 = allUint64 = false;
-                    continue;
+                } catch (const py::error_already_set&) {
+                    return "";
                 }
-                digits = py::str(v).cast<std::string>();
-            } catch (const py::error_already_set&) {
-                return "";
+                allInt64 = allUint64 = false;
+                continue;
             }
             long long i = 0;
             unsigned long long u = 0;

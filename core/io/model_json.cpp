@@ -3,6 +3,7 @@
 #include "core/io/json_file.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
+#include "core/util/param_check.h"
 
 #include <cmath>
 #include <cstdio>
@@ -44,15 +45,21 @@ json preprocessingToJson(const Preprocessor& p) {
 
 Preprocessor preprocessingFromJson(const json& pre, const JsonReader& r, std::size_t n) {
     Preprocessor p;
+    // Stored as float: a finite double beyond float's range (1e39) became inf, and the file
+    // saved with it could not be read back (inf is written as null).
+    const auto asFloat = [&](double x, const std::string& path) {
+        if (!std::isfinite(static_cast<float>(x))) r.fail(path, formatParam(x) + " is beyond the range of a float");
+        return static_cast<float>(x);
+    };
     const std::string scaling = r.string(r.field(pre, "preprocessing", "scaling"), "preprocessing.scaling");
     try {
         p.scaling = scalingFromString(scaling);
     } catch (const std::invalid_argument& e) {
         r.fail("preprocessing.scaling", e.what());
     }
-    p.binariseThreshold = static_cast<float>(
-        r.number(r.field(pre, "preprocessing", "binarise_threshold"), "preprocessing.binarise_threshold"));
-    p.shift = static_cast<float>(r.number(r.field(pre, "preprocessing", "shift"), "preprocessing.shift"));
+    p.binariseThreshold = asFloat(r.number(r.field(pre, "preprocessing", "binarise_threshold"), "preprocessing.binarise_threshold"),
+                                  "preprocessing.binarise_threshold");
+    p.shift = asFloat(r.number(r.field(pre, "preprocessing", "shift"), "preprocessing.shift"), "preprocessing.shift");
     for (const char* key : {"offset", "factor"}) {
         const std::string path = std::string("preprocessing.") + key;
         const std::vector<double> v = r.numbers(r.field(pre, "preprocessing", key), path);
@@ -61,7 +68,8 @@ Preprocessor preprocessingFromJson(const json& pre, const JsonReader& r, std::si
         const bool affine = p.scaling == Scaling::MinusOneOne || p.scaling == Scaling::ZeroOne;
         if (affine && v.size() != n) r.fail(path, "scaling '" + scaling + "' needs one value per feature");
         std::vector<float>& dst = std::string(key) == "offset" ? p.offset : p.factor;
-        dst.assign(v.begin(), v.end());
+        dst.clear();
+        for (std::size_t j = 0; j < v.size(); ++j) dst.push_back(asFloat(v[j], path + "[" + std::to_string(j) + "]"));
     }
     return p;
 }

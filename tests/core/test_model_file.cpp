@@ -403,6 +403,11 @@ private slots:
         QVERIFY(loaded.training.inputScaled);
         QVERIFY(loaded.training.preprocessing && loaded.training.preprocessing->scaling == Scaling::ZeroOne);
         QVERIFY(modelFromText(loadedModelText(loaded), "again.json").training.inputScaled);
+        // Preprocessing is stored as float: 1e39 is refused (it became inf, written as null).
+        doc = nlohmann::json::parse(goodText);
+        doc["preprocessing"]["shift"] = 1e39;
+        e = errorOf<DataError>([&] { modelFromText(doc.dump(), "big.json"); });
+        QVERIFY2(contains(e, "preprocessing.shift") && contains(e, "beyond the range of a float"), e.c_str());
         // Without a scaling the flag is not written.
         QVERIFY(!modelFromText(trainedModelText(trainLearner("svm", train, p), train, "svm", p, {}, nullptr, "", true),
                                "plain.json").training.inputScaled);

@@ -243,6 +243,10 @@ def test_model_trained_on_prepared_scaled_data_tells_the_cli_its_scaling(tmp_pat
     plain = fdlab.train("svm", raw[0], raw[1], info=raw[2])
     plain.save(tmp_path / "p.json")
     assert "input_scaled" not in json.loads((tmp_path / "p.json").read_text())
+    # a factor beyond float's range became inf: the saved file could not be loaded again
+    big = dict(itr, preprocessing=dict(itr["preprocessing"], factor=[1e39] + itr["preprocessing"]["factor"][1:]))
+    with pytest.raises(Exception, match=r"info\['preprocessing'\].*factor\[0\].*beyond the range of a float"):
+        fdlab.train("svm", Xtr, ytr, info=big)
     # a preprocessing of the wrong size is refused, naming where it came from
     bad = dict(itr, preprocessing=dict(itr["preprocessing"], offset=[0.0]))
     with pytest.raises(Exception, match=r"info\['preprocessing'\]"):
@@ -275,6 +279,20 @@ def test_saved_model_predicts_the_label_dtype_again(tmp_path, vote):
         assert json.loads((tmp_path / "o.json").read_text())["label_dtype"] == "<f8"
         back = fdlab.load_model(tmp_path / "o.json")
         assert np.mean(back.predict(X) == labels) == np.mean(m.predict(X) == labels) > 0.9
+    # infinities are real numbers too (int(inf) raised, and they loaded as the str 'inf')
+    labels = np.array([np.inf if t == "democrat" else 0.5 for t in y], dtype=object)
+    m = fdlab.train("svm", X, labels)
+    m.save(tmp_path / "inf.json")
+    back = fdlab.load_model(tmp_path / "inf.json")
+    assert np.mean(back.predict(X) == labels) == np.mean(m.predict(X) == labels) > 0.9
+    # the reloaded model predicts float64: its predictions are labels it takes back (a float
+    # y of 0.5 was refused as "not whole"), while training on such a float array still is
+    p = back.predict(X)
+    assert p.dtype == np.float64
+    assert (fdlab.attack(back, X, p, threat="worst-case-count", budget=0)["margins_before"] >= 0).all()
+    assert fdlab.curve(back, X, p, threat="worst-case-count", levels=[0])["error"][0] == 0.0
+    with pytest.raises(ValueError, match="whole numbers"):
+        fdlab.train("svm", X, p)
     # a mix of numbers and strings stays str
     labels = np.array([0.5 if t == "democrat" else "x" for t in y], dtype=object)
     fdlab.train("svm", X, labels).save(tmp_path / "mix.json")
