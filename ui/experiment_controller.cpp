@@ -41,6 +41,7 @@ void ExperimentController::apply(const StateChange& change) {
         if (change.run || m_worker->isRunning() || m_heatmapJobs->busy()) m_pendingBudget = *change.budget;
         setBudget(*change.budget);
     }
+    if (change.keep) emit keptCurvesRequested(*change.keep);
     if (change.instance) {
         if (change.run || m_worker->isRunning() || m_heatmapJobs->busy()) m_pendingInstance = *change.instance;
         emit instanceRequested(*change.instance);

@@ -124,6 +124,8 @@ signals:
     void instanceRequested(int instance);
     /// One of tabIds().
     void tabRequested(const QString& tab);
+    /// StateChange::keep: the Curves tab keeps these curves (an empty label: drops its kept ones).
+    void keptCurvesRequested(const fdlab::KeptCurves& curves);
     void statusMessage(const QString& message, int timeoutMs);
     void errorOccurred(const QString& title, const QString& message);
     void modelSaved(const QString& path);

@@ -201,6 +201,10 @@ void MainWindow::connectController() {
         if (QWidget* page = m_tabById.value(id)) m_tabs->setCurrentWidget(page);
     });
 
+    connect(c, &ExperimentController::keptCurvesRequested, this, [this](const KeptCurves& k) {
+        if (k.label.empty()) m_curves->dropKeptCurves();
+        else m_curves->keepCurves(QString::fromStdString(k.label), k.points, k.spec);
+    });
     connect(c, &ExperimentController::specApplied, this, &MainWindow::showSpec);
     connect(c, &ExperimentController::dataLoaded, this, &MainWindow::onLoaded);
     connect(c, &ExperimentController::dataFailed, this, &MainWindow::datasetFailed);

@@ -4,15 +4,25 @@
 // panels show it and its data loads; a run going on is abandoned and the views showing the
 // previous experiment are cleared), budget (the one adversary budget the Attack panel and the
 // Heatmaps tab share, clamped once to what the data allows), instance (the test instance the
-// Heatmaps tab shows), tab (which view is in front), run (start the experiment).
+// Heatmaps tab shows), tab (which view is in front), keep (curves the Curves tab keeps for
+// comparison), run (start the experiment).
 // Lessons and views set state only through this, never by poking widgets.
 
+#include "core/eval/experiment_runner.h"
 #include "core/eval/experiment_spec.h"
 
 #include <optional>
 #include <string>
 
 namespace fdlab {
+
+/// Another run's curves for the Curves tab to keep beside the runs that follow (dashed), under
+/// `label`; an empty label drops the kept curves.
+struct KeptCurves {
+    std::string label;
+    std::vector<CurvePoint> points;
+    ExperimentSpec spec;
+};
 
 struct StateChange {
     /// A full experiment (a preset's, or data + learners + threat + levels); none: keep the
@@ -28,6 +38,8 @@ struct StateChange {
     /// The view in front: one of tabIds() ("curves", "heatmaps", "data", "label-noise",
     /// "robustness" when the build has it).
     std::optional<std::string> tab;
+    /// Curves to keep for comparison, or (empty label) none; unset: the kept ones stay.
+    std::optional<KeptCurves> keep;
     /// Start the experiment (the spec given, else the one the panels describe).
     bool run = false;
 };

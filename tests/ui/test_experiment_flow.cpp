@@ -178,6 +178,45 @@ private slots:
         QVERIFY2(highest > legendBottom, qPrintable(QString("highest point at %1 px, legend down to %2 px").arg(highest).arg(legendBottom)));
     }
 
+    void keepCurvesByHand() {
+        // The Curves tab's "Keep these curves": the run's curves stay dashed under the next run
+        // with the same level unit, are hidden under another unit, and the button drops them.
+        CurvePlot plot;
+        plot.resize(900, 600);
+        plot.show();
+        ExperimentSpec s = tinySpec();
+        plot.setSpec(s);
+        QVERIFY(!plot.keepButton()->isEnabled());   // nothing to keep yet
+        for (int k = 0; k < 3; ++k) {
+            CurvePoint p;
+            p.learner = "SVM";
+            p.levelIndex = k;
+            p.level = s.levels[static_cast<std::size_t>(k)];
+            p.error = 0.1 * (k + 1);
+            plot.addPoint(p);
+        }
+        QVERIFY(plot.keepButton()->isEnabled());
+        plot.keepButton()->click();
+        QCOMPARE(plot.keptCurveCount(), 1);
+        QCOMPARE(plot.keptPointCount(0), 3);
+        plot.setSpec(s);   // the next run: kept, drawn before any point arrives
+        QCOMPARE(plot.keptCurveCount(), 1);
+        const int lines = static_cast<int>(s.learners.size());
+        QCOMPARE(plot.plot()->graphCount(), lines + 1);
+        QCOMPARE(plot.keptPointCount(0), 3);
+        QVERIFY(plot.plot()->yAxis->range().upper >= 0.3);   // the axis makes room for them
+        ExperimentSpec other = s;
+        other.attack.threat = "random-feature-drop";   // a probability: another x axis
+        plot.setSpec(other);
+        QCOMPARE(plot.keptCurveCount(), 0);
+        plot.setSpec(s);
+        QCOMPARE(plot.keptCurveCount(), 1);
+        QCOMPARE(plot.keepButton()->text(), QString("Drop kept curves"));
+        plot.keepButton()->click();
+        QCOMPARE(plot.keptCurveCount(), 0);
+        QCOMPARE(plot.plot()->graphCount(), lines);
+    }
+
     void runsAPresetWithOneRepetition() {
         MainWindow w;
         w.setProperty("quietErrors", true);

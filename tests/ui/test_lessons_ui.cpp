@@ -12,6 +12,7 @@
 #include "ui/lessons/add_lessons.h"
 #include "ui/lessons/start_page.h"
 #include "ui/main_window.h"
+#include "ui/plots/curve_plot.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -23,6 +24,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
+#include <qcustomplot.h>
 
 using namespace fdlab;
 using namespace fdlab::ui;
@@ -196,10 +198,24 @@ private slots:
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
         QCOMPARE(w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
         QCOMPARE(runs.count(), 2);
+        // Step 1's curve stays on the Curves tab, dashed, beside step 2's (the student compared
+        // them by pressing Back): the SVM's four random-deletion levels, under "SVM (step 1)".
+        auto* curves = w.findChild<CurvePlot*>();
+        QVERIFY(curves);
+        QCOMPARE(curves->keptCurveCount(), 1);
+        QCOMPARE(curves->keptPointCount(0), 4);
+        bool named = false;
+        for (int g = 0; g < curves->plot()->graphCount(); ++g) named = named || curves->plot()->graph(g)->name() == "SVM (step 1)";
+        QVERIFY(named);
+        dock->next();   // step 3 keeps step 2's experiment, and step 1's curve with it
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QCOMPARE(curves->keptCurveCount(), 1);
+        dock->back();
         dock->back();
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
         QCOMPARE(w.lastResult()->spec.attack.threat, std::string("random-deletion"));
         QCOMPARE(runs.count(), 3);
+        QCOMPARE(curves->keptCurveCount(), 0);   // step 1 has no earlier experiment
     }
 
     void throughTheStateCommand() {

@@ -18,6 +18,7 @@ void ControllerLessonHost::apply(const LessonStateChange& change) {
     s.instance = change.view.instance;
     if (!change.view.tab.empty()) s.tab = change.view.tab;
     s.run = change.run;
+    s.keep = change.keep;
     m_controller->apply(s);
 }
 

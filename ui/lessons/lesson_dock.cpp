@@ -192,6 +192,18 @@ void LessonDock::applyStep(bool forceRun) {
     const int owner = experimentOwner(l, m_step);
     LessonStateChange change;
     change.view = s.view;
+    // The previous experiment's curves stay beside this one's (lesson b: step 1's random deletion
+    // under step 2's worst case), when that step ran in this lesson; else none are kept.
+    if (m_runsLesson != m_lesson) {
+        m_runs.clear();
+        m_runsLesson = m_lesson;
+    }
+    change.keep = KeptCurves{};
+    if (owner > 0) {
+        const int previous = experimentOwner(l, owner - 1);
+        if (const auto it = m_runs.find(previous); it != m_runs.end())
+            change.keep = KeptCurves{tr("step %1").arg(previous + 1).toStdString(), it->second.points, it->second.spec};
+    }
     // The instance the observation speaks of (a step without its own inherits an earlier one's).
     change.view.instance = lessonInstance(l, m_step);
     m_jobs->discard();   // an observation still being computed belongs to another step
@@ -228,6 +240,7 @@ void LessonDock::onRunFinished(const ExperimentResult& r) {
         return;
     }
     m_stepRun = r;
+    if (m_runsLesson == m_stepRunLesson) m_runs[m_stepRunStep] = r;
     computeObservation(r);
 }
 

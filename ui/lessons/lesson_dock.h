@@ -11,6 +11,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -67,6 +68,10 @@ private:
     bool m_awaitingRun = false;                ///< the step's run has been asked for and not finished
     std::optional<fdlab::ExperimentResult> m_stepRun;   ///< the run of the current experiment
     int m_stepRunLesson = -1, m_stepRunStep = -1;       ///< the step whose experiment m_stepRun ran
+    /// The current lesson's finished step runs, by the step that set the experiment: a step with
+    /// a new experiment keeps the previous experiment's curves on the Curves tab (dashed).
+    std::map<int, fdlab::ExperimentResult> m_runs;
+    int m_runsLesson = -1;
     std::optional<fdlab::Observation> m_observation;
     JobRunner* m_jobs = nullptr;
 

@@ -5,6 +5,7 @@
 // (controller_lesson_host.h) maps the command onto the one experiment state.
 
 #include "core/eval/experiment_runner.h"
+#include "core/eval/state_change.h"
 #include "core/teach/lesson.h"
 
 #include <QObject>
@@ -18,6 +19,9 @@ struct LessonStateChange {
     std::optional<fdlab::ExperimentSpec> spec;   ///< show this experiment (and load its data)
     fdlab::LessonView view;                      ///< budget / instance / tab to show (unset: keep)
     bool run = false;                            ///< start the experiment
+    /// Curves the Curves tab keeps beside this step's (an earlier step's run), or (empty
+    /// label) none; unset: as they are.
+    std::optional<fdlab::KeptCurves> keep;
 };
 
 class LessonHost : public QObject {

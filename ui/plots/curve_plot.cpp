@@ -57,6 +57,16 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     m_warnButton->hide();
     connect(m_warnButton, &QToolButton::clicked, this, &CurvePlot::showWarnings);
     bar->addWidget(m_warnButton);
+    m_keepButton = new QToolButton(this);
+    m_keepButton->setObjectName("curveKeep");
+    m_keepButton->setText(tr("Keep these curves"));
+    m_keepButton->setToolTip(tr("Keep this run's curves as dashed lines, to compare the next runs with them"));
+    m_keepButton->setEnabled(false);
+    connect(m_keepButton, &QToolButton::clicked, this, [this] {
+        if (!m_keptIds.empty()) dropKeptCurves();
+        else keepCurves(QString::fromStdString(m_spec.name.empty() ? std::string("kept") : m_spec.name), m_points, m_spec);
+    });
+    bar->addWidget(m_keepButton);
     m_taskLabel = new QLabel(tr("Task:"), this);
     bar->addWidget(m_taskLabel);
     m_taskBox = new QComboBox(this);
@@ -214,7 +224,63 @@ void CurvePlot::setSpec(const ExperimentSpec& spec) {
         m_lines.push_back(line);
         m_ids.push_back(l.id);
     }
+    m_kept.clear();   // clearPlottables removed them
+    drawKept();
     rebuildData();
+}
+
+void CurvePlot::keepCurves(const QString& label, const std::vector<CurvePoint>& points, const ExperimentSpec& spec) {
+    ExperimentResult r;
+    r.spec = spec;
+    r.summary = summarizePoints(points);
+    if (spec.multiTask()) r.summary = aggregateOverTasks(r);
+    m_keptSummary = std::move(r.summary);
+    m_keptIds.clear();   // the learners with a point (a cancelled run may lack some), in their colours
+    m_keptColours.clear();
+    for (std::size_t i = 0; i < spec.learners.size(); ++i) {
+        const std::string& id = spec.learners[i].id;
+        if (std::any_of(m_keptSummary.begin(), m_keptSummary.end(), [&](const CurveSummary& c) { return c.learner == id; })) {
+            m_keptIds.push_back(id);
+            m_keptColours.push_back(static_cast<int>(i));
+        }
+    }
+    m_keptLabel = label;
+    m_keptUnit = levelLabel(spec.attack.threat);
+    if (m_keptSummary.empty()) m_keptIds.clear();   // nothing to draw: nothing kept
+    drawKept();
+    rebuildData();
+}
+
+void CurvePlot::dropKeptCurves() {
+    m_keptIds.clear();
+    m_keptSummary.clear();
+    drawKept();
+    rebuildData();
+}
+
+void CurvePlot::drawKept() {
+    for (QCPGraph* g : m_kept) m_plot->removeGraph(g);
+    m_kept.clear();
+    const bool kept = !m_keptIds.empty();
+    m_keepButton->setText(kept ? tr("Drop kept curves") : tr("Keep these curves"));
+    m_keepButton->setToolTip(kept ? tr("Kept: %1. Drop them from the plot").arg(m_keptLabel.toHtmlEscaped())
+                                  : tr("Keep this run's curves as dashed lines, to compare the next runs with them"));
+    if (!kept || m_keptUnit != levelLabel(m_spec.attack.threat)) return;   // another unit: another x axis
+    for (std::size_t i = 0; i < m_keptIds.size(); ++i) {
+        QCPGraph* g = m_plot->addGraph();
+        QColor colour = learnerColour(m_keptColours[i]);
+        colour.setAlpha(170);
+        g->setPen(QPen(colour, 1.5, Qt::DashLine));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(colour, 1.2), Qt::NoBrush, 7));
+        g->setName(tr("%1 (%2)").arg(QString::fromStdString(m_keptIds[i]), m_keptLabel));
+        m_kept.push_back(g);
+    }
+}
+
+int CurvePlot::keptCurveCount() const { return static_cast<int>(m_kept.size()); }
+
+int CurvePlot::keptPointCount(int i) const {
+    return i >= 0 && i < keptCurveCount() ? m_kept[static_cast<std::size_t>(i)]->dataCount() : 0;
 }
 
 int CurvePlot::attackedPointCount(int learnerIndex) const {
@@ -319,6 +385,17 @@ void CurvePlot::rebuildData() {
             g->setData(k, v, true);
         }
     }
+    for (std::size_t i = 0; i < m_kept.size(); ++i) {
+        QVector<double> k, v;
+        for (const CurveSummary& s : m_keptSummary) {
+            const MeanSe& ms = m_metric == Metric::Auc ? s.auc : s.error;
+            if (s.learner != m_keptIds[i] || !std::isfinite(ms.mean)) continue;
+            k.push_back(s.level);
+            v.push_back(ms.mean);
+        }
+        m_kept[i]->setData(k, v, true);
+    }
+    m_keepButton->setEnabled(!m_keptIds.empty() || !m_points.empty());
     rescale();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -334,6 +411,11 @@ void CurvePlot::rescale() {
         lo = std::min(lo, p.level);
         hi = std::max(hi, p.level);
     }
+    for (const QCPGraph* g : m_kept)
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+            lo = std::min(lo, it->key);
+            hi = std::max(hi, it->key);
+        }
     if (std::isfinite(lo)) {
         const double pad = hi > lo ? 0.03 * (hi - lo) : 1.0;
         m_plot->xAxis->setRange(lo - pad, hi + pad);
@@ -347,13 +429,14 @@ void CurvePlot::rescale() {
         ylo = std::min(ylo, ms.mean - se);
         yhi = std::max(yhi, ms.mean + se);
     }
+    std::vector<const QCPGraph*> others(m_kept.begin(), m_kept.end());
     for (const Line& l : m_lines)
-        for (const QCPGraph* g : {l.paper, l.attacked, l.others}) {
-            if (!g || !g->visible()) continue;
-            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-                ylo = std::min(ylo, it->value);
-                yhi = std::max(yhi, it->value);
-            }
+        for (const QCPGraph* g : {l.paper, l.attacked, l.others})
+            if (g && g->visible()) others.push_back(g);
+    for (const QCPGraph* g : others)
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+            ylo = std::min(ylo, it->value);
+            yhi = std::max(yhi, it->value);
         }
     if (!std::isfinite(ylo)) {
         ylo = 0.0;

@@ -70,6 +70,19 @@ public:
     QString warningsButtonText() const;
     QString warningsText() const;
 
+    /// Kept curves: another run's mean curves drawn as thin dashed lines in its learners'
+    /// colours, "SVM (label)", under every later run until dropped, so that two runs compare on
+    /// one plot (a lesson's step 1 random deletion beside step 2's worst case; a researcher's run
+    /// before and after a change). Drawn only while the shown run's level has the same unit (the
+    /// axis title) as theirs; the mean over tasks for a multi-task run. The "Keep these curves"
+    /// button keeps the shown run's under its name; pressed again it drops them.
+    void keepCurves(const QString& label, const std::vector<fdlab::CurvePoint>& points, const fdlab::ExperimentSpec& spec);
+    void dropKeptCurves();
+    /// Kept lines drawn now (0 when none are kept or their unit differs), and points on line i.
+    int keptCurveCount() const;
+    int keptPointCount(int i) const;
+    QToolButton* keepButton() const { return m_keepButton; }
+
     /// Scales the plot's own fonts (axes, ticks, legend) by `s` against the application font
     /// (presentation mode: 1.5; 1 restores).
     void setFontScale(double s);
@@ -88,6 +101,7 @@ private:
         QCPGraph* others = nullptr;
     };
     void rebuildData();
+    void drawKept();
     void showWarnings();
     void rescale();
     void onMouseMove(QMouseEvent* e);
@@ -99,6 +113,15 @@ private:
     QLabel* m_taskLabel = nullptr;
     QLabel* m_title = nullptr;
     QToolButton* m_warnButton = nullptr;   ///< "N warnings", hidden without any
+    QToolButton* m_keepButton = nullptr;   ///< "Keep these curves" / "Drop kept curves"
+    // Kept curves: their label, the unit of their level, their learners and mean curves, and
+    // the lines drawing them (rebuilt by setSpec, which clears the plot).
+    QString m_keptLabel;
+    QString m_keptUnit;
+    std::vector<std::string> m_keptIds;
+    std::vector<int> m_keptColours;   ///< learner index in the kept run (its colour)
+    std::vector<fdlab::CurveSummary> m_keptSummary;
+    std::vector<QCPGraph*> m_kept;
     QStringList m_warnings;
     std::vector<Line> m_lines;
     std::vector<std::string> m_ids;
