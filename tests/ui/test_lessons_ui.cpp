@@ -199,13 +199,13 @@ private slots:
         QCOMPARE(w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
         QCOMPARE(runs.count(), 2);
         // Step 1's curve stays on the Curves tab, dashed, beside step 2's (the student compared
-        // them by pressing Back): the SVM's four random-deletion levels, under "SVM (step 1)".
+        // them by pressing Back): the SVM's four random-deletion levels, as "SVM (step 1: random-deletion)".
         auto* curves = w.findChild<CurvePlot*>();
         QVERIFY(curves);
         QCOMPARE(curves->keptCurveCount(), 1);
         QCOMPARE(curves->keptPointCount(0), 4);
         bool named = false;
-        for (int g = 0; g < curves->plot()->graphCount(); ++g) named = named || curves->plot()->graph(g)->name() == "SVM (step 1)";
+        for (int g = 0; g < curves->plot()->graphCount(); ++g) named = named || curves->plot()->graph(g)->name() == "SVM (step 1: random-deletion)";
         QVERIFY(named);
         dock->next();   // step 3 keeps step 2's experiment, and step 1's curve with it
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());

@@ -201,8 +201,14 @@ void LessonDock::applyStep(bool forceRun) {
     change.keep = KeptCurves{};
     if (owner > 0) {
         const int previous = experimentOwner(l, owner - 1);
-        if (const auto it = m_runs.find(previous); it != m_runs.end())
-            change.keep = KeptCurves{tr("step %1").arg(previous + 1).toStdString(), it->second.points, it->second.spec};
+        if (const auto it = m_runs.find(previous); it != m_runs.end()) {
+            // Named by the step, and by its threat when this step's differs ("step 1: random-deletion").
+            const std::string& threat = it->second.spec.attack.threat;
+            QString label = tr("step %1").arg(previous + 1);
+            if (threat != l.steps[static_cast<std::size_t>(owner)].experiment.attack.threat)
+                label += ": " + QString::fromStdString(threat);
+            change.keep = KeptCurves{label.toStdString(), it->second.points, it->second.spec};
+        }
     }
     // The instance the observation speaks of (a step without its own inherits an earlier one's).
     change.view.instance = lessonInstance(l, m_step);
