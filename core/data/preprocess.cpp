@@ -1,5 +1,7 @@
 #include "core/data/preprocess.h"
 
+#include "core/util/param_check.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -60,6 +62,13 @@ Preprocessor Preprocessor::fit(const Dataset& d, Scaling s, float binariseThresh
             p.offset[j] = static_cast<float>(0.5 * (a + b));
             p.factor[j] = constant ? 0.0f : static_cast<float>(2.0 / (b - a));
         }
+        // The factor is stored as a float (also in model files): a range of 1e-39 gave an
+        // infinite factor and NaN / inf in the scaled data.
+        if (!std::isfinite(p.factor[j]))
+            throw std::invalid_argument("scaling '" + std::string(toString(s)) + "': feature " + std::to_string(j + 1) +
+                                        (j < d.featureNames.size() ? " (" + d.featureNames[j] + ")" : std::string()) +
+                                        " ranges over " + formatParam(b - a) +
+                                        " only, too little to scale in single precision (its factor is beyond a float)");
     }
     return p;
 }

@@ -139,6 +139,12 @@ private slots:
         Dataset empty;
         empty.X.resize(0, 3);
         QVERIFY(throwsMentioning([&] { Preprocessor::fit(empty, Scaling::ZeroOne); }, "no rows"));
+        // A range of 1e-39 (a denormal float) gave the factor 1e39 = inf in float and NaN / inf
+        // in the scaled data; it is refused, naming the feature.
+        Dataset tiny = makeDataset({{0, 1}, {1e-39f, 2}}, {0, 1}, {"a", "b"});
+        tiny.featureNames = {"speck", "x"};
+        for (const Scaling s : {Scaling::ZeroOne, Scaling::MinusOneOne})
+            QVERIFY(throwsMentioning([&] { Preprocessor::fit(tiny, s); }, "feature 1 (speck) ranges over 1.000000215e-39 only"));
     }
 
     void scalingNames() {
