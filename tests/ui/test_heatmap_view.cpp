@@ -239,6 +239,47 @@ private slots:
         QCOMPARE(jumped.at(2).at(0).toBool(), false);
     }
 
+    void oneLearnerHasNoSecondRow() {
+        // Lesson b step 4 runs the SVM alone: the B row repeated A's maps, and the status read
+        // "...for SVM; SVM classifies 0 of those 92 correctly before and after the attack".
+        auto d = tinyImages();
+        auto models = twoModels();
+        models.resize(1);
+        HeatmapView v;
+        v.resize(1100, 700);
+        v.show();
+        v.setContext(d, models, worstCaseCount(), 3);
+        QVERIFY(waitForView(v, 0, 3));
+        if (!v.analysisReady()) {
+            QSignalSpy done(&v, &HeatmapView::analysisFinished);
+            QVERIFY(done.wait(10000));
+        }
+        int shownMaps = 0;
+        for (ColorMapWidget* m : v.findChildren<ColorMapWidget*>()) shownMaps += m->isVisibleTo(&v) ? 1 : 0;
+        QCOMPARE(shownMaps, 4);   // the instance and A's three maps
+        for (const char* name : {"Next: A loses, B keeps", "B:"}) {
+            bool visible = false;
+            for (QWidget* w : v.findChildren<QWidget*>())
+                if ((qobject_cast<QPushButton*>(w) && qobject_cast<QPushButton*>(w)->text() == name) ||
+                    (qobject_cast<QLabel*>(w) && qobject_cast<QLabel*>(w)->text() == name))
+                    visible = visible || w->isVisibleTo(&v);
+            QVERIFY2(!visible, name);
+        }
+        bool status = false;
+        for (QLabel* l : v.findChildren<QLabel*>())
+            if (l->text().startsWith("At K = 3:")) {
+                status = true;
+                QVERIFY2(!l->text().contains("classifies"), qPrintable(l->text()));
+            }
+        QVERIFY(status);
+        // Two learners again: the row and the selector come back.
+        v.setContext(d, twoModels(), worstCaseCount(), 3);
+        QVERIFY(waitForView(v, 0, 3));
+        shownMaps = 0;
+        for (ColorMapWidget* m : v.findChildren<ColorMapWidget*>()) shownMaps += m->isVisibleTo(&v) ? 1 : 0;
+        QCOMPARE(shownMaps, 7);
+    }
+
     void deferredJumpRightAfterSetContext() {
         HeatmapView v;
         v.setContext(tinyImages(), twoModels(), worstCaseCount(), 3);

@@ -113,7 +113,8 @@ void HeatmapView::buildUi() {
     learners->addWidget(new QLabel(tr("Learner A:"), this));
     m_learnerA = new QComboBox(this);
     learners->addWidget(m_learnerA, 1);
-    learners->addWidget(new QLabel(tr("B:"), this));
+    m_labelB = new QLabel(tr("B:"), this);
+    learners->addWidget(m_labelB);
     m_learnerB = new QComboBox(this);
     learners->addWidget(m_learnerB, 1);
     for (QComboBox* c : {m_learnerA, m_learnerB}) {
@@ -336,6 +337,9 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
     }
     m_learnerA->setCurrentIndex(0);
     m_learnerB->setCurrentIndex(m_ctx->models.size() > 1 ? 1 : 0);
+    // One learner: no learner B to compare with (its row repeated A's as "A = B").
+    m_single = m_ctx->models.size() == 1;
+    for (QWidget* w : std::initializer_list<QWidget*>{m_labelB, m_learnerB, m_jump}) w->setVisible(!m_single);
     m_instance->setRange(0, m_ctx->test->rows() - 1);
     m_instance->setValue(0);
     configureSlider(budget);
@@ -370,10 +374,11 @@ void HeatmapView::buildDetailMaps(bool image) {
     m_messages->clear();
     m_messages->setVocabulary(std::shared_ptr<const std::vector<std::string>>(m_ctx->test, &m_ctx->test->featureNames));
     for (int k = 0; k < 2; ++k) {
-        m_header[k]->setVisible(!m_textLayout);
+        const bool row = k == 0 || !m_single;
+        m_header[k]->setVisible(row && !m_textLayout);
         for (int c = 0; c < 3; ++c) {
-            m_maps[k][c]->setVisible(image);
-            m_bars[k][c]->setVisible(!image && !m_textLayout);
+            m_maps[k][c]->setVisible(row && image);
+            m_bars[k][c]->setVisible(row && !image && !m_textLayout);
         }
     }
     // Bars have no height of their own to keep: the learners' rows share what is left (on a
@@ -424,15 +429,16 @@ void HeatmapView::updateRoundViews() {
         // Weight maps only for linear models; other models get a note instead (FeatureBoost
         // its rounds).
         const bool linear = idx >= 0 && m_ctx->models[static_cast<std::size_t>(idx)].second.linear;
-        m_rounds[k]->setVisible(rounds && !m_textLayout);
-        m_note[k]->setVisible(!rounds && !linear && !m_textLayout);
+        const bool row = k == 0 || !m_single;
+        m_rounds[k]->setVisible(row && rounds && !m_textLayout);
+        m_note[k]->setVisible(row && !rounds && !linear && !m_textLayout);
         if (!rounds && !linear)
             m_note[k]->setText(tr("%1 is not linear: it has no weight map w. The greedy deletion is a heuristic "
                                   "that re-scores the model after each deletion; corruption replaces values.")
                                    .arg(idx >= 0 ? QString::fromStdString(m_ctx->models[static_cast<std::size_t>(idx)].first) : QString()));
         for (int c = 1; c < 3; ++c) {
-            m_maps[k][c]->setVisible(m_imageLayout && linear);
-            m_bars[k][c]->setVisible(!m_imageLayout && !m_textLayout && linear);
+            m_maps[k][c]->setVisible(row && m_imageLayout && linear);
+            m_bars[k][c]->setVisible(row && !m_imageLayout && !m_textLayout && linear);
         }
     }
 }
@@ -599,6 +605,14 @@ void HeatmapView::updateStatus() {
         return;
     }
     const int lost = m_analysis->countLostByA();
+    if (m_single) {
+        m_status->setText(tr("At %1: %2 of the %3 test instances go from correct to wrong for %4.")
+                              .arg(levelText(budget()))
+                              .arg(lost)
+                              .arg(m_ctx->test->rows())
+                              .arg(a));
+        return;
+    }
     m_status->setText(tr("At %1: %2 of the %3 test instances go from correct to wrong for %4; %5 classifies %6 of "
                          "those %2 correctly before and after the attack.")
                           .arg(levelText(budget()))

@@ -216,6 +216,8 @@ private:
     QComboBox* m_learnerA = nullptr;
     QComboBox* m_learnerB = nullptr;
     QPushButton* m_jump = nullptr;
+    QLabel* m_labelB = nullptr;
+    bool m_single = false;   ///< one learner: no B row, selector or A-versus-B jump
     QPushButton* m_gridToggle = nullptr;
     QPushButton* m_adversaryToggle = nullptr;
     AdversaryPlay* m_adversary = nullptr;
