@@ -520,8 +520,10 @@ std::vector<std::string> labelStrings(const py::handle& y, bool fractional = fal
 }
 
 /// Sets d.labels/classNames from y; `classes` fixes the class order (e.g. a model's classes).
-void setLabels(Dataset& d, const py::handle& y, const std::vector<std::string>& classes) {
-    const std::vector<std::string> s = labelStrings(y, !classes.empty());
+/// modelClasses: `classes` are a trained model's (labelStrings' fractional); train() passes false,
+/// also with classes= given, so that a float y of 0.5 is refused there as without.
+void setLabels(Dataset& d, const py::handle& y, const std::vector<std::string>& classes, bool modelClasses) {
+    const std::vector<std::string> s = labelStrings(y, modelClasses);
     if (static_cast<int>(s.size()) != d.rows())
         throw std::invalid_argument("y: " + std::to_string(s.size()) + " labels for " + std::to_string(d.rows()) + " rows of X");
     d.classNames = classes.empty() ? sortedClassNames(s) : classes;
@@ -572,7 +574,7 @@ Dataset makeDataset(const py::handle& X, const py::handle& y, const std::vector<
     d.provenance = "python arrays";
     setFeatures(d, X, expectedCols);
     const CopyInfo features = g_lastCopy;
-    setLabels(d, y, classes);
+    setLabels(d, y, classes, expectedCols.has_value());   // expectedCols: X and y meet a model
     if (!extra.featureNames.is_none())
         d.featureNames = castArg<std::vector<std::string>>(extra.featureNames, "feature_names", "a sequence of str");
     if (!extra.imageShape.is_none()) {

@@ -90,11 +90,28 @@ void Preprocessor::apply(Dataset& d) const {
                     throw std::invalid_argument(std::string("scaling '") + toString(scaling) + "' would fill the zeros of sparse data '" +
                                                 d.name + "' (feature " + d.featureName(static_cast<int>(j)) +
                                                 " maps 0 to a non-zero value); use zero-one on non-negative data, unit-norm or none");
-        // In double so that e.g. the training max maps to exactly 1 after rounding.
-        d.transformStoredValues([&](int, int j, float& x) {
+        // In double so that e.g. the training max maps to exactly 1 after rounding. A value far
+        // outside a tiny training range can map beyond a float (1e12 with a factor of 1e30 gave
+        // inf, scored as a margin of inf and counted correct): refused, naming the first one.
+        int badRow = -1, badFeature = -1;
+        double badValue = 0.0, badScaled = 0.0;
+        d.transformStoredValues([&](int i, int j, float& x) {
             const auto jj = static_cast<std::size_t>(j);
-            x = static_cast<float>((static_cast<double>(x) - offset[jj]) * factor[jj] + shift);
+            const double scaled = (static_cast<double>(x) - offset[jj]) * factor[jj] + shift;
+            if (!std::isfinite(static_cast<float>(scaled)) && badRow < 0) {
+                badRow = i;
+                badFeature = j;
+                badValue = x;
+                badScaled = scaled;
+            }
+            x = static_cast<float>(scaled);
         });
+        if (badRow >= 0)
+            throw std::invalid_argument("scaling '" + std::string(toString(scaling)) + "' of '" + d.name + "': row " +
+                                        std::to_string(badRow + 1) + ", feature " + d.featureName(badFeature) + ": " +
+                                        formatParam(badValue) + " maps to " + formatParam(badScaled) +
+                                        ", beyond a float (the feature's training range was tiny: factor " +
+                                        formatParam(factor[static_cast<std::size_t>(badFeature)]) + ")");
         return;
     }
     case Scaling::UnitNorm: {

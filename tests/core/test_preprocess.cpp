@@ -145,6 +145,18 @@ private slots:
         tiny.featureNames = {"speck", "x"};
         for (const Scaling s : {Scaling::ZeroOne, Scaling::MinusOneOne})
             QVERIFY(throwsMentioning([&] { Preprocessor::fit(tiny, s); }, "feature 1 (speck) ranges over 1.000000215e-39 only"));
+        // A range of 1e-30 fits (factor 1e30), but a test value of 1e12 maps beyond a float: it
+        // became inf (a margin of inf, counted correct); refused, naming the row and feature.
+        Dataset small = makeDataset({{0, 1}, {1e-30f, 2}}, {0, 1}, {"a", "b"});
+        small.featureNames = {"speck", "x"};
+        const Preprocessor fitted = Preprocessor::fit(small, Scaling::ZeroOne);
+        Dataset far = makeDataset({{1e-30f, 1}, {1e12f, 2}}, {0, 1}, {"a", "b"});
+        far.name = "test";
+        far.featureNames = small.featureNames;
+        QVERIFY(throwsMentioning([&] { fitted.apply(far); }, "of 'test': row 2, feature speck: 9.999999959e+11 maps to 1.000000011e+42, beyond a float"));
+        Dataset near = makeDataset({{5e-31f, 1}}, {0}, {"a", "b"});
+        fitted.apply(near);
+        QVERIFY(std::abs(near.X(0, 0) - 0.5f) < 1e-3f);
     }
 
     void scalingNames() {

@@ -205,6 +205,18 @@ private slots:
         QCOMPARE(plot.plot()->graphCount(), lines + 1);
         QCOMPARE(plot.keptPointCount(0), 3);
         QVERIFY(plot.plot()->yAxis->range().upper >= 0.3);   // the axis makes room for them
+        // A run of the learners in the other order: the kept SVM keeps the SVM's colour (it took
+        // the colour of its place, the other learner's).
+        ExperimentSpec swapped = s;
+        std::swap(swapped.learners[0], swapped.learners[1]);
+        plot.setSpec(swapped);
+        QColor solid, kept;
+        for (int g = 0; g < plot.plot()->graphCount(); ++g) {
+            if (plot.plot()->graph(g)->name() == "SVM") solid = plot.plot()->graph(g)->pen().color();
+            if (plot.plot()->graph(g)->name() == "SVM (kept)") kept = plot.plot()->graph(g)->pen().color();
+        }
+        QVERIFY(kept.isValid());
+        QCOMPARE(kept.rgb(), solid.rgb());
         ExperimentSpec other = s;
         other.attack.threat = "random-feature-drop";   // a probability: another x axis
         plot.setSpec(other);

@@ -10,6 +10,7 @@
 #include "core/learners/registry.h"
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/feature_bars.h"
+#include "ui/plots/adversary_play.h"
 #include "ui/plots/heatmap_view.h"
 #include "wait_for_view.h"
 #include "../core/tiny_images.h"
@@ -272,6 +273,22 @@ private slots:
                 QVERIFY2(!l->text().contains("classifies"), qPrintable(l->text()));
             }
         QVERIFY(status);
+        // No A-versus-B jump (after a run the window asks for one: "No test instance at K = 10
+        // is lost by SVM and kept by SVM").
+        QVERIFY(!v.jumpToLostByFirstKeptBySecond());
+        for (QLabel* l : v.findChildren<QLabel*>()) QVERIFY2(!l->text().contains("kept by"), qPrintable(l->text()));
+        // Play: one scoreboard, and one learner counted per round (A = B counted twice).
+        v.setAdversaryMode(true);
+        AdversaryPlay* play = v.adversaryPlay();
+        QVERIFY(play->scoreLabel(0)->isVisibleTo(&v));
+        QVERIFY(!play->scoreLabel(1)->isVisibleTo(&v));
+        const int learnersBefore = AdversaryPlay::scoreboard().learners;
+        QSignalSpy revealed(play, &AdversaryPlay::revealed);
+        play->reveal();
+        QVERIFY(revealed.wait(10000));
+        QCOMPARE(AdversaryPlay::scoreboard().learners, learnersBefore + 1);
+        QVERIFY2(!play->revealLabel()->text().contains("<br>"), qPrintable(play->revealLabel()->text()));   // one line
+        v.setAdversaryMode(false);
         // Two learners again: the row and the selector come back.
         v.setContext(d, twoModels(), worstCaseCount(), 3);
         QVERIFY(waitForView(v, 0, 3));

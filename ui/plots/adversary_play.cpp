@@ -162,6 +162,8 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
 
 double AdversaryPlay::limit() const { return m_limit->value(); }
 
+int AdversaryPlay::sides() const { return m_ctx && m_ctx->models.size() == 1 ? 1 : 2; }
+
 void AdversaryPlay::clear() {
     m_jobs->discard();
     m_ctx.reset();
@@ -336,6 +338,8 @@ void AdversaryPlay::refresh() {
         return QString::fromStdString(predictionName(m_ctx->test->classNames, p.predicted, label, p.margin));
     };
     for (int k = 0; k < 2; ++k) {
+        m_score[k]->setVisible(k < sides());
+        if (k >= sides()) continue;
         const PlayScore clean = scoreWithDeletions(model(k), m_game->row(), label, {});
         const PlayScore now = score(k);
         const bool binary = now.scores.size() == 1;
@@ -347,7 +351,6 @@ void AdversaryPlay::refresh() {
                                 .arg(binary ? clean.scores[0] : clean.margin, 0, 'f', 3)
                                 .arg(binary ? now.scores[0] : now.margin, 0, 'f', 3)
                                 .arg(predicted(clean).toHtmlEscaped(), predicted(now).toHtmlEscaped(), verdict));
-        m_score[k]->setVisible(true);
     }
     const Scoreboard& s = board();
     m_board->setText(tr("Scoreboard since FDLab started: %1 %2 revealed, you fooled %3 of %4 learners, %5 of them "
@@ -355,7 +358,7 @@ void AdversaryPlay::refresh() {
                          .arg(s.rounds)
                          .arg(s.rounds == 1 ? tr("round") : tr("rounds"))
                          .arg(s.flipped)
-                         .arg(2 * s.rounds)
+                         .arg(s.learners)
                          .arg(s.matched));
     if (m_textLayout) drawText();
     else if (m_ctx->test->imageShape) drawImage();
@@ -461,13 +464,15 @@ void AdversaryPlay::reveal() {
     // The job owns what it reads: the context (shared, never changed) and a copy of the round.
     const HeatmapContextPtr ctx = m_ctx;
     const int learners[2] = {m_learner[0], m_learner[1]};
+    const int sides = this->sides();
     auto atPress = std::make_shared<const DeletionGame>(*m_game);
-    m_revealText->setText(tr("<i>Finding the optimal attack against %1 and %2...</i>")
-                              .arg(learnerName(0).toHtmlEscaped(), learnerName(1).toHtmlEscaped()));
+    m_revealText->setText(sides == 1 ? tr("<i>Finding the optimal attack against %1...</i>").arg(learnerName(0).toHtmlEscaped())
+                                     : tr("<i>Finding the optimal attack against %1 and %2...</i>")
+                                           .arg(learnerName(0).toHtmlEscaped(), learnerName(1).toHtmlEscaped()));
     m_jobs->run(
-        [ctx, learners, atPress](const JobContext&) {
+        [ctx, learners, sides, atPress](const JobContext&) {
             RevealOutcome r;
-            for (int k = 0; k < 2; ++k) {
+            for (int k = 0; k < sides; ++k) {
                 const TrainedModel& model = ctx->models[static_cast<std::size_t>(learners[k])].second;
                 try {
                     r.optimum[k] = optimalPlay(model, atPress->row(), atPress->label(), atPress->budget());
@@ -492,7 +497,7 @@ void AdversaryPlay::showReveal(const RevealOutcome& r, const DeletionGame& atPre
     QStringList lines;
     const bool first = !m_optimum[0];
     int fooled = 0, matched = 0;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < sides(); ++k) {
         m_optimum[k] = r.optimum[k];
         m_need[k] = r.need[k];
         if (!r.optimum[k] || !r.need[k]) {
@@ -523,6 +528,7 @@ void AdversaryPlay::showReveal(const RevealOutcome& r, const DeletionGame& atPre
     if (first) {   // one round per instance and budget, however often Reveal is pressed
         Scoreboard& s = board();
         ++s.rounds;
+        s.learners += sides();
         s.flipped += fooled;
         s.matched += matched;
     }

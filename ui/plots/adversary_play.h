@@ -75,7 +75,8 @@ public:
     /// Rounds revealed since the app started, and how they went (shared by every play page).
     struct Scoreboard {
         int rounds = 0;          ///< reveals
-        int flipped = 0;         ///< learners the student flipped (two per round)
+        int learners = 0;        ///< learners played against (two per round, one when the run has one)
+        int flipped = 0;         ///< learners the student flipped
         int matched = 0;         ///< learners flipped with no more deletions than the optimum needed
     };
     static const Scoreboard& scoreboard();
@@ -88,6 +89,9 @@ signals:
 
 private:
     struct RevealOutcome;
+    /// Learners in play: 2, or 1 when the run has one learner (A = B was played, shown and
+    /// counted twice).
+    int sides() const;
     /// Shows `r`, computed for the round as `atPress` stood (the student's deletions then).
     void showReveal(const RevealOutcome& r, const DeletionGame& atPress);
     void startRound();

@@ -64,7 +64,8 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     m_keepButton->setEnabled(false);
     connect(m_keepButton, &QToolButton::clicked, this, [this] {
         if (!m_keptIds.empty()) dropKeptCurves();
-        else keepCurves(QString::fromStdString(m_spec.name.empty() ? std::string("kept") : m_spec.name), m_points, m_spec);
+        else keepCurves(m_spec.multiTask() && m_task >= 0 ? tr("kept, %1").arg(QString::fromStdString(m_spec.taskName(m_task))) : tr("kept"),
+                        m_points, m_spec, m_task);
     });
     bar->addWidget(m_keepButton);
     m_taskLabel = new QLabel(tr("Task:"), this);
@@ -229,11 +230,12 @@ void CurvePlot::setSpec(const ExperimentSpec& spec) {
     rebuildData();
 }
 
-void CurvePlot::keepCurves(const QString& label, const std::vector<CurvePoint>& points, const ExperimentSpec& spec) {
+void CurvePlot::keepCurves(const QString& label, const std::vector<CurvePoint>& points, const ExperimentSpec& spec, int task) {
     ExperimentResult r;
     r.spec = spec;
     r.summary = summarizePoints(points);
-    if (spec.multiTask()) r.summary = aggregateOverTasks(r);
+    if (spec.multiTask() && task >= 0) std::erase_if(r.summary, [task](const CurveSummary& s) { return s.task != task; });
+    else if (spec.multiTask()) r.summary = aggregateOverTasks(r);
     m_keptSummary = std::move(r.summary);
     m_keptIds.clear();   // the learners with a point (a cancelled run may lack some), in their colours
     m_keptColours.clear();
@@ -268,7 +270,8 @@ void CurvePlot::drawKept() {
     if (!kept || m_keptUnit != levelLabel(m_spec.attack.threat)) return;   // another unit: another x axis
     for (std::size_t i = 0; i < m_keptIds.size(); ++i) {
         QCPGraph* g = m_plot->addGraph();
-        QColor colour = learnerColour(m_keptColours[i]);
+        const auto same = std::find(m_ids.begin(), m_ids.end(), m_keptIds[i]);
+        QColor colour = learnerColour(same != m_ids.end() ? static_cast<int>(same - m_ids.begin()) : m_keptColours[i]);
         colour.setAlpha(170);
         g->setPen(QPen(colour, 1.5, Qt::DashLine));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(colour, 1.2), Qt::NoBrush, 7));

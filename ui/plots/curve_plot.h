@@ -74,9 +74,12 @@ public:
     /// colours, "SVM (label)", under every later run until dropped, so that two runs compare on
     /// one plot (a lesson's step 1 random deletion beside step 2's worst case; a researcher's run
     /// before and after a change). Drawn only while the shown run's level has the same unit (the
-    /// axis title) as theirs; the mean over tasks for a multi-task run. The "Keep these curves"
-    /// button keeps the shown run's under its name; pressed again it drops them.
-    void keepCurves(const QString& label, const std::vector<fdlab::CurvePoint>& points, const fdlab::ExperimentSpec& spec);
+    /// axis title) as theirs; of a multi-task run, task `task`'s or (-1) the mean over tasks. A
+    /// kept learner has the colour of the shown learner of the same name, else its own. The
+    /// "Keep these curves" button keeps what is shown ("kept", with the task's name); pressed
+    /// again it drops them.
+    void keepCurves(const QString& label, const std::vector<fdlab::CurvePoint>& points, const fdlab::ExperimentSpec& spec,
+                    int task = -1);
     void dropKeptCurves();
     /// Kept lines drawn now (0 when none are kept or their unit differs), and points on line i.
     int keptCurveCount() const;

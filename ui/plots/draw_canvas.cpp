@@ -198,7 +198,14 @@ void DrawCanvas::classify() {
     std::vector<float> x = m_pad->values();
     if (x.empty()) return;
     const bool inked = std::any_of(x.begin(), x.end(), [](float v) { return v != 0.0f; });
-    if (m_ctx && m_ctx->preprocessor) m_ctx->preprocessor->applyDense(x);   // what the learners were trained on
+    try {
+        if (m_ctx && m_ctx->preprocessor) m_ctx->preprocessor->applyDense(x);   // what the learners were trained on
+    } catch (const std::exception& e) {   // a scaled pixel beyond a float (a tiny training range)
+        m_verdicts->verdict(0)->setText(QString::fromStdString(e.what()).toHtmlEscaped());
+        m_verdicts->verdict(1)->clear();
+        m_verdicts->useButton()->setEnabled(false);
+        return;
+    }
     m_verdicts->classify(RowView::dense(x), inked);
 }
 

@@ -339,7 +339,9 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
     m_learnerB->setCurrentIndex(m_ctx->models.size() > 1 ? 1 : 0);
     // One learner: no learner B to compare with (its row repeated A's as "A = B").
     m_single = m_ctx->models.size() == 1;
-    for (QWidget* w : std::initializer_list<QWidget*>{m_labelB, m_learnerB, m_jump}) w->setVisible(!m_single);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_labelB, m_learnerB, m_jump, m_gridTitle[1], m_gridImage[1]})
+        w->setVisible(!m_single);
+    m_messages->setSides(m_single ? 1 : 2);
     m_instance->setRange(0, m_ctx->test->rows() - 1);
     m_instance->setValue(0);
     configureSlider(budget);
@@ -634,6 +636,10 @@ bool HeatmapView::jumpToLostByFirstKeptBySecond() {
 }
 
 bool HeatmapView::doJump() {
+    if (m_single) {   // no learner B to keep what A loses (the status said "...lost by SVM and kept by SVM")
+        emit jumpFinished(false, -1);
+        return false;
+    }
     const int m = m_ctx->test->rows();
     for (int k = 1; k <= m; ++k) {
         const int i = (instance() + k) % m;
@@ -726,7 +732,12 @@ void HeatmapView::addOwnInstance(const std::vector<float>& x, int label) {
         label >= m_ctx->test->numClasses())
         return;
     std::vector<float> row_x = x;
-    if (m_ctx->preprocessor) m_ctx->preprocessor->applyDense(row_x);   // as the run's rows
+    try {
+        if (m_ctx->preprocessor) m_ctx->preprocessor->applyDense(row_x);   // as the run's rows
+    } catch (const std::exception& e) {
+        m_status->setText(QString::fromStdString(e.what()));
+        return;
+    }
     auto d = std::make_shared<Dataset>(*m_ctx->test);
     const auto row = static_cast<Eigen::Index>(d->rows());
     d->X.conservativeResize(row + 1, Eigen::NoChange);

@@ -70,7 +70,7 @@ MessageViewWidget::MessageViewWidget(QWidget* parent) : QWidget(parent) {
     outer->addWidget(m_word);
     connect(m_find, &QLineEdit::textChanged, this, &MessageViewWidget::findWord);
 
-    auto* row = new QHBoxLayout;
+    auto* row = m_sides = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(8);
     outer->addLayout(row, 1);
@@ -300,6 +300,11 @@ void MessageViewWidget::setError(int which, const QString& learner, const QStrin
     m_top[k]->clear();
     m_top[k]->setVisible(false);
     updateSplitMinimum(k);
+}
+
+void MessageViewWidget::setSides(int sides) {
+    for (QWidget* w : std::initializer_list<QWidget*>{m_header[1], m_legend[1], m_split[1]}) w->setVisible(sides > 1);
+    m_sides->setStretch(1, sides > 1 ? 1 : 0);   // the one side takes the width
 }
 
 void MessageViewWidget::clear() {

@@ -27,6 +27,7 @@
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QHBoxLayout;
 class QSplitter;
 class QTextBrowser;
 class QToolButton;
@@ -52,6 +53,8 @@ public:
     /// Side `which` shows an error instead of a message.
     void setError(int which, const QString& learner, const QString& message);
     void clear();
+    /// Sides shown: 2 (A and B), or 1 (a run of one learner: side B repeated A).
+    void setSides(int sides);
 
     /// The message on side `which` (null when none).
     const MessageView* view(int which) const { return m_views[side(which)].get(); }
@@ -106,6 +109,7 @@ private:
     QTextBrowser* m_browser[2] = {nullptr, nullptr};
     TopWordsChart* m_top[2] = {nullptr, nullptr};
     QSplitter* m_split[2] = {nullptr, nullptr};
+    QHBoxLayout* m_sides = nullptr;   ///< the two sides' columns
     bool m_syncing = false;
     double m_textShare = 0.6;   // of each splitter, for the text (the handle moves it)
 

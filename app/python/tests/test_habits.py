@@ -293,6 +293,8 @@ def test_saved_model_predicts_the_label_dtype_again(tmp_path, vote):
     assert fdlab.curve(back, X, p, threat="worst-case-count", levels=[0])["error"][0] == 0.0
     with pytest.raises(ValueError, match="whole numbers"):
         fdlab.train("svm", X, p)
+    with pytest.raises(ValueError, match="whole numbers"):   # also with the classes named
+        fdlab.train("svm", X, p, classes="0.5,inf")
     # a mix of numbers and strings stays str
     labels = np.array([0.5 if t == "democrat" else "x" for t in y], dtype=object)
     fdlab.train("svm", X, labels).save(tmp_path / "mix.json")
