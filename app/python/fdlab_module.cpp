@@ -982,7 +982,13 @@ std::vector<std::string> nameList(const py::object& o, const char* name) {
     if (py::isinstance<py::str>(o)) return splitComma(o.cast<std::string>());
     if (!py::isinstance<py::iterable>(o)) throw py::type_error(std::string(name) + ": expected a list of class names or 'A,B', got " + typeText(o));
     std::vector<std::string> out;
-    for (const auto& v : o) out.push_back(py::isinstance<py::str>(v) ? v.cast<std::string>() : labelStrings(py::module_::import("numpy").attr("asarray")(py::make_tuple(v)))[0]);
+    // A class given as a value is named as a label of that value is (objectLabelName): a float
+    // 0.5 went through labelStrings' float rule and was refused as "y: ... y[0] is 0.500000".
+    for (const auto& v : o) {
+        if (PyFloat_Check(v.ptr()) && std::isnan(PyFloat_AsDouble(v.ptr())))
+            throw std::invalid_argument(std::string(name) + ": NaN names no class");
+        out.push_back(py::isinstance<py::str>(v) ? v.cast<std::string>() : objectLabelName(v));
+    }
     return out;
 }
 

@@ -295,6 +295,11 @@ def test_saved_model_predicts_the_label_dtype_again(tmp_path, vote):
         fdlab.train("svm", X, p)
     with pytest.raises(ValueError, match="whole numbers"):   # also with the classes named
         fdlab.train("svm", X, p, classes="0.5,inf")
+    # classes named by value: 0.5 names the class of the label 0.5 (it was refused as "y: ...")
+    labels = np.array([0.5 if t == "democrat" else 1.5 for t in y], dtype=object)
+    assert fdlab.train("svm", X, labels, classes=[1.5, 0.5]).class_names == ["1.5", "0.5"]
+    with pytest.raises(ValueError, match="^classes: NaN names no class$"):
+        fdlab.train("svm", X, labels, classes=[0.5, float("nan")])
     # a mix of numbers and strings stays str
     labels = np.array([0.5 if t == "democrat" else "x" for t in y], dtype=object)
     fdlab.train("svm", X, labels).save(tmp_path / "mix.json")
