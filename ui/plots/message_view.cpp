@@ -305,6 +305,7 @@ void MessageViewWidget::setError(int which, const QString& learner, const QStrin
 void MessageViewWidget::setSides(int sides) {
     for (QWidget* w : std::initializer_list<QWidget*>{m_header[1], m_legend[1], m_split[1]}) w->setVisible(sides > 1);
     m_sides->setStretch(1, sides > 1 ? 1 : 0);   // the one side takes the width
+    m_sideCount = sides > 1 ? 2 : 1;
 }
 
 void MessageViewWidget::clear() {
@@ -359,7 +360,7 @@ void MessageViewWidget::syncScroll(int from) {
 QString MessageViewWidget::html() const {
     std::vector<MessageView> views;
     std::vector<MessageHtmlOptions> options;
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < m_sideCount; ++k)   // one learner: its side once
         if (m_views[k]) {
             views.push_back(*m_views[k]);
             options.push_back(m_options[k]);

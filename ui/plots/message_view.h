@@ -110,6 +110,7 @@ private:
     TopWordsChart* m_top[2] = {nullptr, nullptr};
     QSplitter* m_split[2] = {nullptr, nullptr};
     QHBoxLayout* m_sides = nullptr;   ///< the two sides' columns
+    int m_sideCount = 2;              ///< setSides
     bool m_syncing = false;
     double m_textShare = 0.6;   // of each splitter, for the text (the handle moves it)
 
