@@ -1433,7 +1433,10 @@ PYBIND11_MODULE(_fdlab, m) {
              "predict(X) -> ndarray\n\nThe predicted classes (binary: classes[1] when the score is > 0; multi-class:\n"
              "argmax, ties to the lowest index), as FDLab's Scorer decides, as values of `classes`: the labels'\n"
              "own type (y of ints gives ints, also after save/load_model and pickling); class names (str) for a\n"
-             "model file from the CLI or the GUI. X is checked and scaled as in decision_function.")
+             "model file from the CLI or the GUI. X is checked and scaled as in decision_function.\n"
+             "A tie (score 0, or two classes with the top score) gets a class here, but FDLab's error rates\n"
+             "(curve(), attack(), fdlab-cli eval) count it as an error: mean(predict(X) != y) can be lower\n"
+             "than their error where ties occur (trees, kNN).")
         .def_property_readonly("classes", &Model::classes,
                                "ndarray: the class labels in class index order, with the dtype of the y given to train()\n"
                                "(kept by save() and pickling; str for a model file from the CLI or the GUI).")
