@@ -984,10 +984,22 @@ std::vector<std::string> nameList(const py::object& o, const char* name) {
     std::vector<std::string> out;
     // A class given as a value is named as a label of that value is (objectLabelName): a float
     // 0.5 went through labelStrings' float rule and was refused as "y: ... y[0] is 0.500000".
+    // NaN of any float type (numpy float32's is no Python float) and a class given twice (1,
+    // 1.0 and True name one class) are refused here: they were blamed on y.
+    const py::object isnan = py::module_::import("math").attr("isnan");
+    std::set<std::string> seen;
     for (const auto& v : o) {
-        if (PyFloat_Check(v.ptr()) && std::isnan(PyFloat_AsDouble(v.ptr())))
-            throw std::invalid_argument(std::string(name) + ": NaN names no class");
+        if (!py::isinstance<py::str>(v) && !py::isinstance<py::bytes>(v)) {
+            bool nan = false;
+            try {
+                nan = isnan(v).cast<bool>();
+            } catch (const py::error_already_set&) {   // not a number
+            }
+            if (nan) throw std::invalid_argument(std::string(name) + ": NaN names no class");
+        }
         out.push_back(py::isinstance<py::str>(v) ? v.cast<std::string>() : objectLabelName(v));
+        if (!seen.insert(out.back()).second)
+            throw std::invalid_argument(std::string(name) + ": class '" + out.back() + "' is given twice");
     }
     return out;
 }

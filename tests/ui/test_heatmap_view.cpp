@@ -11,6 +11,7 @@
 #include "ui/plots/color_map_widget.h"
 #include "ui/plots/feature_bars.h"
 #include "ui/plots/adversary_play.h"
+#include "ui/plots/draw_canvas.h"
 #include "ui/plots/heatmap_view.h"
 #include "wait_for_view.h"
 #include "../core/tiny_images.h"
@@ -289,12 +290,28 @@ private slots:
         QCOMPARE(AdversaryPlay::scoreboard().learners, learnersBefore + 1);
         QVERIFY2(!play->revealLabel()->text().contains("<br>"), qPrintable(play->revealLabel()->text()));   // one line
         v.setAdversaryMode(false);
+        // Draw your own: one verdict.
+        v.setDrawMode(true);
+        QVERIFY(v.drawCanvas()->verdict(0)->isVisibleTo(&v));
+        QVERIFY(!v.drawCanvas()->verdict(1)->isVisibleTo(&v));
+        v.setDrawMode(false);
         // Two learners again: the row and the selector come back.
         v.setContext(d, twoModels(), worstCaseCount(), 3);
         QVERIFY(waitForView(v, 0, 3));
         shownMaps = 0;
         for (ColorMapWidget* m : v.findChildren<ColorMapWidget*>()) shownMaps += m->isVisibleTo(&v) ? 1 : 0;
         QCOMPARE(shownMaps, 7);
+        // Two learners with A = B chosen: Play counts one learner per round (it counted two).
+        v.setLearners(0, 0);
+        v.setAdversaryMode(true);
+        QVERIFY(!play->scoreLabel(1)->isVisibleTo(&v));
+        const int before = AdversaryPlay::scoreboard().learners;
+        QSignalSpy again(play, &AdversaryPlay::revealed);
+        play->reveal();
+        QVERIFY(again.wait(10000));
+        QCOMPARE(AdversaryPlay::scoreboard().learners, before + 1);
+        v.setLearners(0, 1);
+        QVERIFY(play->scoreLabel(1)->isVisibleTo(&v));
     }
 
     void deferredJumpRightAfterSetContext() {

@@ -162,7 +162,9 @@ AdversaryPlay::AdversaryPlay(QWidget* parent) : QWidget(parent) {
 
 double AdversaryPlay::limit() const { return m_limit->value(); }
 
-int AdversaryPlay::sides() const { return m_ctx && m_ctx->models.size() == 1 ? 1 : 2; }
+int AdversaryPlay::sides() const {
+    return m_ctx && (m_ctx->models.size() == 1 || m_learner[0] == m_learner[1]) ? 1 : 2;   // A = B: one learner
+}
 
 void AdversaryPlay::clear() {
     m_jobs->discard();

@@ -89,8 +89,8 @@ signals:
 
 private:
     struct RevealOutcome;
-    /// Learners in play: 2, or 1 when the run has one learner (A = B was played, shown and
-    /// counted twice).
+    /// Learners in play: 2, or 1 when the run has one learner or A = B is chosen (it was played,
+    /// shown and counted twice).
     int sides() const;
     /// Shows `r`, computed for the round as `atPress` stood (the student's deletions then).
     void showReveal(const RevealOutcome& r, const DeletionGame& atPress);

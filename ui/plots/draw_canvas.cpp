@@ -132,8 +132,8 @@ DrawCanvas::DrawCanvas(QWidget* parent) : QWidget(parent) {
     m_pad = new InkPad(this);
     outer->addWidget(m_pad, 2);
     auto* side = new QVBoxLayout;
-    auto* intro = new QLabel(tr("<b>Your own input.</b> Draw with the mouse (hold the left button). Both learners "
-                                "classify your drawing as you draw."), this);
+    auto* intro = new QLabel(tr("<b>Your own input.</b> Draw with the mouse (hold the left button). The drawing is "
+                                "classified as you draw."), this);
     intro->setWordWrap(true);
     side->addWidget(intro);
     auto* pen = new QHBoxLayout;

@@ -48,6 +48,7 @@ void OwnInputVerdicts::setContext(HeatmapContextPtr ctx, int a, int b) {
     m_ctx = std::move(ctx);
     m_learner[0] = a;
     m_learner[1] = b;
+    m_verdict[1]->setVisible(a != b);   // one learner (or A = B): its verdict once
     const QSignalBlocker block(m_class);
     m_class->clear();
     if (m_ctx)

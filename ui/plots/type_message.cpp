@@ -24,8 +24,8 @@ TypeMessage::TypeMessage(QWidget* parent) : QWidget(parent) {
     m_text->setPlaceholderText(tr("Type or paste a message here, e.g. \"Dear friend, claim your free prize now\""));
     outer->addWidget(m_text, 3);
     auto* side = new QVBoxLayout;
-    auto* intro = new QLabel(tr("<b>Your own input.</b> Type or paste a message. Both learners classify it as you "
-                                "type, with the words they were trained on (other words do not count)."),
+    auto* intro = new QLabel(tr("<b>Your own input.</b> Type or paste a message. It is classified as you type, with "
+                                "the words the learners were trained on (other words do not count)."),
                              this);
     intro->setWordWrap(true);
     side->addWidget(intro);

@@ -300,6 +300,10 @@ def test_saved_model_predicts_the_label_dtype_again(tmp_path, vote):
     assert fdlab.train("svm", X, labels, classes=[1.5, 0.5]).class_names == ["1.5", "0.5"]
     with pytest.raises(ValueError, match="^classes: NaN names no class$"):
         fdlab.train("svm", X, labels, classes=[0.5, float("nan")])
+    with pytest.raises(ValueError, match="^classes: NaN names no class$"):   # numpy's float32 NaN too
+        fdlab.train("svm", X, labels, classes=[0.5, np.float32("nan")])
+    with pytest.raises(ValueError, match="^classes: class '1' is given twice$"):   # 1 and 1.0 name one class
+        fdlab.train("svm", X, np.where(y == "democrat", 1, 2), classes=[1, 1.0])
     # a mix of numbers and strings stays str
     labels = np.array([0.5 if t == "democrat" else "x" for t in y], dtype=object)
     fdlab.train("svm", X, labels).save(tmp_path / "mix.json")
