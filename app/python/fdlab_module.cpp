@@ -1560,8 +1560,8 @@ PYBIND11_MODULE(_fdlab, m) {
           "X must hold finite numbers and at least one column (TypeError/ValueError otherwise). Classes are\n"
           "sorted as the loaders sort them unless `classes` gives the order (binary: [negative, positive]).\n"
           "info: the dict load()/bundled()/prepare() return, supplying feature_names, image_shape and classes\n"
-          "(so saved models match the CLI's data), and prepare()'s scaling ('preprocessing'; see prepare()). importance: one v_j > 0 per feature. params: a dict; numpy\n"
-          "scalars are fine ({'K': np.int64(3)}). Parameters are checked by the CLI's code: a bad name or value\n"
+          "(so saved models match the CLI's data), and prepare()'s scaling ('preprocessing'; see prepare()).\n"
+          "importance: one v_j > 0 per feature. params: a dict; numpy scalars are fine ({'K': np.int64(3)}). Parameters are checked by the CLI's code: a bad name or value\n"
           "raises ValueError with its message. X is copied once into FDLab's storage (last_copy_info()); the\n"
           "model keeps that copy for save(). Training runs without the GIL on a worker thread; Ctrl-C stops it\n"
           "within a fraction of a second (KeyboardInterrupt).");

@@ -545,6 +545,9 @@ private:
         m_block.clear();
         if (size <= 0) return;
         std::vector<long> count(static_cast<std::size_t>(m_n), 0);
+        // By occurrences, also of the features the presolve fixed (they have no coupling left).
+        // Counting only the coupled ones was measured and not kept: every 3rd spam message 60.8 s
+        // and a stall (92,709 CG steps) against 50.0 s converged (79,072); every 6th 4.6 / 5.0 s.
         for (const int j : m_col) ++count[static_cast<std::size_t>(j)];
         std::vector<int> order(static_cast<std::size_t>(m_n));
         std::iota(order.begin(), order.end(), 0);
