@@ -194,6 +194,7 @@ private slots:
         QVERIFY(dock->startLesson(QString("b-random-versus-worst-case")));
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
         QCOMPARE(w.lastResult()->spec.attack.threat, std::string("random-deletion"));
+        const std::vector<CurvePoint> step1 = w.lastResult()->points;
         dock->next();
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
         QCOMPARE(w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
@@ -204,9 +205,17 @@ private slots:
         QVERIFY(curves);
         QCOMPARE(curves->keptCurveCount(), 1);
         QCOMPARE(curves->keptPointCount(0), 4);
-        bool named = false;
-        for (int g = 0; g < curves->plot()->graphCount(); ++g) named = named || curves->plot()->graph(g)->name() == "SVM (step 1: random-deletion)";
-        QVERIFY(named);
+        const QCPGraph* kept = nullptr;
+        for (int g = 0; g < curves->plot()->graphCount(); ++g)
+            if (curves->plot()->graph(g)->name() == "SVM (step 1: random-deletion)") kept = curves->plot()->graph(g);
+        QVERIFY(kept);
+        // Its points are step 1's errors (one repetition: the points themselves), level by level.
+        QCOMPARE(step1.size(), std::size_t(4));
+        for (const CurvePoint& p : step1) {
+            const auto it = kept->data()->findBegin(p.level, false);
+            QVERIFY(it != kept->data()->constEnd() && it->key == p.level);
+            QCOMPARE(it->value, p.error);
+        }
         dock->next();   // step 3 keeps step 2's experiment, and step 1's curve with it
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
         QCOMPARE(curves->keptCurveCount(), 1);
