@@ -176,8 +176,8 @@ void issue30(const std::string& title, const Dataset& train) {
         q.eps = eps;
         const FitResult r = bestOf3([&] { return fitLiblinear(train, q); });
         const double rel = (r.objective - J0) / J0;
-        std::printf("  liblinear -s 3 -B 1 eps %-9.0e     %8.4f s  J %.10g  within %.3g of J0*\n", eps, r.elapsed,
-                    r.objective, rel);
+        std::printf("  liblinear -s 3 -B 1 eps %-9.0e     %8.4f s  J %.10g  within %.3g of J0*  %s\n", eps, r.elapsed,
+                    r.objective, rel, toString(r.status));
         if (rel <= 1e-4) {
             libAt1e4 = r.elapsed;
             break;
@@ -190,6 +190,7 @@ void issue30(const std::string& title, const Dataset& train) {
         std::printf("  FDROP K=0  dual (rel gap 1e-4)       %8.4f s  J %.10g  gap %.3g  epochs %ld  %s\n", f.elapsed,
                     f.objective, f.gap, f.iterations, toString(f.status));
     }
+    if (libAt1e4 == 0.0) std::printf("  liblinear did not come within 1e-4 of J0* at any eps down to 1e-7\n");
     if (libAt1e4 > 0.0)
         for (const int k : {0, 1})
             std::printf("  FDROP K=%-2d (rel gap 1e-4) / liblinear within 1e-4 of J0*: %.2fx\n", k == 0 ? 10 : 50,
