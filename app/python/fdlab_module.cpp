@@ -207,6 +207,9 @@ void checkSize(py::ssize_t m, py::ssize_t n, std::optional<int> expectedCols) {
     if (m > std::numeric_limits<int>::max() || n > std::numeric_limits<int>::max())
         throw std::invalid_argument("X: " + shapeText(m, n) + " has too many rows or columns for FDLab (at most 2^31 - 1)");
     if (n == 0) throw std::invalid_argument("X: " + shapeText(m, n) + " has no columns: FDLab needs at least one feature");
+    if (n > Dataset::kMaxFeatures)
+        throw std::invalid_argument("X: " + shapeText(m, n) + " has more than 2^24 = " + std::to_string(Dataset::kMaxFeatures) +
+                                    " columns, the largest feature count FDLab loads (as fdlab-cli does from a file)");
     if (expectedCols && n != *expectedCols)
         throw std::invalid_argument("X has " + std::to_string(n) + " features; the model expects " + std::to_string(*expectedCols));
 }

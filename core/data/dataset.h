@@ -132,6 +132,11 @@ public:
     using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     /// denseCopy() refuses sets with more values than this (256 MB of floats).
     static constexpr std::int64_t kMaxDensifyValues = std::int64_t{1} << 26;
+    /// The largest feature count FDLab loads (2^24), from any file or from Python: every feature
+    /// gets per-feature vectors (importance, scaling, weights), so a declared feature count is a
+    /// memory request, and a hostile "2147483647:1" or a scipy matrix of shape (2, 2^31 - 1)
+    /// must be an error naming it, not a 2^31-element allocation.
+    static constexpr std::int64_t kMaxFeatures = std::int64_t{1} << 24;
 
     std::string name;                        ///< short name, e.g. "mnist" or a file stem
     std::string provenance;                  ///< where the data came from (file, generator+seed)

@@ -19,7 +19,7 @@ namespace {
 /// Every feature gets a name, an importance and a weight per class (about 100 bytes), so this
 /// bounds what one line can make FDLab allocate to about 1.7 GB; it is above the largest common
 /// LIBSVM sets FDLab can train on (webspam trigrams: 16.6 million) and far below int's range.
-constexpr std::uint64_t kMaxFeatureIndex = std::uint64_t{1} << 24;
+constexpr auto kMaxFeatureIndex = static_cast<std::uint64_t>(Dataset::kMaxFeatures);
 
 /// Next whitespace-separated token of `s` starting at `pos`; empty at the end.
 std::string_view nextToken(std::string_view s, std::size_t& pos) {

@@ -27,7 +27,7 @@ namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
 /// As for LIBSVM: each feature costs a name, an importance and per-class weights.
-constexpr std::uint64_t kMaxFeatures = std::uint64_t{1} << 24;
+constexpr auto kMaxFeatures = static_cast<std::uint64_t>(Dataset::kMaxFeatures);
 
 /// A cursor over the header's Python dict literal.
 class HeaderParser {

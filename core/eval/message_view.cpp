@@ -32,7 +32,8 @@ std::string className(const std::vector<std::string>& names, int k) {
 
 }  // namespace
 
-std::string predictionName(const std::vector<std::string>& classNames, int predicted, int label, double margin) {
+std::string predictionName(const std::vector<std::string>& classNames, int predicted, int /*label*/, double margin) {
+    // The label is not needed: the margin is the true class's, so 0 already says it ties.
     if (margin == 0.0) return "a tie";
     if (std::isnan(margin)) return "no class (the score is not a number)";
     return className(classNames, predicted);

@@ -534,7 +534,7 @@ private slots:
         // "word..."; the cut keeps most of them apart.
         QSet<QString> distinct;
         for (const auto& t : ticks) distinct.insert(t.text);
-        QVERIFY2(distinct.size() * 10 >= ticks.size() * 8, qPrintable(QString("%1 of %2").arg(distinct.size()).arg(ticks.size())));
+        QVERIFY2(std::size_t(distinct.size()) * 10 >= ticks.size() * 8, qPrintable(QString("%1 of %2").arg(distinct.size()).arg(ticks.size())));
         const int bars = b.plot()->axisRect()->height();
         QVERIFY2(bars >= 0.4 * b.plot()->height(), qPrintable(QString("%1 of %2 px").arg(bars).arg(b.plot()->height())));
         QString why;

@@ -329,3 +329,17 @@ def test_out_of_range_ints_say_so():
         fdlab.Model.linear(np.ones(4), 0.0, class_names=[np.nan, 1.0])
     with pytest.raises(ValueError, match=r"pass coef_\.T"):
         fdlab.Model.linear(np.ones((3, 4)), np.zeros(3))
+
+
+@pytest.mark.parametrize("n", [2**24 + 1, 2**31 - 1])
+def test_a_feature_count_beyond_what_fdlab_loads_is_refused(n):
+    """A scipy matrix of shape (2, 2^31 - 1) with two stored values made train() allocate per-feature
+    vectors until the kernel killed the interpreter (24 GB); fdlab-cli refuses such a LIBSVM file at
+    2^24 features, and so does the module now, before allocating anything."""
+    X = sp.csr_matrix((np.ones(2, dtype=np.float32), (np.array([0, 1]), np.array([0, 5]))), shape=(2, n))
+    y = np.array([0, 1])
+    with pytest.raises(ValueError, match=r"more than 2\^24 = 16777216 columns"):
+        fdlab.train("svm", X, y)
+    M = fdlab.Model.linear(np.ones(4), 0.0)
+    with pytest.raises(ValueError, match=r"more than 2\^24"):
+        M.decision_function(X)
