@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fdlab {
@@ -27,10 +28,44 @@ void fsyncPath(const std::string& p) {
         ::close(fd);
     }
 }
+
+/// The file a write to `path` must replace: `path` itself, or the end of its chain of symbolic
+/// links (also a dangling one: the link stays and the file it names is created).
+std::string finalTarget(const std::string& path) {
+    namespace fs = std::filesystem;
+    fs::path p = path;
+    for (int hops = 0; hops < 40; ++hops) {   // Linux's own limit on a chain of links
+        std::error_code ec;
+        if (!fs::is_symlink(fs::symlink_status(p, ec)) || ec) return p.string();
+        const fs::path to = fs::read_symlink(p, ec);
+        if (ec) throw std::runtime_error(path + ": cannot read the symbolic link: " + ec.message());
+        p = to.is_absolute() ? to : p.parent_path() / to;
+    }
+    throw std::runtime_error(path + ": too many levels of symbolic links");
+}
+
+/// Writes straight into an existing character device or pipe (/dev/null, /dev/stdout, a shell's
+/// >(...)): there is nothing to replace atomically, and a rename would put a regular file in its
+/// place (as root, /dev/null itself).
+void writeThrough(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
+    write(out);
+    out.flush();
+    if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+}
 }  // namespace
 
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
-    const std::string tmp = tempNameFor(path);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {   // follows links: the type of what a write would reach
+        if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return writeThrough(path, write);
+        if (S_ISDIR(st.st_mode)) throw std::runtime_error(path + ": is a directory");
+        if (!S_ISREG(st.st_mode)) throw std::runtime_error(path + ": not a regular file (a block device or a socket): not written");
+    }
+    // A symbolic link keeps pointing where it did: the file at its end is replaced, with its mode.
+    const std::string target = finalTarget(path);
+    const std::string tmp = tempNameFor(target);
     try {
         {
             std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -39,11 +74,12 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
             out.flush();
             if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
         }
+        if (::stat(target.c_str(), &st) == 0) ::chmod(tmp.c_str(), st.st_mode & 07777);
         fsyncPath(tmp);
         std::error_code ec;
-        std::filesystem::rename(tmp, path, ec);
+        std::filesystem::rename(tmp, target, ec);
         if (ec) throw std::runtime_error(path + ": cannot replace file: " + ec.message());
-        const auto dir = std::filesystem::path(path).parent_path();
+        const auto dir = std::filesystem::path(target).parent_path();
         fsyncPath(dir.empty() ? std::string(".") : dir.string());
     } catch (...) {
         std::error_code ec;

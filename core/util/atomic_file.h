@@ -1,6 +1,10 @@
 #pragma once
 // Atomic file writes: write to "PATH.tmp-XXXX" in the same directory, flush, fsync, rename over
 // PATH. A reader never sees a half-written file, and a failed write leaves the old file intact.
+// What PATH is decides the rest: a symbolic link stays and the file at its end is replaced (with
+// that file's mode); a character device or pipe (/dev/null, /dev/stdout, >(...)) is written
+// straight through; a directory, block device or socket is an error. (A rename used to replace
+// any of them by a regular file: as root, `--output /dev/null` turned /dev/null into one.)
 
 #include <functional>
 #include <ostream>

@@ -5,6 +5,7 @@
 #include "core/io/model_file.h"
 #include "core/io/model_json.h"
 #include "core/learners/mcf.h"
+#include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/rng.h"
 
@@ -13,6 +14,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -55,6 +60,10 @@ class TestModelJson : public QObject {
 
     QTemporaryDir m_dir;
     std::string path(const char* name) const { return QDir(m_dir.path()).filePath(name).toStdString(); }
+    static std::string readAll(const std::string& file) {
+        std::ifstream in(file, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
 
     // A valid model file's JSON, for the corruption tests.
     json goodJson() {
@@ -100,6 +109,44 @@ class TestModelJson : public QObject {
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    /// The atomic writer replaced whatever the path named by a regular file: a symbolic link lost
+    /// its target, a device node (as root, --output /dev/null) or pipe became a file, and the
+    /// mode became 0644.
+    void atomicWritesKeepLinksPipesAndModes() {
+        namespace fs = std::filesystem;
+        const std::string target = path("target.json"), link = path("link.json");
+        writeFileAtomically(target, "old\n");
+        ::chmod(target.c_str(), 0600);
+        fs::create_symlink("target.json", link);
+        writeFileAtomically(link, "new\n");
+        QVERIFY(fs::is_symlink(fs::symlink_status(link)));
+        QCOMPARE(readAll(target), std::string("new\n"));
+        QCOMPARE(fs::status(target).permissions() & fs::perms::mask, fs::perms::owner_read | fs::perms::owner_write);
+        // A dangling link: the file it names is created, the link stays.
+        const std::string dangling = path("dangling.json");
+        fs::create_symlink("created.json", dangling);
+        writeFileAtomically(dangling, "made\n");
+        QVERIFY(fs::is_symlink(fs::symlink_status(dangling)));
+        QCOMPARE(readAll(path("created.json")), std::string("made\n"));
+        // A pipe is written through (a reader opened without blocking holds it open).
+        const std::string fifo = path("pipe");
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+        QVERIFY(fd >= 0);
+        writeFileAtomically(fifo, "through\n");
+        char buf[32] = {};
+        const auto got = ::read(fd, buf, sizeof buf - 1);
+        ::close(fd);
+        QCOMPARE(std::string(buf, got > 0 ? std::size_t(got) : 0), std::string("through\n"));
+        QVERIFY(fs::is_fifo(fs::symlink_status(fifo)));
+        // A directory is an error naming it; nothing is left behind.
+        const std::string dir = path("adir");
+        fs::create_directory(dir);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically(dir, "x"));
+        QVERIFY(fs::is_directory(dir));
+        QCOMPARE(QDir(m_dir.path()).entryList(QStringList() << "*.tmp-*", QDir::Files).size(), 0);
+    }
 
     void roundTripIsBitIdentical_data() {
         QTest::addColumn<int>("classes");
