@@ -459,6 +459,12 @@ ExperimentSpec experimentFromJson(const json& j, const std::string& baseDir) {
         } else if (kind == "values") {
             s.importance.kind = ImportanceSpec::Kind::Values;
             s.importance.values = getOr<std::vector<double>>(im, "values", "importance", {});
+            // As an importance CSV's values are checked: a 0 or negative price was taken silently
+            // (count threats) or named later by a solver's own index into a row's non-zeros.
+            for (std::size_t k = 0; k < s.importance.values.size(); ++k)
+                if (const double v = s.importance.values[k]; !(v > 0.0) || !std::isfinite(v))
+                    fieldError("importance.values[" + std::to_string(k) + "]",
+                               "a feature's value must be finite and > 0, got " + nlohmann::json(v).dump());
         } else {
             fieldError("importance.kind", "expected dataset, uniform, mutual-information, csv or values, got '" + kind + "'");
         }

@@ -166,7 +166,9 @@ KnapsackResult exactKnapsack(const std::vector<double>& profit, const std::vecto
         if (!wholeUnit(s) || rs < 1.0)
             throw std::invalid_argument("value-budget knapsack: weight[" + std::to_string(j) + "]*scale = " +
                                         std::to_string(s) + " is not a whole number of units >= 1");
-        if (profit[j] > 0.0 && static_cast<long>(rs) <= W) {
+        // Compared as doubles: a price of 1e19 units is a whole number too, but converting it to
+        // long is undefined (it came out as LONG_MIN, "fitted" and indexed before the table).
+        if (profit[j] > 0.0 && rs <= static_cast<double>(W)) {
             items.push_back(static_cast<int>(j));
             w.push_back(static_cast<long>(rs));
         }

@@ -419,6 +419,13 @@ private slots:
         j = ok;
         j["importance"] = {{"kind", "uniform"}, {"bins", 4}};
         expectError(j, "'importance.bins': unknown key");
+        // Values are checked where they are read, naming the feature (a 0 or a negative value
+        // was taken, or a solver later named its own index into a row's non-zeros).
+        for (const double bad : {0.0, -5.0, -0.0}) {
+            j = ok;
+            j["importance"] = {{"kind", "values"}, {"values", {1.0, 2.0, bad}}};
+            expectError(j, "experiment field 'importance.values[2]': a feature's value must be finite and > 0, got ");
+        }
         j = ok;
         j["paper"] = {{"claims", json::array({{{"text", "t"}, {"check", {{"kind", "below"}, {"lerner", "svm"}}}}})}};
         expectError(j, "'paper.claims.check.lerner': unknown key (did you mean 'learner'?)");

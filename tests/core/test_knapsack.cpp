@@ -337,6 +337,21 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, exactKnapsack({1.0, 2.0}, {1.0}, 3.0, 1.0));
     }
 
+    /// A price of 1e19 units (a natural "never deletable" value in an importance file) is a whole
+    /// number too; converted to long it was LONG_MIN, "fitted" and indexed before the DP table
+    /// (eval --threat worst-case-value-exact crashed; helper-54). It must simply never fit.
+    void exactKnapsackLeavesHugePricesOut() {
+        for (const double huge : {1e19, 9.3e18, 1e300}) {
+            const KnapsackResult r = exactKnapsack({5.0, 1.0, 2.0}, {huge, 1.0, 2.0}, 3.0, 1.0);
+            QCOMPARE(r.chosen, (std::vector<int>{1, 2}));
+            QCOMPARE(r.value, 3.0);
+        }
+        // The same through the scale: 10 at scale 1e9 is 1e10 units, 1e10 at 1e9 is 1e19.
+        const KnapsackResult r = exactKnapsack({5.0, 1.0}, {1e10, 1e-9}, 1e-9, 1e9);
+        QCOMPARE(r.chosen, (std::vector<int>{1}));
+        QVERIFY(dpAccepts({1e10, 1e-9}, 1e-9, 1e9));
+    }
+
     void greedyExactFractionalOrdered() {
         Rng rng(14);
         int strictGreedy = 0, strictLp = 0;
