@@ -233,7 +233,12 @@ int runPresets(const std::vector<std::string>& argv) {
     const Args a(argv, {"format"}, {});
     const std::string format = a.choice("format", {"text", "json"}, "text");
     json all = json::array();
-    for (const auto& p : listPresets()) {
+    const std::vector<PresetInfo> presets = listPresets();
+    if (presets.empty()) {   // an empty list with exit 0 looked like "FDLab has no presets"
+        std::cerr << "fdlab-cli: no presets in " << presetsDir() << " (FDLAB_PRESETS_DIR names another folder)\n";
+        return BadInput;
+    }
+    for (const auto& p : presets) {
         if (format == "json") all.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}, {"path", p.path}});
         else std::cout << p.name << "\n  " << p.title << "\n  " << p.description << "\n\n";
     }

@@ -100,7 +100,10 @@ ExperimentSpec loadPresetOrFile(const std::string& nameOrPath) {
     if (fs::is_regular_file(preset, ec)) return loadExperimentFile(preset.string());
     std::string names;
     for (const auto& p : listPresets()) names += (names.empty() ? "" : ", ") + p.name;
-    throw std::invalid_argument("'" + nameOrPath + "' is neither an experiment file nor a preset (presets: " + names + ")");
+    throw std::invalid_argument("'" + nameOrPath + "' is neither an experiment file nor a preset (" +
+                                (names.empty() ? "no presets in " + presetsDir() + "; FDLAB_PRESETS_DIR names another folder"
+                                               : "presets in " + presetsDir() + ": " + names) +
+                                ")");
 }
 
 std::optional<double> paperReference(const ExperimentSpec& spec, const std::string& learnerId, double level) {
