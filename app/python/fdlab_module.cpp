@@ -290,6 +290,20 @@ void readSparse(Features& f, const py::handle& X, std::optional<int> expectedCol
     const std::string format = py::hasattr(X, "format") ? py::str(X.attr("format")).cast<std::string>() : "";
     // scipy's own conversion trusts the source's indices: check them first where scipy can.
     if (format != "csr" && py::hasattr(X, "check_format")) X.attr("check_format")(py::arg("full_check") = true);
+    // COO has no check_format, and its tocsr() writes wherever a row index points (a row of 10^6
+    // or -5 crashed the interpreter): both index arrays are checked against the shape first.
+    if (format == "coo" && py::hasattr(X, "row") && py::hasattr(X, "col")) {
+        const py::tuple dims = X.attr("shape");
+        for (const char* part : {"row", "col"}) {
+            const py::array a = py::array::ensure(X.attr(part));
+            if (!a || a.size() == 0) continue;
+            const long long lo = a.attr("min")().cast<long long>(), hi = a.attr("max")().cast<long long>();
+            const long long n = dims[part[0] == 'r' ? 0 : 1].cast<long long>();
+            if (lo < 0 || hi >= n)
+                throw std::invalid_argument(std::string("X: the COO matrix has a ") + part + " index " +
+                                            std::to_string(lo < 0 ? lo : hi) + ", outside [0, " + std::to_string(n) + ")");
+        }
+    }
     const py::object csr = X.attr("tocsr")();
     const py::tuple shape = csr.attr("shape");
     if (shape.size() != 2) throw std::invalid_argument("X: expected a 2-D sparse matrix, got " + std::to_string(shape.size()) + " dimensions");
@@ -707,7 +721,9 @@ std::string labelDtypeOf(const py::object& classValues) {
         // names read back as those values (classValuesFromNames checks), else str classes.
         return "<f8";
     }
-    if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f') return "";
+    // Bytes labels (dtype S) are named by their bytes; recorded, they load as bytes again (they
+    // came back as str: accuracy 0 against the y the model was trained on).
+    if (kind != 'i' && kind != 'u' && kind != 'b' && kind != 'f' && kind != 'S') return "";
     return py::str(dt.attr("str")).cast<std::string>();
 }
 
@@ -718,7 +734,10 @@ py::object classValuesFromNames(const std::vector<std::string>& names, const std
     const py::module_ np = py::module_::import("numpy");
     try {
         const py::dtype dt(dtype);
-        py::object v = np.attr("asarray")(names);
+        py::list items;
+        if (dt.kind() == 'S')   // the names are the bytes themselves (not necessarily UTF-8)
+            for (const std::string& n : names) items.append(py::bytes(n));
+        py::object v = dt.kind() == 'S' ? np.attr("asarray")(items, py::arg("dtype") = dt) : np.attr("asarray")(names);
         if (dt.kind() == 'b') v = v.attr("astype")("int64");   // "1" -> 1 -> True
         // (uint64 beyond 2^63 parses directly; through int64 it overflowed to str classes.)
         v = v.attr("astype")(dt);
@@ -1653,6 +1672,9 @@ PYBIND11_MODULE(_fdlab, m) {
         const Dataset test = testSet(model, X, y, importance);
         const CopyInfo copy = g_lastCopy;
         std::optional<Dataset> donors;
+        if (donorsX.is_none() != donorsY.is_none())   // y's own message blamed y
+            throw std::invalid_argument(donorsX.is_none() ? "donors_y is given without donors_X: give both or neither"
+                                                          : "donors_X is given without donors_y: give both or neither");
         if (!donorsX.is_none()) donors = testSet(model, donorsX, donorsY, py::none());
         AttackSpec at = attackSpecFrom(model, threat, seed, attackedClasses, feature, features, regions,
                                        castArg<std::string>(replacement, "replacement", "a str"), threatParams);

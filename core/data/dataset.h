@@ -36,7 +36,9 @@ std::string defaultFeatureName(std::size_t j);
 struct ImageShape {
     int rows = 0;
     int cols = 0;
-    int size() const { return rows * cols; }
+    /// rows x cols, computed in 64 bits; -1 unless both are >= 1. (As int, (2^30 + 1) x 4 wrapped
+    /// to 4 and (-1) x (-4) was 4: both passed as the shape of 4 features.)
+    std::int64_t size() const { return rows > 0 && cols > 0 ? std::int64_t{rows} * cols : -1; }
     bool operator==(const ImageShape&) const = default;
 };
 

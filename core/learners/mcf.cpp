@@ -909,6 +909,9 @@ FitResult fitMcfUnscaled(const Dataset& train, const McfParams& p, const RunCont
 }  // namespace
 
 FitResult fitMcf(const Dataset& train, const McfParams& p, const RunControl& rc) {
+    // As the liblinear baselines: a class without instances is named (it made the Newton
+    // tolerance 0 and the error said "NewtonParams.epsilon must be finite and > 0").
+    train.requireNonEmptyClasses("MCF: dataset '" + train.name + "'");
     FitResult r = fitMcfUnscaled(train, p, rc);
     // Test inputs blanked without rescaling (header comment): b (1 - p) keeps b in proportion
     // to the shrunken w.x.

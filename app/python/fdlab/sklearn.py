@@ -207,15 +207,29 @@ def make_robust_scorer(threat, level, *, seed=1, repetitions=1, **curve_options)
     a Pipeline ending in either (the attack acts on the features its last step sees).
     curve_options: any other keyword of fdlab.curve (threat_params, attacked_classes, ...).
     """
-    def robust_accuracy(estimator, X, y):
+    return _RobustAccuracy(threat, level, seed, repetitions, dict(curve_options))
+
+
+class _RobustAccuracy:
+    """The scorer make_robust_scorer returns: a module-level class, so that a fitted GridSearchCV
+    holding it pickles (a closure did not: "Can't pickle local object")."""
+
+    def __init__(self, threat, level, seed, repetitions, curve_options):
+        self.threat, self.level, self.seed, self.repetitions = threat, level, seed, repetitions
+        self.curve_options = curve_options
+        self.__name__ = f"robust_accuracy_{threat}_{level}"
+
+    def __call__(self, estimator, X, y):
         model, X, labels, name_of = _model_and_labels(estimator, X, y)
         if sp.issparse(X):
             X = X.tocsr()
         # attacked_classes are the estimator's labels; the model of an fdlab.sklearn estimator
         # names its classes by their codes (the attacked class was the wrong one, or none).
-        c = _fdlab.curve(model, X, labels, threat=threat, levels=[level], seed=seed, repetitions=repetitions,
-                         **_attacked_as_model_names(curve_options, name_of))
+        c = _fdlab.curve(model, X, labels, threat=self.threat, levels=[self.level], seed=self.seed,
+                         repetitions=self.repetitions, **_attacked_as_model_names(self.curve_options, name_of))
         return 1.0 - float(c["error"][0])
 
-    robust_accuracy.__name__ = f"robust_accuracy_{threat}_{level}"
-    return robust_accuracy
+    def __repr__(self):
+        return (f"make_robust_scorer({self.threat!r}, {self.level!r}, seed={self.seed!r}, "
+                f"repetitions={self.repetitions!r}" +
+                "".join(f", {k}={v!r}" for k, v in self.curve_options.items()) + ")")

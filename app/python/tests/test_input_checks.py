@@ -343,3 +343,62 @@ def test_a_feature_count_beyond_what_fdlab_loads_is_refused(n):
     M = fdlab.Model.linear(np.ones(4), 0.0)
     with pytest.raises(ValueError, match=r"more than 2\^24"):
         M.decision_function(X)
+
+
+def test_bytes_labels_survive_a_model_file(tmp_path):
+    """Bytes labels (dtype S) came back as str after save()/load_model(): accuracy 0 against the
+    y the model was trained on (the pickled copy kept them)."""
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 3)
+    y = np.where(X[:, 0] > 0, b"spam", b"ham")
+    m = fdlab.train("svm", X, y)
+    path = str(tmp_path / "bytes.json")
+    m.save(path)
+    back = fdlab.load_model(path)
+    assert back.classes.dtype.kind == "S"
+    np.testing.assert_array_equal(back.predict(X), m.predict(X))
+    assert np.mean(back.predict(X) == y) > 0.9
+    # bytes beyond ASCII too (numpy's astype("S") would encode str as ASCII and fail)
+    y2 = np.where(X[:, 0] > 0, "spam é".encode(), "ham ü".encode())
+    m2 = fdlab.train("svm", X, y2)
+    m2.save(path)
+    np.testing.assert_array_equal(fdlab.load_model(path).predict(X), m2.predict(X))
+
+
+@pytest.mark.parametrize("shape", [(2**30 + 1, 4), (-1, -4), (4, 2**30 + 1)])
+def test_an_image_shape_that_wraps_around_is_refused(shape):
+    """rows * cols was an int: (2^30 + 1) x 4 wrapped to 4 and passed as the shape of 4 features
+    (a group-corruption curve then asked for 4.3e9 pixels), (-1) x (-4) was 4 too (the model
+    pickled but never unpickled)."""
+    X = np.random.RandomState(0).randn(20, 4)
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match="image shape"):
+        fdlab.train("svm", X, y, image_shape=shape)
+
+
+@pytest.mark.parametrize("part,bad", [("row", 10**6), ("row", -5), ("col", 10**6), ("col", -5)])
+def test_coo_indices_outside_the_shape_are_refused(vote, model, part, bad):
+    """COO has no check_format, and scipy's tocsr() wrote where a bad row index pointed: the
+    interpreter crashed (SIGSEGV) in decision_function, train, attack and curve."""
+    X, y = vote
+    A = sp.coo_matrix(X)
+    getattr(A, part)[3] = bad
+    with pytest.raises(ValueError, match=f"COO matrix has a {part} index {bad}, outside"):
+        model.decision_function(A)
+    with pytest.raises(ValueError, match="COO matrix"):
+        fdlab.train("svm", A, y)
+
+
+def test_messages_name_the_argument_at_fault():
+    """donors_X without donors_y said 'y: expected a 1-D array, got 0 dimensions'; MCF with a
+    class that has no instance said 'NewtonParams.epsilon must be finite and > 0'."""
+    X = np.random.RandomState(0).randn(40, 4)
+    y = (X[:, 0] > 0).astype(int)
+    M = fdlab.Model.linear(np.ones(4), 0.0)
+    with pytest.raises(ValueError, match="donors_X is given without donors_y"):
+        fdlab.curve(M, X, y, threat="feature-corruption", levels=[1], donors_X=X)
+    with pytest.raises(ValueError, match="donors_y is given without donors_X"):
+        fdlab.curve(M, X, y, threat="feature-corruption", levels=[1], donors_y=y)
+    for learner in ("mcf", "svm"):
+        with pytest.raises(ValueError, match="class '2' has no instance"):
+            fdlab.train(learner, X, y.astype(str), classes=["0", "1", "2"])

@@ -164,6 +164,9 @@ def test_robust_scorer_chooses_c_by_error_under_attack():
         by_hand.append(np.mean(accs))
     np.testing.assert_allclose(g.cv_results_["mean_test_score"], by_hand, atol=1e-12)
     assert g.best_params_["C"] == grid["C"][int(np.argmax(by_hand))]
+    # A fitted search holding the scorer pickles (a closure did not), and scores alike after.
+    g2 = pickle.loads(pickle.dumps(g))
+    assert g2.scorer_(g2.best_estimator_, X, y) == scorer(g.best_estimator_, X, y)
     # also an sklearn classifier (through from_sklearn) and a Pipeline
     s = GridSearchCV(LinearSVC(dual=True, max_iter=5000), grid, cv=cv, scoring=scorer).fit(X, y)
     assert len(s.cv_results_["mean_test_score"]) == 4
