@@ -124,14 +124,14 @@ std::vector<std::string> splitList(const std::string& s, const std::string& opti
 }
 
 double parseNumber(const std::string& s, const std::string& option) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(s, &used);
-        if (used != s.size() || !std::isfinite(v)) throw std::invalid_argument("");
-        return v;
-    } catch (const std::exception&) {
+    // Decimal only, as JSON writes numbers: stod also read "0x10" as 16 and " 5" as 5. -0 is 0
+    // (a level printed as "-0").
+    double v = 0.0;
+    const char* end = s.data() + s.size();
+    const auto [p, ec] = std::from_chars(s.data(), end, v, std::chars_format::general);
+    if (s.empty() || ec != std::errc() || p != end || !std::isfinite(v))
         throw UsageError("--" + option + " expects a number, got '" + s + "'");
-    }
+    return v == 0.0 ? 0.0 : v;
 }
 
 namespace {

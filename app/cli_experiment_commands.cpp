@@ -429,6 +429,10 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     const ModelAndData md = modelAndData(a);
     const PreparedSplit& ps = md.split;
     requireTest(ps);
+    // What --png needs is checked before anything is printed (the CSV came out, then the error).
+    if (a.has("png") && !ps.test.imageShape)
+        throw std::invalid_argument("--png draws image data: " + ps.test.name + " has no image shape");
+    if (a.has("png") && count == 0) throw UsageError("--png draws the first --count instances: --count 0 draws none");
     const TrainedModel& m = md.model.trained;
     setAttackedClasses(at, a, ps.test);
     at = attackAtLevel(at, budget);

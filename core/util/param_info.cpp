@@ -3,6 +3,7 @@
 #include "core/util/strings.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -40,17 +41,16 @@ namespace {
 
 json paramFromText(const ParamInfo& p, const std::string& text, const std::string& owner) {
     auto fail = [&](const std::string& what) { textError(p, text, owner, what); };
+    // Decimal only, spaces around allowed (stod also read "0x10" as 16).
     auto number = [&](const std::string& t) {
-        std::size_t used = 0;
+        std::size_t b = 0, e = t.size();
+        while (b < e && std::isspace(static_cast<unsigned char>(t[b]))) ++b;
+        while (e > b && std::isspace(static_cast<unsigned char>(t[e - 1]))) --e;
         double v = 0.0;
-        try {
-            v = std::stod(t, &used);
-        } catch (const std::exception&) {
+        const auto [end, ec] = std::from_chars(t.data() + b, t.data() + e, v, std::chars_format::general);
+        if (b == e || ec != std::errc() || end != t.data() + e || !std::isfinite(v))
             fail(p.type == Type::IntegerList ? "a list of whole numbers" : "a number");
-        }
-        while (used < t.size() && std::isspace(static_cast<unsigned char>(t[used]))) ++used;
-        if (used != t.size() || !std::isfinite(v)) fail(p.type == Type::IntegerList ? "a list of whole numbers" : "a number");
-        return v;
+        return v == 0.0 ? 0.0 : v;
     };
     switch (p.type) {
     case Type::Real:
@@ -61,16 +61,26 @@ json paramFromText(const ParamInfo& p, const std::string& text, const std::strin
         textError(p, text, owner, "true or false");
     case Type::Choice: return text;
     case Type::IntegerList: {
+        // Items separated by ',', ';' or 'x' (regions "7x7"), spaces around them or alone; an
+        // item missing between two separators or at either end is an error ("1,2,x" was [1, 2]).
         json list = json::array();
-        std::string item;
+        if (text.find_first_not_of(' ') == std::string::npos) return list;
+        std::string piece;
         for (std::size_t i = 0; i <= text.size(); ++i) {
             const char c = i < text.size() ? text[i] : ',';
-            if (c == ',' || c == 'x' || c == ';' || c == ' ') {
-                if (!item.empty()) list.push_back(number(item));
-                item.clear();
-            } else {
-                item += c;
+            if (c != ',' && c != 'x' && c != ';') {
+                piece += c;
+                continue;
             }
+            std::size_t at = 0, items = 0;
+            while ((at = piece.find_first_not_of(' ', at)) != std::string::npos) {
+                const std::size_t stop = std::min(piece.find(' ', at), piece.size());
+                list.push_back(number(piece.substr(at, stop - at)));
+                ++items;
+                at = stop;
+            }
+            if (items == 0) textError(p, text, owner, "a list of whole numbers such as 1,2,3 (an item is missing)");
+            piece.clear();
         }
         return list;
     }

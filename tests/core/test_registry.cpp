@@ -15,8 +15,10 @@
 #include "core/learners/nonlinear/feature_boost.h"
 #include "core/learners/registry.h"
 #include "core/solvers/knapsack.h"
+#include "core/util/param_info.h"
 
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <functional>
@@ -266,6 +268,29 @@ private slots:
     // Enum parameters are declared once: their defaults are the params structs' (kernel-svm's
     // kernel used to be rbf in the registry and linear in KernelSvmParams), and each name reaches
     // the learner as its own value.
+    /// Parameters typed as text (the CLI's attack options, the GUI's forms): decimal numbers only
+    /// ("0x10" was 16), -0 is 0, and a list item missing between separators is an error
+    /// ("1,2,x" was [1, 2]; 'x' separates "7x7").
+    void parameterTextIsReadStrictly() {
+        const ParamInfo real = realParam("q", 0.5, 0.0, 1e9, "q");
+        const ParamInfo list = integerListParam("features", {}, 0, 1000, "features");
+        QVERIFY(paramFromText(real, " 2.5 ", "t").get<double>() == 2.5);
+        QVERIFY(!std::signbit(paramFromText(real, "-0", "t").get<double>()));
+        for (const char* bad : {"0x10", "1e", "", "inf", "nan", "2,5"})
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, paramFromText(real, bad, "t"));
+        QVERIFY(paramFromText(list, "7x7", "t") == nlohmann::json({7, 7}));
+        QVERIFY(paramFromText(list, " 1, 2 ;3 4", "t") == nlohmann::json({1, 2, 3, 4}));
+        QVERIFY(paramFromText(list, "  ", "t") == nlohmann::json::array());
+        for (const char* bad : {"1,2,x", "1,,2", ",1", "1,", "x", "1;;2", "1, ,2"}) {
+            try {
+                paramFromText(list, bad, "attack t");
+                QFAIL(bad);
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).find("an item is missing") != std::string::npos, e.what());
+            }
+        }
+    }
+
     void enumDefaultsAreTheStructs() {
         const nlohmann::json ksvm = completeParams("kernel-svm", {});
         QCOMPARE(ksvm.at("kernel").get<std::string>(), std::string(toString(KernelSvmParams{}.kernel)));
