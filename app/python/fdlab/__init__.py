@@ -124,6 +124,10 @@ def from_sklearn(clf, *, feature_names=None):
     curve() and save(). feature_names: the names a model file should carry (default: the
     estimator's feature_names_in_ when it was fitted on a DataFrame, else f1..fn); fdlab-cli eval
     checks them against named data (e.g. the bundled datasets' words).
+    FDLab keeps feature values as float32 (last_copy_info() says when X is copied to it), so the
+    scores are those of X rounded to float32: features that need more than float32's ~7
+    significant digits (e.g. values near 1e5 whose label depends on a difference of 0.05) score
+    differently than in scikit-learn. Centre or scale such features first.
     """
     import numpy as np
     import scipy.sparse as sp
