@@ -32,7 +32,8 @@
 // for alpha_i > 0 the map is a local diffeomorphism and the two blocks' directions span every
 // feasible direction of row i. After each epoch the alpha step of the whole epoch is
 // extrapolated (alpha(t) = clip(alpha_prev + t (alpha - alpha_prev), 0, C), t = 2, 4, ... while D
-// grows). The primal J(w) is evaluated exactly by the oracle at the coordinate-ascent iterate
+// grows). (Extrapolating (alpha, lambda = alpha beta) jointly, beta clipped and scaled back into
+// P, was measured and not kept: SpamAssassin K = 10 400 -> 576 epochs, K = 50 3,472 -> 4,864.) The primal J(w) is evaluated exactly by the oracle at the coordinate-ascent iterate
 // (before the extrapolation) on a schedule, skipped when a cheap lower bound on J(w) shows it
 // cannot beat the best J so far; at the scheduled looks also at a polynomial-decay average of
 // the iterates (Shamir & Zhang, ICML 2013; a window of about the last 1/16 of the epochs),
