@@ -124,12 +124,16 @@ std::vector<std::string> splitList(const std::string& s, const std::string& opti
 }
 
 double parseNumber(const std::string& s, const std::string& option) {
-    // Decimal only, as JSON writes numbers: stod also read "0x10" as 16 and " 5" as 5. -0 is 0
+    // Decimal only, as JSON writes numbers: stod also read "0x10" as 16. -0 is 0
     // (a level printed as "-0").
+    // Spaces around are allowed (a list "0, 1" has them).
     double v = 0.0;
+    const char* begin = s.data();
     const char* end = s.data() + s.size();
-    const auto [p, ec] = std::from_chars(s.data(), end, v, std::chars_format::general);
-    if (s.empty() || ec != std::errc() || p != end || !std::isfinite(v))
+    while (begin < end && *begin == ' ') ++begin;
+    while (end > begin && end[-1] == ' ') --end;
+    const auto [p, ec] = std::from_chars(begin, end, v, std::chars_format::general);
+    if (begin == end || ec != std::errc() || p != end || !std::isfinite(v))
         throw UsageError("--" + option + " expects a number, got '" + s + "'");
     return v == 0.0 ? 0.0 : v;
 }

@@ -234,7 +234,14 @@ int runConvert(const std::vector<std::string>& argv) {
         // LIBSVM labels are numbers: when the class names are not, say how they were renamed and
         // keep the mapping beside the file (a comment line would break LIBSVM's own tools).
         const std::vector<std::string> labels = libsvmLabels(d);
-        if (labels != d.classNames) {
+        const bool beside = isRegularFileTarget(out);   // no OUT.classes beside /dev/stdout or a pipe
+        if (labels != d.classNames && !beside) {
+            std::string shown;
+            for (std::size_t c = 0; c < labels.size() && c < 10; ++c) shown += (c ? ", " : "") + labels[c] + " = " + d.classNames[c];
+            std::cerr << "convert: LIBSVM labels are numbers, so the classes are written as " << shown
+                      << (labels.size() > 10 ? ", ..." : "") << " (" << out
+                      << " is not a regular file: no OUT.classes is written beside it)\n";
+        } else if (labels != d.classNames) {
             std::string table, shown;
             for (std::size_t c = 0; c < labels.size(); ++c) {
                 table += labels[c] + '\t' + d.classNames[c] + '\n';
@@ -243,7 +250,7 @@ int runConvert(const std::vector<std::string>& argv) {
             writeFileAtomically(out + ".classes", std::string(kClassesHeader) + " (fdlab-cli convert " + in + ")\n" + table);
             std::cerr << "convert: LIBSVM labels are numbers, so the classes are written as " << shown
                       << (labels.size() > 10 ? ", ..." : "") << "; the mapping is in " << out << ".classes\n";
-        } else if (removeStaleClassesFile(out + ".classes")) {
+        } else if (beside && removeStaleClassesFile(out + ".classes")) {
             std::cerr << "convert: removed " << out << ".classes of an earlier convert (these class names are the labels)\n";
         }
     } else if (to == "csv") saveCsv(d, out);

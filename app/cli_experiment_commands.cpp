@@ -433,6 +433,15 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     if (a.has("png") && !ps.test.imageShape)
         throw std::invalid_argument("--png draws image data: " + ps.test.name + " has no image shape");
     if (a.has("png") && count == 0) throw UsageError("--png draws the first --count instances: --count 0 draws none");
+    if (a.has("png")) {   // a path the PNG cannot be written to is found before the CSV is printed
+        namespace fs = std::filesystem;
+        const fs::path png = *a.value("png");
+        std::error_code ec;
+        if (png.empty() || fs::is_directory(png, ec)) throw UsageError("--png names a directory or nothing: '" + png.string() + "'");
+        const fs::path dir = png.parent_path();
+        if (!dir.empty() && !fs::is_directory(dir, ec))
+            throw std::invalid_argument("--png " + png.string() + ": the folder " + dir.string() + " does not exist");
+    }
     const TrainedModel& m = md.model.trained;
     setAttackedClasses(at, a, ps.test);
     at = attackAtLevel(at, budget);

@@ -36,6 +36,7 @@
 #include "core/learners/nonlinear/classifier.h"
 #include "core/learners/nonlinear/model_io.h"
 #include "core/learners/registry.h"
+#include "core/text/charset.h"
 #include "core/util/atomic_file.h"
 #include "core/util/errors.h"
 #include "core/util/param_check.h"
@@ -455,7 +456,16 @@ std::vector<std::string> sortedClassNames(std::vector<std::string> names) {
 /// int, float or bool array), another number equal to a float is the float's repr ('0.5');
 /// str and bytes are themselves, anything else str().
 std::string objectLabelName(const py::handle& o) {
-    if (py::isinstance<py::bytes>(o)) return o.cast<std::string>();
+    if (py::isinstance<py::bytes>(o)) {
+        // Class names are text in model files (JSON) and pickles: a label such as b'\xff' trained,
+        // then neither saved nor pickled ("invalid UTF-8 byte at index 0").
+        std::string name = o.cast<std::string>();
+        if (!isValidUtf8(name))
+            throw std::invalid_argument("y: the label " + py::repr(o).cast<std::string>() +
+                                        " is bytes that are not UTF-8 text; FDLab's class names are text (model files "
+                                        "are JSON): decode the labels, or use integers");
+        return name;
+    }
     if (py::isinstance<py::str>(o)) return o.cast<std::string>();
     const py::module_ builtins = py::module_::import("builtins");
     for (const char* type : {"int", "float"}) {
@@ -672,6 +682,21 @@ std::string labelDtypeOf(const py::object& classValues) {
     const py::dtype dt = values.dtype();
     const char kind = dt.kind();
     if (kind == 'O') {
+        // All bytes: recorded as bytes (S of the longest), so load_model() predicts bytes again
+        // (they came back as str: accuracy 0 against the y the model was trained on).
+        {
+            const py::list l = values.attr("tolist")();
+            std::size_t longest = 1;
+            bool allBytes = !l.empty();
+            for (const py::handle o : l) {
+                if (!py::isinstance<py::bytes>(o)) {
+                    allBytes = false;
+                    break;
+                }
+                longest = std::max(longest, static_cast<std::size_t>(PyBytes_GET_SIZE(o.ptr())));
+            }
+            if (allBytes) return "|S" + std::to_string(longest);
+        }
         // The classes' names (objectLabelName) say what they are: all bool (also numpy.bool_)
         // restore as bool, all numbers named as integers (int, numpy integers, whole floats,
         // True with 1, Decimal('2')) as int64, or uint64 beyond it; each restored value equals

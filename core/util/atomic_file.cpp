@@ -1,13 +1,17 @@
 #include "core/util/atomic_file.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <random>
 #include <stdexcept>
+#include <streambuf>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,24 +33,89 @@ void fsyncPath(const std::string& p) {
     }
 }
 
-/// The file a write to `path` must replace: `path` itself, or the end of its chain of symbolic
-/// links (also a dangling one: the link stays and the file it names is created).
-std::string finalTarget(const std::string& path) {
+/// The descriptor a path names when it is this process's own: /dev/stdout, /dev/stderr,
+/// /dev/fd/N, /proc/self/fd/N. Such a path is a link that /proc shows as the file's name (or
+/// "pipe:[...]", "/x (deleted)"): it must be written through the descriptor, never replaced (a
+/// rename over that name lost what `>>` had appended, or wrote beside a deleted file).
+std::optional<int> ownDescriptor(const std::string& p) {
+    if (p == "/dev/stdout") return 1;
+    if (p == "/dev/stderr") return 2;
+    for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        if (p.rfind(prefix, 0) != 0 || p.size() == prefix.size() || p.size() > prefix.size() + 9) continue;
+        int fd = 0;
+        const auto [end, ec] = std::from_chars(p.data() + prefix.size(), p.data() + p.size(), fd);
+        if (ec == std::errc() && end == p.data() + p.size()) return fd;
+    }
+    return std::nullopt;
+}
+
+/// Where a write to `path` goes: a descriptor of this process (ownDescriptor), or the file to
+/// replace -- `path` itself or the end of its chain of symbolic links (also a dangling one: the
+/// link stays and the file it names is created).
+struct Target {
+    std::optional<int> descriptor;
+    std::string file;
+};
+
+Target finalTarget(const std::string& path) {
     namespace fs = std::filesystem;
     fs::path p = path;
-    for (int hops = 0; hops < 40; ++hops) {   // Linux's own limit on a chain of links
+    for (int hops = 0;; ++hops) {
+        if (const auto fd = ownDescriptor(p.lexically_normal().string())) return {fd, {}};
         std::error_code ec;
-        if (!fs::is_symlink(fs::symlink_status(p, ec)) || ec) return p.string();
+        if (!fs::is_symlink(fs::symlink_status(p, ec)) || ec) return {std::nullopt, p.string()};
+        if (hops == 40) throw std::runtime_error(path + ": too many levels of symbolic links");   // Linux's limit
         const fs::path to = fs::read_symlink(p, ec);
         if (ec) throw std::runtime_error(path + ": cannot read the symbolic link: " + ec.message());
         p = to.is_absolute() ? to : p.parent_path() / to;
     }
-    throw std::runtime_error(path + ": too many levels of symbolic links");
 }
 
-/// Writes straight into an existing character device or pipe (/dev/null, /dev/stdout, a shell's
-/// >(...)): there is nothing to replace atomically, and a rename would put a regular file in its
-/// place (as root, /dev/null itself).
+/// A stream buffer writing to a descriptor it does not own (no close).
+class DescriptorBuf : public std::streambuf {
+public:
+    explicit DescriptorBuf(int fd) : m_fd(fd) { setp(m_buf, m_buf + sizeof m_buf); }
+    ~DescriptorBuf() override { drain(); }
+    bool drain() {
+        for (const char* b = pbase(); b < pptr();) {
+            const ssize_t n = ::write(m_fd, b, static_cast<std::size_t>(pptr() - b));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return false;
+            b += n;
+        }
+        setp(m_buf, m_buf + sizeof m_buf);
+        return true;
+    }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) return traits_type::eof();
+        if (c != traits_type::eof()) sputc(traits_type::to_char_type(c));
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    int m_fd;
+    char m_buf[1 << 16];
+};
+
+/// Writes through this process's descriptor fd, after what the program has already written to
+/// its standard streams (so "trained ..." lines and the file keep their order in a `>` file).
+void writeToDescriptor(const std::string& path, int fd, const std::function<void(std::ostream&)>& write) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    DescriptorBuf buf(fd);
+    std::ostream out(&buf);
+    write(out);
+    out.flush();
+    if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+}
+
+/// Writes straight into an existing character device or pipe (/dev/null, a shell's >(...)):
+/// there is nothing to replace atomically, and a rename would put a regular file in its place
+/// (as root, /dev/null itself).
 void writeThrough(const std::string& path, const std::function<void(std::ostream&)>& write) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
@@ -56,30 +125,45 @@ void writeThrough(const std::string& path, const std::function<void(std::ostream
 }
 }  // namespace
 
+bool isRegularFileTarget(const std::string& path) {
+    try {
+        if (finalTarget(path).descriptor) return false;
+    } catch (const std::exception&) {
+        return true;   // the write itself reports it
+    }
+    struct stat st {};
+    return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+}
+
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    // A symbolic link keeps pointing where it did: the file at its end is replaced, with its mode.
+    const Target target = finalTarget(path);
+    if (target.descriptor) return writeToDescriptor(path, *target.descriptor, write);
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0) {   // follows links: the type of what a write would reach
         if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return writeThrough(path, write);
         if (S_ISDIR(st.st_mode)) throw std::runtime_error(path + ": is a directory");
         if (!S_ISREG(st.st_mode)) throw std::runtime_error(path + ": not a regular file (a block device or a socket): not written");
     }
-    // A symbolic link keeps pointing where it did: the file at its end is replaced, with its mode.
-    const std::string target = finalTarget(path);
-    const std::string tmp = tempNameFor(target);
+    const std::string tmp = tempNameFor(target.file);
     try {
         {
             std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            if (!out) throw std::runtime_error(path + ": cannot create file: " + std::strerror(errno));
+            if (!out) {
+                const auto dir = std::filesystem::path(target.file).parent_path();
+                throw std::runtime_error(path + ": cannot create a file in " + (dir.empty() ? std::string(".") : dir.string()) +
+                                         ": " + std::strerror(errno));
+            }
             write(out);
             out.flush();
             if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
         }
-        if (::stat(target.c_str(), &st) == 0) ::chmod(tmp.c_str(), st.st_mode & 07777);
+        if (::stat(target.file.c_str(), &st) == 0) ::chmod(tmp.c_str(), st.st_mode & 07777);
         fsyncPath(tmp);
         std::error_code ec;
-        std::filesystem::rename(tmp, target, ec);
+        std::filesystem::rename(tmp, target.file, ec);
         if (ec) throw std::runtime_error(path + ": cannot replace file: " + ec.message());
-        const auto dir = std::filesystem::path(target).parent_path();
+        const auto dir = std::filesystem::path(target.file).parent_path();
         fsyncPath(dir.empty() ? std::string(".") : dir.string());
     } catch (...) {
         std::error_code ec;

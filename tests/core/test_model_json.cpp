@@ -140,6 +140,33 @@ private slots:
         ::close(fd);
         QCOMPARE(std::string(buf, got > 0 ? std::size_t(got) : 0), std::string("through\n"));
         QVERIFY(fs::is_fifo(fs::symlink_status(fifo)));
+        // This process's own descriptor (/dev/fd/N, /proc/self/fd/N, as /dev/stdout is): written
+        // through it, after what it holds (a rename over the name /proc shows lost what `>>` had
+        // appended). The file stays the same file.
+        const std::string log = path("log.txt");
+        writeFileAtomically(log, "previous\n");
+        struct stat before {}, after {};
+        QCOMPARE(::stat(log.c_str(), &before), 0);
+        const int lfd = ::open(log.c_str(), O_WRONLY | O_APPEND);
+        QVERIFY(lfd >= 0);
+        writeFileAtomically("/dev/fd/" + std::to_string(lfd), "first\n");
+        writeFileAtomically("/proc/self/fd/" + std::to_string(lfd), "second\n");
+        ::close(lfd);
+        QCOMPARE(readAll(log), std::string("previous\nfirst\nsecond\n"));
+        QCOMPARE(::stat(log.c_str(), &after), 0);
+        QCOMPARE(after.st_ino, before.st_ino);
+        // A chain of exactly 40 links (Linux's limit) is followed; 41 are refused.
+        std::string last = "target.json";
+        for (int k = 1; k <= 41; ++k) {
+            const std::string name = "chain" + std::to_string(k);
+            fs::create_symlink(last, path(name.c_str()));
+            last = name;
+        }
+        writeFileAtomically(path("chain40"), "via 40\n");
+        QCOMPARE(readAll(target), std::string("via 40\n"));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically(path("chain41"), "x"));
+        QVERIFY(isRegularFileTarget(path("chain40")) && isRegularFileTarget(path("new.json")));
+        QVERIFY(!isRegularFileTarget("/dev/stdout") && !isRegularFileTarget(fifo));
         // A directory is an error naming it; nothing is left behind.
         const std::string dir = path("adir");
         fs::create_directory(dir);

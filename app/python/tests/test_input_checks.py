@@ -402,3 +402,20 @@ def test_messages_name_the_argument_at_fault():
     for learner in ("mcf", "svm"):
         with pytest.raises(ValueError, match="class '2' has no instance"):
             fdlab.train(learner, X, y.astype(str), classes=["0", "1", "2"])
+
+
+def test_bytes_in_an_object_array_survive_a_model_file_and_non_utf8_bytes_are_refused(tmp_path):
+    """Bytes labels in an object array came back as str after save()/load_model() (accuracy 0);
+    bytes that are not UTF-8 trained, then could be neither saved nor pickled."""
+    rng = np.random.RandomState(1)
+    X = rng.randn(60, 3)
+    y = np.where(X[:, 0] > 0, b"spam", b"ham").astype(object)
+    m = fdlab.train("svm", X, y)
+    path = str(tmp_path / "obj.json")
+    m.save(path)
+    back = fdlab.load_model(path)
+    assert np.mean(back.predict(X) == y) == np.mean(m.predict(X) == y) > 0.9
+    bad = np.where(X[:, 0] > 0, b"\xff\xfe", b"ok")
+    for labels in (bad, bad.astype(object)):
+        with pytest.raises(ValueError, match=r"not UTF-8 text"):
+            fdlab.train("svm", X, labels)
