@@ -355,16 +355,19 @@ int runTrain(const std::vector<std::string>& argv) {
     if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
     saveTrainedModel(*a.value("output"), t, ps.train, learner, completeParams(learner, params), ps.preprocessor,
                      splitRecord(spec, spec.testDataset.has_value()));
+    // The report goes to stderr when the model went to stdout (--output /dev/stdout > m.json: the
+    // report ended up inside the JSON).
+    std::ostream& report = ownDescriptorOf(*a.value("output")) == 1 ? std::cerr : std::cout;
     // liblinear does not report its iteration count (0): say nothing rather than "0 iterations".
-    std::cout << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective << ", "
+    report << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective << ", "
               << (t.fit.iterations > 0 ? std::to_string(t.fit.iterations) + " iterations, " : std::string()) << fmt(t.fit.elapsed, 3)
               << " s (" << toString(t.fit.status)
               << ")\ntraining error " << fmt(scoreDataset(*t.scorer, ps.train).error);
     if (ps.test.rows() > 0)
-        std::cout << ", test error " << fmt(scoreDataset(*t.scorer, ps.test).error) << " (" << ps.test.rows() << " instances)";
+        report << ", test error " << fmt(scoreDataset(*t.scorer, ps.test).error) << " (" << ps.test.rows() << " instances)";
     else
-        std::cout << " (no test part: trained on all " << ps.train.rows() << " rows)";
-    std::cout << "\nsaved " << *a.value("output") << '\n';
+        report << " (no test part: trained on all " << ps.train.rows() << " rows)";
+    report << "\nsaved " << *a.value("output") << '\n';
     if (t.fit.status == Status::MaxIterations)   // why it stopped, and what may help
         std::cerr << "warning: " << learner << ": " << t.fit.message << '\n';
     return Ok;
@@ -433,15 +436,6 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     if (a.has("png") && !ps.test.imageShape)
         throw std::invalid_argument("--png draws image data: " + ps.test.name + " has no image shape");
     if (a.has("png") && count == 0) throw UsageError("--png draws the first --count instances: --count 0 draws none");
-    if (a.has("png")) {   // a path the PNG cannot be written to is found before the CSV is printed
-        namespace fs = std::filesystem;
-        const fs::path png = *a.value("png");
-        std::error_code ec;
-        if (png.empty() || fs::is_directory(png, ec)) throw UsageError("--png names a directory or nothing: '" + png.string() + "'");
-        const fs::path dir = png.parent_path();
-        if (!dir.empty() && !fs::is_directory(dir, ec))
-            throw std::invalid_argument("--png " + png.string() + ": the folder " + dir.string() + " does not exist");
-    }
     const TrainedModel& m = md.model.trained;
     setAttackedClasses(at, a, ps.test);
     at = attackAtLevel(at, budget);
@@ -449,6 +443,15 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     const AttackResult r = runAttack(ps.test, *m.scorer, at, {{}, guard.token()}, &ps.train);
     if (r.status == Status::Cancelled) return Cancelled;
     const Scorer& model = *m.scorer;
+    // The PNG is written before the table is printed: a PNG that cannot be written (a missing
+    // folder, a dangling link, a closed /dev/fd/N) fails before any output, not after it.
+    std::string png;
+    if (a.has("png")) {
+        std::vector<int> rows;
+        for (int i = 0; i < std::min(count, ps.test.rows()); ++i) rows.push_back(i);
+        png = *a.value("png");
+        savePng(deletionGrid(ps.test, r, rows), png);
+    }
     if (format == "json") {
         json rows = json::array();
         for (int i = 0; i < ps.test.rows(); ++i)
@@ -468,12 +471,7 @@ int runAttackCmd(const std::vector<std::string>& argv) {
             std::cout << del << '\n';
         }
     }
-    if (a.has("png")) {
-        std::vector<int> rows;
-        for (int i = 0; i < std::min(count, ps.test.rows()); ++i) rows.push_back(i);
-        savePng(deletionGrid(ps.test, r, rows), *a.value("png"));
-        std::cerr << "wrote " << *a.value("png") << '\n';
-    }
+    if (!png.empty()) std::cerr << "wrote " << png << '\n';
     return Ok;
 }
 

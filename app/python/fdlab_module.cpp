@@ -676,26 +676,35 @@ py::tuple datasetOut(Dataset d) {
 /// and loaded model predicted the str '1' for the int 1 (its accuracy against the same y fell
 /// from 0.95 to 0; the same for 0.5). Other object classes (strings, None, a mix with strings)
 /// record nothing and load as str classes.
+/// writeFileAtomically from Python: Python's own stdout and stderr are flushed first, so that a
+/// path that is stdout (/dev/stdout) comes after what the script printed, as in the CLI.
+void writeFromPython(const std::string& path, const std::string& text) {
+    const py::module_ sys = py::module_::import("sys");
+    for (const char* stream : {"stdout", "stderr"}) {
+        const py::object s = sys.attr(stream);
+        if (!s.is_none() && py::hasattr(s, "flush")) s.attr("flush")();
+    }
+    writeFileAtomically(path, text);
+}
+
 std::string labelDtypeOf(const py::object& classValues) {
     if (classValues.is_none()) return "";
     const py::array values = py::array::ensure(classValues);
     const py::dtype dt = values.dtype();
     const char kind = dt.kind();
     if (kind == 'O') {
-        // All bytes: recorded as bytes (S of the longest), so load_model() predicts bytes again
-        // (they came back as str: accuracy 0 against the y the model was trained on).
+        // All bytes: recorded as "|O", an object array of bytes, so load_model() predicts bytes
+        // again (they came back as str: accuracy 0 against the y the model was trained on).
         {
             const py::list l = values.attr("tolist")();
-            std::size_t longest = 1;
             bool allBytes = !l.empty();
             for (const py::handle o : l) {
                 if (!py::isinstance<py::bytes>(o)) {
                     allBytes = false;
                     break;
                 }
-                longest = std::max(longest, static_cast<std::size_t>(PyBytes_GET_SIZE(o.ptr())));
             }
-            if (allBytes) return "|S" + std::to_string(longest);
+            if (allBytes) return "|O";   // bytes in an object array (an S array would drop a trailing NUL)
         }
         // The classes' names (objectLabelName) say what they are: all bool (also numpy.bool_)
         // restore as bool, all numbers named as integers (int, numpy integers, whole floats,
@@ -760,9 +769,10 @@ py::object classValuesFromNames(const std::vector<std::string>& names, const std
     try {
         const py::dtype dt(dtype);
         py::list items;
-        if (dt.kind() == 'S')   // the names are the bytes themselves (not necessarily UTF-8)
+        const bool bytes = dt.kind() == 'S' || dt.kind() == 'O';   // "|O": an object array of bytes
+        if (bytes)   // the names are the bytes themselves
             for (const std::string& n : names) items.append(py::bytes(n));
-        py::object v = dt.kind() == 'S' ? np.attr("asarray")(items, py::arg("dtype") = dt) : np.attr("asarray")(names);
+        py::object v = bytes ? np.attr("array")(items, py::arg("dtype") = dt) : np.attr("asarray")(names);
         if (dt.kind() == 'b') v = v.attr("astype")("int64");   // "1" -> 1 -> True
         // (uint64 beyond 2^63 parses directly; through int64 it overflowed to str classes.)
         v = v.attr("astype")(dt);
@@ -1532,7 +1542,7 @@ PYBIND11_MODULE(_fdlab, m) {
                                "which expects raw data); False when X is taken as given (no scaling, or a model trained on\n"
                                "prepare(scale=...) data through train(info=...), which takes prepare()'s scaled X).")
         .def_property_readonly("n_features", &Model::features, "Number of input features.")
-        .def("save", [](const Model& self, const py::object& path) { writeFileAtomically(outputPath(path, "path"), self.text()); },
+        .def("save", [](const Model& self, const py::object& path) { writeFromPython(outputPath(path, "path"), self.text()); },
              py::arg("path"),
              "save(path)\n\nWrites the model file the CLI and the GUI read (atomic; path a str or pathlib.Path; FileNotFoundError\n"
              "when its directory does not exist): linear models as fdlab-linear-model JSON, kernel SVMs as\n"

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,20 +34,27 @@ void fsyncPath(const std::string& p) {
     }
 }
 
-/// The descriptor a path names when it is this process's own: /dev/stdout, /dev/stderr,
-/// /dev/fd/N, /proc/self/fd/N. Such a path is a link that /proc shows as the file's name (or
-/// "pipe:[...]", "/x (deleted)"): it must be written through the descriptor, never replaced (a
-/// rename over that name lost what `>>` had appended, or wrote beside a deleted file).
-std::optional<int> ownDescriptor(const std::string& p) {
-    if (p == "/dev/stdout") return 1;
-    if (p == "/dev/stderr") return 2;
-    for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
-        if (p.rfind(prefix, 0) != 0 || p.size() == prefix.size() || p.size() > prefix.size() + 9) continue;
-        int fd = 0;
-        const auto [end, ec] = std::from_chars(p.data() + prefix.size(), p.data() + p.size(), fd);
-        if (ec == std::errc() && end == p.data() + p.size()) return fd;
-    }
-    return std::nullopt;
+/// The descriptor a path names when it is this process's own: a digits-only name in a folder
+/// that is this process's descriptor table (/proc/PID/fd or /proc/PID/task/TID/fd, however it is
+/// reached: /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, a link to /dev/fd). /proc shows
+/// such a path as a link to the file's name (or "pipe:[...]", "/x (deleted)"): it must be
+/// written through the descriptor, never replaced (a rename over that name lost what `>>` had
+/// appended, or wrote beside a deleted file).
+std::optional<int> ownDescriptor(const std::filesystem::path& p) {
+    namespace fs = std::filesystem;
+    const std::string name = p.filename().string();
+    if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    std::error_code ec;
+    const fs::path dir = fs::canonical(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec);
+    if (ec) return std::nullopt;
+    const std::string pid = std::to_string(::getpid());
+    const fs::path table = fs::path("/proc") / pid;
+    const bool own = dir == table / "fd" ||
+                     (dir.filename() == "fd" && dir.parent_path().parent_path() == table / "task");
+    if (!own) return std::nullopt;
+    int fd = 0;
+    std::from_chars(name.data(), name.data() + name.size(), fd);
+    return fd;
 }
 
 /// Where a write to `path` goes: a descriptor of this process (ownDescriptor), or the file to
@@ -61,7 +69,7 @@ Target finalTarget(const std::string& path) {
     namespace fs = std::filesystem;
     fs::path p = path;
     for (int hops = 0;; ++hops) {
-        if (const auto fd = ownDescriptor(p.lexically_normal().string())) return {fd, {}};
+        if (const auto fd = ownDescriptor(p)) return {fd, {}};
         std::error_code ec;
         if (!fs::is_symlink(fs::symlink_status(p, ec)) || ec) return {std::nullopt, p.string()};
         if (hops == 40) throw std::runtime_error(path + ": too many levels of symbolic links");   // Linux's limit
@@ -71,21 +79,32 @@ Target finalTarget(const std::string& path) {
     }
 }
 
-/// A stream buffer writing to a descriptor it does not own (no close).
+/// A stream buffer writing to a descriptor it does not own (no close). A descriptor left
+/// non-blocking by whoever passed it (EAGAIN) is waited for; after a failure nothing more is
+/// written (a retry from the start of the buffer would repeat what a partial write had written).
 class DescriptorBuf : public std::streambuf {
 public:
     explicit DescriptorBuf(int fd) : m_fd(fd) { setp(m_buf, m_buf + sizeof m_buf); }
     ~DescriptorBuf() override { drain(); }
     bool drain() {
-        for (const char* b = pbase(); b < pptr();) {
+        for (const char* b = pbase(); !m_failed && b < pptr();) {
             const ssize_t n = ::write(m_fd, b, static_cast<std::size_t>(pptr() - b));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) return false;
-            b += n;
+            if (n > 0) {
+                b += n;
+            } else if (n < 0 && errno == EINTR) {
+                continue;
+            } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                pollfd pfd{m_fd, POLLOUT, 0};
+                ::poll(&pfd, 1, -1);
+            } else {
+                m_error = n < 0 ? errno : EIO;
+                m_failed = true;
+            }
         }
         setp(m_buf, m_buf + sizeof m_buf);
-        return true;
+        return !m_failed;
     }
+    int error() const { return m_error; }
 
 protected:
     int_type overflow(int_type c) override {
@@ -97,6 +116,8 @@ protected:
 
 private:
     int m_fd;
+    bool m_failed = false;
+    int m_error = 0;
     char m_buf[1 << 16];
 };
 
@@ -110,7 +131,17 @@ void writeToDescriptor(const std::string& path, int fd, const std::function<void
     std::ostream out(&buf);
     write(out);
     out.flush();
-    if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+    if (!out || !buf.drain()) throw std::runtime_error(path + ": write failed: " + std::strerror(buf.error() ? buf.error() : errno));
+    // A regular file opened for reading and writing without truncation (1<>file) keeps a stale
+    // tail past what was written: cut there, as the file a rename would have made. Not for
+    // O_APPEND (>>), where the end is the end.
+    struct stat st {};
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flags >= 0 && !(flags & O_APPEND)) {
+        const off_t at = ::lseek(fd, 0, SEEK_CUR);
+        if (at >= 0 && at < st.st_size && ::ftruncate(fd, at) != 0)
+            throw std::runtime_error(path + ": cannot cut the file after what was written: " + std::strerror(errno));
+    }
 }
 
 /// Writes straight into an existing character device or pipe (/dev/null, a shell's >(...)):
@@ -124,6 +155,14 @@ void writeThrough(const std::string& path, const std::function<void(std::ostream
     if (!out) throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
 }
 }  // namespace
+
+std::optional<int> ownDescriptorOf(const std::string& path) {
+    try {
+        return finalTarget(path).descriptor;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
 
 bool isRegularFileTarget(const std::string& path) {
     try {

@@ -18,6 +18,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <chrono>
+#include <optional>
+#include <thread>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -155,6 +158,46 @@ private slots:
         QCOMPARE(readAll(log), std::string("previous\nfirst\nsecond\n"));
         QCOMPARE(::stat(log.c_str(), &after), 0);
         QCOMPARE(after.st_ino, before.st_ino);
+        // However the descriptor table is reached: /proc/thread-self, a link to /dev/fd.
+        fs::create_directory_symlink("/dev/fd", path("fdlink"));
+        const int afd = ::open(log.c_str(), O_WRONLY | O_APPEND);
+        QVERIFY(afd >= 0);
+        writeFileAtomically("/proc/thread-self/fd/" + std::to_string(afd), "third\n");
+        writeFileAtomically(path("fdlink") + "/" + std::to_string(afd), "fourth\n");
+        QCOMPARE(ownDescriptorOf(path("fdlink") + "/" + std::to_string(afd)), std::optional<int>(afd));
+        ::close(afd);
+        QCOMPARE(readAll(log), std::string("previous\nfirst\nsecond\nthird\nfourth\n"));
+        QCOMPARE(::stat(log.c_str(), &after), 0);
+        QCOMPARE(after.st_ino, before.st_ino);
+        QCOMPARE(ownDescriptorOf("/dev/stdout"), std::optional<int>(1));
+        QCOMPARE(ownDescriptorOf(log), std::optional<int>());
+        // Opened read-write without truncation (1<>file): no stale tail past what was written.
+        const std::string rw = path("rw.txt");
+        writeFileAtomically(rw, std::string(30, 'Z'));
+        const int rfd = ::open(rw.c_str(), O_RDWR);
+        writeFileAtomically("/dev/fd/" + std::to_string(rfd), "abc\n");
+        ::close(rfd);
+        QCOMPARE(readAll(rw), std::string("abc\n"));
+        // A non-blocking pipe (left so by whoever passed it) is waited for, not a failed write.
+        int pfd[2];
+        QCOMPARE(::pipe2(pfd, O_NONBLOCK), 0);
+        ::fcntl(pfd[0], F_SETFL, 0);   // the reader blocks
+        const std::string big(300000, 'q');
+        std::string received;
+        std::thread reader([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            char chunk[65536];
+            while (received.size() < big.size()) {
+                const auto n = ::read(pfd[0], chunk, sizeof chunk);
+                if (n <= 0) break;
+                received.append(chunk, std::size_t(n));
+            }
+        });
+        writeFileAtomically("/dev/fd/" + std::to_string(pfd[1]), big);
+        reader.join();
+        ::close(pfd[0]);
+        ::close(pfd[1]);
+        QVERIFY(received == big);
         // A chain of exactly 40 links (Linux's limit) is followed; 41 are refused.
         std::string last = "target.json";
         for (int k = 1; k <= 41; ++k) {

@@ -419,3 +419,17 @@ def test_bytes_in_an_object_array_survive_a_model_file_and_non_utf8_bytes_are_re
     for labels in (bad, bad.astype(object)):
         with pytest.raises(ValueError, match=r"not UTF-8 text"):
             fdlab.train("svm", X, labels)
+
+
+def test_bytes_labels_with_a_trailing_nul_survive_a_model_file(tmp_path):
+    """An S array drops a trailing NUL: labels b'a\\x00' and b'a' in an object array came back as
+    one str class 'a' (accuracy 0). They are restored as an object array of bytes."""
+    rng = np.random.RandomState(2)
+    X = rng.randn(60, 3)
+    y = np.array([b"a\x00" if v > 0 else b"a" for v in X[:, 0]], dtype=object)
+    m = fdlab.train("svm", X, y)
+    path = str(tmp_path / "nul.json")
+    m.save(path)
+    back = fdlab.load_model(path)
+    assert set(back.classes.tolist()) == {b"a", b"a\x00"}
+    assert np.mean(back.predict(X) == y) == np.mean(m.predict(X) == y) > 0.9
