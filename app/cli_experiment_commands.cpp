@@ -29,6 +29,7 @@
 #include <iostream>
 #include <mutex>
 #include <sstream>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -332,6 +333,16 @@ int runRun(const std::vector<std::string>& argv) {
 
 // ---- train -----------------------------------------------------------------------------------
 
+/// Whether writing `path` writes into the file stdout writes to (this process's descriptor 1, or
+/// another of its descriptors open on the same file or pipe).
+bool sameFileAsStdout(const std::string& path) {
+    const auto fd = ownDescriptorOf(path);
+    if (!fd) return false;
+    if (*fd == 1) return true;
+    struct stat a {}, b {};
+    return ::fstat(*fd, &a) == 0 && ::fstat(1, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int runTrain(const std::vector<std::string>& argv) {
     std::set<std::string> valued = kDataOptions;
     valued.insert({"learner", "params", "output"});
@@ -355,9 +366,9 @@ int runTrain(const std::vector<std::string>& argv) {
     if (!t.fit.ok()) throw std::runtime_error("training failed: " + t.fit.message);
     saveTrainedModel(*a.value("output"), t, ps.train, learner, completeParams(learner, params), ps.preprocessor,
                      splitRecord(spec, spec.testDataset.has_value()));
-    // The report goes to stderr when the model went to stdout (--output /dev/stdout > m.json: the
-    // report ended up inside the JSON).
-    std::ostream& report = ownDescriptorOf(*a.value("output")) == 1 ? std::cerr : std::cout;
+    // The report goes to stderr when the model went to stdout's file (--output /dev/stdout > m.json,
+    // or /dev/fd/3 with 3>&1: the report ended up inside the JSON).
+    std::ostream& report = sameFileAsStdout(*a.value("output")) ? std::cerr : std::cout;
     // liblinear does not report its iteration count (0): say nothing rather than "0 iterations".
     report << "trained " << learner << " on " << ps.train.rows() << " instances: objective " << t.fit.objective << ", "
               << (t.fit.iterations > 0 ? std::to_string(t.fit.iterations) + " iterations, " : std::string()) << fmt(t.fit.elapsed, 3)
@@ -436,6 +447,15 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     if (a.has("png") && !ps.test.imageShape)
         throw std::invalid_argument("--png draws image data: " + ps.test.name + " has no image shape");
     if (a.has("png") && count == 0) throw UsageError("--png draws the first --count instances: --count 0 draws none");
+    if (a.has("png")) {   // the plain mistakes, before the attack's time is spent (the rest: savePng)
+        const std::filesystem::path png = *a.value("png");
+        std::error_code ec;
+        if (png.empty() || std::filesystem::is_directory(png, ec))
+            throw UsageError("--png names a directory or nothing: '" + png.string() + "'");
+        if (!std::filesystem::is_symlink(std::filesystem::symlink_status(png, ec)) && !png.parent_path().empty() &&
+            !std::filesystem::is_directory(png.parent_path(), ec))
+            throw std::invalid_argument("--png " + png.string() + ": " + png.parent_path().string() + " is not a folder");
+    }
     const TrainedModel& m = md.model.trained;
     setAttackedClasses(at, a, ps.test);
     at = attackAtLevel(at, budget);

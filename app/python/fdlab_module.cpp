@@ -676,14 +676,26 @@ py::tuple datasetOut(Dataset d) {
 /// and loaded model predicted the str '1' for the int 1 (its accuracy against the same y fell
 /// from 0.95 to 0; the same for 0.5). Other object classes (strings, None, a mix with strings)
 /// record nothing and load as str classes.
+/// The label_dtype of bytes labels in an object array: not a numpy dtype string, so that a file
+/// whose label_dtype is numpy's own "|O" (str labels in an object array) keeps loading as str, and
+/// an FDLab that does not know it falls back to str class names.
+constexpr const char* kObjectBytes = "object-bytes";
+
 /// writeFileAtomically from Python: Python's own stdout and stderr are flushed first, so that a
 /// path that is stdout (/dev/stdout) comes after what the script printed, as in the CLI.
 void writeFromPython(const std::string& path, const std::string& text) {
-    const py::module_ sys = py::module_::import("sys");
-    for (const char* stream : {"stdout", "stderr"}) {
-        const py::object s = sys.attr(stream);
-        if (!s.is_none() && py::hasattr(s, "flush")) s.attr("flush")();
+    if (ownDescriptorOf(path)) {   // only then: a broken stdout must not stop a save to a file
+        const py::module_ sys = py::module_::import("sys");
+        for (const char* stream : {"stdout", "stderr"}) {
+            try {
+                const py::object s = sys.attr(stream);
+                if (!s.is_none() && py::hasattr(s, "flush")) s.attr("flush")();
+            } catch (const py::error_already_set&) {
+            }
+        }
     }
+    // Without the GIL: a pipe that a Python thread of this process reads must be drained.
+    py::gil_scoped_release free;
     writeFileAtomically(path, text);
 }
 
@@ -693,8 +705,8 @@ std::string labelDtypeOf(const py::object& classValues) {
     const py::dtype dt = values.dtype();
     const char kind = dt.kind();
     if (kind == 'O') {
-        // All bytes: recorded as "|O", an object array of bytes, so load_model() predicts bytes
-        // again (they came back as str: accuracy 0 against the y the model was trained on).
+        // All bytes: recorded as kObjectBytes, an object array of bytes, so load_model() predicts
+        // bytes again (they came back as str: accuracy 0 against the y the model was trained on).
         {
             const py::list l = values.attr("tolist")();
             bool allBytes = !l.empty();
@@ -704,7 +716,7 @@ std::string labelDtypeOf(const py::object& classValues) {
                     break;
                 }
             }
-            if (allBytes) return "|O";   // bytes in an object array (an S array would drop a trailing NUL)
+            if (allBytes) return kObjectBytes;   // (an S array would drop a trailing NUL)
         }
         // The classes' names (objectLabelName) say what they are: all bool (also numpy.bool_)
         // restore as bool, all numbers named as integers (int, numpy integers, whole floats,
@@ -767,9 +779,9 @@ py::object classValuesFromNames(const std::vector<std::string>& names, const std
     if (dtype.empty()) return py::none();
     const py::module_ np = py::module_::import("numpy");
     try {
-        const py::dtype dt(dtype);
+        const py::dtype dt(dtype == kObjectBytes ? std::string("O") : dtype);
         py::list items;
-        const bool bytes = dt.kind() == 'S' || dt.kind() == 'O';   // "|O": an object array of bytes
+        const bool bytes = dt.kind() == 'S' || dtype == kObjectBytes;
         if (bytes)   // the names are the bytes themselves
             for (const std::string& n : names) items.append(py::bytes(n));
         py::object v = bytes ? np.attr("array")(items, py::arg("dtype") = dt) : np.attr("asarray")(names);

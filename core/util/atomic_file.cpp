@@ -34,30 +34,41 @@ void fsyncPath(const std::string& p) {
     }
 }
 
-/// The descriptor a path names when it is this process's own: a digits-only name in a folder
-/// that is this process's descriptor table (/proc/PID/fd or /proc/PID/task/TID/fd, however it is
-/// reached: /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N, a link to /dev/fd). /proc shows
-/// such a path as a link to the file's name (or "pipe:[...]", "/x (deleted)"): it must be
-/// written through the descriptor, never replaced (a rename over that name lost what `>>` had
-/// appended, or wrote beside a deleted file).
-std::optional<int> ownDescriptor(const std::filesystem::path& p) {
+/// A path into a descriptor table of /proc: /proc/P/fd/N or /proc/P/task/T/fd/N (however it is
+/// reached: /dev/fd/N, /dev/stdout, /proc/self/fd/N, /proc/thread-self/fd/N, a link to /dev/fd).
+/// /proc shows such a path as a link to the file's name (or "pipe:[...]", "/x (deleted)"): a
+/// rename over that name lost what `>>` had appended, or wrote beside a deleted file.
+struct TablePath {
+    bool own = false;   ///< this process's table (any of its threads'); else another process's
+    int fd = -1;
+};
+
+std::optional<TablePath> tablePath(const std::filesystem::path& p) {
     namespace fs = std::filesystem;
     const std::string name = p.filename().string();
-    if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-    std::error_code ec;
-    const fs::path dir = fs::canonical(p.parent_path().empty() ? fs::path(".") : p.parent_path(), ec);
-    if (ec) return std::nullopt;
-    const std::string pid = std::to_string(::getpid());
-    const fs::path table = fs::path("/proc") / pid;
-    const bool own = dir == table / "fd" ||
-                     (dir.filename() == "fd" && dir.parent_path().parent_path() == table / "task");
-    if (!own) return std::nullopt;
-    int fd = 0;
-    std::from_chars(name.data(), name.data() + name.size(), fd);
-    return fd;
+    int fd = -1;
+    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), fd);
+    // Only the names /proc itself uses ("01" is no entry of the table).
+    if (name.empty() || ec != std::errc() || end != name.data() + name.size() || fd < 0 || std::to_string(fd) != name)
+        return std::nullopt;
+    std::error_code e1;
+    const fs::path dir = fs::canonical(p.parent_path().empty() ? fs::path(".") : p.parent_path(), e1);
+    if (e1 || dir.filename() != "fd") return std::nullopt;
+    const fs::path owner = dir.parent_path();   // /proc/P or /proc/P/task/T
+    const bool thread = owner.parent_path().filename() == "task";
+    const fs::path proc = thread ? owner.parent_path().parent_path().parent_path() : owner.parent_path();
+    if (proc != "/proc") return std::nullopt;
+    // Ours: the table /proc/self and /proc/thread-self lead to (by path, not by getpid(): in a
+    // PID namespace without its own /proc, getpid() is 1 and /proc/self the host's number), or
+    // /proc/T/fd and /proc/P/task/T/fd of one of our threads T.
+    std::error_code e2;
+    const fs::path self = fs::canonical("/proc/self", e2);
+    const bool own = !e2 && (owner == self || (thread && owner.parent_path().parent_path() == self) ||
+                             (!thread && fs::exists(self / "task" / owner.filename(), e2)));
+    return TablePath{own, fd};
 }
 
-/// Where a write to `path` goes: a descriptor of this process (ownDescriptor), or the file to
+/// Where a write to `path` goes: a descriptor of this process (tablePath), or the file to
 /// replace -- `path` itself or the end of its chain of symbolic links (also a dangling one: the
 /// link stays and the file it names is created).
 struct Target {
@@ -69,7 +80,12 @@ Target finalTarget(const std::string& path) {
     namespace fs = std::filesystem;
     fs::path p = path;
     for (int hops = 0;; ++hops) {
-        if (const auto fd = ownDescriptor(p)) return {fd, {}};
+        if (const auto t = tablePath(p)) {
+            if (!t->own)
+                throw std::runtime_error(path + ": names a descriptor of another process (" + p.string() +
+                                         "): not written");
+            return {t->fd, {}};
+        }
         std::error_code ec;
         if (!fs::is_symlink(fs::symlink_status(p, ec)) || ec) return {std::nullopt, p.string()};
         if (hops == 40) throw std::runtime_error(path + ": too many levels of symbolic links");   // Linux's limit

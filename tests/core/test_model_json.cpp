@@ -21,6 +21,10 @@
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <future>
+#include <csignal>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -171,6 +175,37 @@ private slots:
         QCOMPARE(after.st_ino, before.st_ino);
         QCOMPARE(ownDescriptorOf("/dev/stdout"), std::optional<int>(1));
         QCOMPARE(ownDescriptorOf(log), std::optional<int>());
+        // /proc/T/fd/N of one of our threads is ours too; another process's table is refused
+        // (a rename over the name /proc shows lost that process's file), and "01" is no entry.
+        {
+            std::promise<long> tid;
+            std::promise<void> done;
+            std::thread t([&] {
+                tid.set_value(::syscall(SYS_gettid));
+                done.get_future().wait();
+            });
+            const long thread = tid.get_future().get();
+            const int tfd = ::open(log.c_str(), O_WRONLY | O_APPEND);
+            writeFileAtomically("/proc/" + std::to_string(thread) + "/fd/" + std::to_string(tfd), "fifth\n");
+            ::close(tfd);
+            done.set_value();
+            t.join();
+            QCOMPARE(readAll(log), std::string("previous\nfirst\nsecond\nthird\nfourth\nfifth\n"));
+        }
+        const pid_t child = ::fork();
+        if (child == 0) {
+            ::pause();
+            ::_exit(0);
+        }
+        try {
+            writeFileAtomically("/proc/" + std::to_string(child) + "/fd/1", "x");
+            QFAIL("another process's descriptor was written");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(std::string(e.what()).find("another process") != std::string::npos, e.what());
+        }
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically("/dev/fd/01", "x"));
         // Opened read-write without truncation (1<>file): no stale tail past what was written.
         const std::string rw = path("rw.txt");
         writeFileAtomically(rw, std::string(30, 'Z'));

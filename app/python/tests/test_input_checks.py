@@ -433,3 +433,33 @@ def test_bytes_labels_with_a_trailing_nul_survive_a_model_file(tmp_path):
     back = fdlab.load_model(path)
     assert set(back.classes.tolist()) == {b"a", b"a\x00"}
     assert np.mean(back.predict(X) == y) == np.mean(m.predict(X) == y) > 0.9
+
+
+def test_save_to_a_file_works_with_a_closed_stdout(tmp_path, monkeypatch):
+    """save() flushed sys.stdout before every write: with a closed (or broken) stdout the model
+    was not saved at all. Only a path that is this process's stdout needs the flush."""
+    import io
+    X = np.random.RandomState(0).randn(30, 3)
+    m = fdlab.train("svm", X, (X[:, 0] > 0).astype(int))
+    closed = io.StringIO()
+    closed.close()
+    monkeypatch.setattr("sys.stdout", closed)
+    path = tmp_path / "m.json"
+    m.save(str(path))
+    assert fdlab.load_model(str(path)).n_features == 3
+
+
+def test_numpy_object_dtype_in_a_model_file_still_means_str_labels(tmp_path):
+    """Object arrays of bytes are recorded as 'object-bytes'; numpy's own '|O' (written by hand or
+    another tool) keeps loading str class names as str."""
+    import json
+    X = np.random.RandomState(0).randn(40, 3)
+    y = np.where(X[:, 0] > 0, "dog", "cat").astype(object)
+    m = fdlab.train("svm", X, y)
+    path = tmp_path / "m.json"
+    m.save(str(path))
+    doc = json.loads(path.read_text())
+    doc["label_dtype"] = "|O"
+    path.write_text(json.dumps(doc))
+    back = fdlab.load_model(str(path))
+    assert np.mean(back.predict(X) == y) > 0.9
