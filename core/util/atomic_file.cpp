@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <streambuf>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 namespace fdlab {
@@ -43,6 +44,8 @@ struct TablePath {
     int fd = -1;
 };
 
+constexpr long kProcSuperMagic = 0x9fa0;   // PROC_SUPER_MAGIC, <linux/magic.h>
+
 std::optional<TablePath> tablePath(const std::filesystem::path& p) {
     namespace fs = std::filesystem;
     const std::string name = p.filename().string();
@@ -56,15 +59,22 @@ std::optional<TablePath> tablePath(const std::filesystem::path& p) {
     if (e1 || dir.filename() != "fd") return std::nullopt;
     const fs::path owner = dir.parent_path();   // /proc/P or /proc/P/task/T
     const bool thread = owner.parent_path().filename() == "task";
+    // A /proc anywhere (a container's /host/proc too): known by its file system, not its path.
     const fs::path proc = thread ? owner.parent_path().parent_path().parent_path() : owner.parent_path();
-    if (proc != "/proc") return std::nullopt;
-    // Ours: the table /proc/self and /proc/thread-self lead to (by path, not by getpid(): in a
-    // PID namespace without its own /proc, getpid() is 1 and /proc/self the host's number), or
-    // /proc/T/fd and /proc/P/task/T/fd of one of our threads T.
+    struct statfs fsInfo {};
+    if (::statfs(proc.c_str(), &fsInfo) != 0 || fsInfo.f_type != kProcSuperMagic) return std::nullopt;
+    // Ours: the table that proc's self leads to (by path, not by getpid(): in a PID namespace
+    // without its own /proc, getpid() is 1 and self the host's number), or that of one of our
+    // threads T: /proc/T/fd, /proc/P/task/T/fd, /proc/T/task/T/fd.
     std::error_code e2;
-    const fs::path self = fs::canonical("/proc/self", e2);
-    const bool own = !e2 && (owner == self || (thread && owner.parent_path().parent_path() == self) ||
-                             (!thread && fs::exists(self / "task" / owner.filename(), e2)));
+    const fs::path self = fs::canonical(proc / "self", e2);
+    if (e2) return TablePath{false, fd};
+    const auto ourThread = [&](const fs::path& numbered) {
+        std::error_code e3;
+        return numbered.parent_path() == proc && fs::exists(self / "task" / numbered.filename(), e3);
+    };
+    const fs::path process = thread ? owner.parent_path().parent_path() : owner;   // /proc/P or /proc/T
+    const bool own = process == self || ourThread(process);
     return TablePath{own, fd};
 }
 

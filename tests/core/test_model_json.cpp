@@ -187,10 +187,12 @@ private slots:
             const long thread = tid.get_future().get();
             const int tfd = ::open(log.c_str(), O_WRONLY | O_APPEND);
             writeFileAtomically("/proc/" + std::to_string(thread) + "/fd/" + std::to_string(tfd), "fifth\n");
+            const std::string id = std::to_string(thread);
+            writeFileAtomically("/proc/" + id + "/task/" + id + "/fd/" + std::to_string(tfd), "sixth\n");
             ::close(tfd);
             done.set_value();
             t.join();
-            QCOMPARE(readAll(log), std::string("previous\nfirst\nsecond\nthird\nfourth\nfifth\n"));
+            QCOMPARE(readAll(log), std::string("previous\nfirst\nsecond\nthird\nfourth\nfifth\nsixth\n"));
         }
         const pid_t child = ::fork();
         if (child == 0) {
