@@ -124,9 +124,8 @@ std::vector<std::string> splitList(const std::string& s, const std::string& opti
 }
 
 double parseNumber(const std::string& s, const std::string& option) {
-    // Decimal only, as JSON writes numbers: stod also read "0x10" as 16. -0 is 0
-    // (a level printed as "-0").
-    // Spaces around are allowed (a list "0, 1" has them).
+    // Decimal only, as JSON writes numbers (stod also read "0x10" as 16), with spaces around
+    // allowed (a list "0, 1" has them); -0 is 0 (a level printed as "-0").
     double v = 0.0;
     const char* begin = s.data();
     const char* end = s.data() + s.size();

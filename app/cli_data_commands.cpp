@@ -235,21 +235,18 @@ int runConvert(const std::vector<std::string>& argv) {
         // keep the mapping beside the file (a comment line would break LIBSVM's own tools).
         const std::vector<std::string> labels = libsvmLabels(d);
         const bool beside = isRegularFileTarget(out);   // no OUT.classes beside /dev/stdout or a pipe
-        if (labels != d.classNames && !beside) {
-            std::string shown;
-            for (std::size_t c = 0; c < labels.size() && c < 10; ++c) shown += (c ? ", " : "") + labels[c] + " = " + d.classNames[c];
-            std::cerr << "convert: LIBSVM labels are numbers, so the classes are written as " << shown
-                      << (labels.size() > 10 ? ", ..." : "") << " (" << out
-                      << " is not a regular file: no OUT.classes is written beside it)\n";
-        } else if (labels != d.classNames) {
+        if (labels != d.classNames) {
             std::string table, shown;
             for (std::size_t c = 0; c < labels.size(); ++c) {
                 table += labels[c] + '\t' + d.classNames[c] + '\n';
                 if (c < 10) shown += (c ? ", " : "") + labels[c] + " = " + d.classNames[c];
             }
-            writeFileAtomically(out + ".classes", std::string(kClassesHeader) + " (fdlab-cli convert " + in + ")\n" + table);
+            if (beside)
+                writeFileAtomically(out + ".classes", std::string(kClassesHeader) + " (fdlab-cli convert " + in + ")\n" + table);
             std::cerr << "convert: LIBSVM labels are numbers, so the classes are written as " << shown
-                      << (labels.size() > 10 ? ", ..." : "") << "; the mapping is in " << out << ".classes\n";
+                      << (labels.size() > 10 ? ", ..." : "")
+                      << (beside ? "; the mapping is in " + out + ".classes\n"
+                                 : " (" + out + " is not a regular file: no OUT.classes is written beside it)\n");
         } else if (beside && removeStaleClassesFile(out + ".classes")) {
             std::cerr << "convert: removed " << out << ".classes of an earlier convert (these class names are the labels)\n";
         }

@@ -259,6 +259,14 @@ run_cli(2 out err eval --model ${TMP}/heart.json --bundled heart_scale --levels 
 expect_match("${err}" "--levels expects a number, got '0x10'" "--levels 0x10")
 run_cli(0 out err eval --model ${TMP}/heart.json --bundled heart_scale --levels "-0, 1")
 expect_match("${out}" "\n0\t[^\n]*\n1\t" "--levels '-0, 1'")
+# stdout as the output file: the model (or data) alone on stdout, the report on stderr, and no
+# OUT.classes beside it (train's report ended up inside the JSON)
+run_cli(0 out err train --bundled heart_scale --learner svm --output /dev/stdout)
+expect_match("${out}" "^{.*}\n$" "train --output /dev/stdout: the model alone on stdout")
+expect_match("${err}" "trained svm on 189 instances" "train --output /dev/stdout: the report on stderr")
+run_cli(0 out err convert vote --to libsvm /dev/stdout)
+expect_match("${out}" "^[-+]1 " "convert --to libsvm /dev/stdout")
+expect_match("${err}" "is not a regular file: no OUT.classes is written beside it" "no OUT.classes beside stdout")
 # attack --png: what would fail is found before the CSV is printed
 run_cli(3 out err attack --model ${TMP}/heart.json --bundled heart_scale --budget 1 --png ${TMP}/x.png)
 expect_match("${err}" "has no image shape" "attack --png on non-image data")

@@ -669,13 +669,6 @@ py::tuple datasetOut(Dataset d) {
 
 // ---- models ---------------------------------------------------------------------------------
 
-/// The numpy dtype string of label values that survive a model file as text ("<i8", "|b1",
-/// "<f8"); empty for strings (class names are text already). An object array (a pandas-style
-/// column) records "|b1" when its classes are all bool and "<i8" (or "<u8" beyond int64) when
-/// they are all whole numbers of any type, and "<f8" when they are all real numbers: a saved
-/// and loaded model predicted the str '1' for the int 1 (its accuracy against the same y fell
-/// from 0.95 to 0; the same for 0.5). Other object classes (strings, None, a mix with strings)
-/// record nothing and load as str classes.
 /// The label_dtype of bytes labels in an object array: not a numpy dtype string, so that a file
 /// whose label_dtype is numpy's own "|O" (str labels in an object array) keeps loading as str, and
 /// an FDLab that does not know it falls back to str class names.
@@ -699,6 +692,14 @@ void writeFromPython(const std::string& path, const std::string& text) {
     writeFileAtomically(path, text);
 }
 
+/// The numpy dtype string of label values that survive a model file as text ("<i8", "|b1",
+/// "<f8"); empty for strings (class names are text already). An object array (a pandas-style
+/// column) records "|b1" when its classes are all bool and "<i8" (or "<u8" beyond int64) when
+/// they are all whole numbers of any type, and "<f8" when they are all real numbers: a saved
+/// and loaded model predicted the str '1' for the int 1 (its accuracy against the same y fell
+/// from 0.95 to 0; the same for 0.5). Other object classes (strings, None, a mix with strings)
+/// record nothing and load as str classes. Bytes labels record "|S<n>" (an S array) or
+/// kObjectBytes (an object array of bytes) and load as bytes again.
 std::string labelDtypeOf(const py::object& classValues) {
     if (classValues.is_none()) return "";
     const py::array values = py::array::ensure(classValues);

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <poll.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <poll.h>
 #include <random>
 #include <stdexcept>
 #include <streambuf>
