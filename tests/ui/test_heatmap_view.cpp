@@ -20,6 +20,7 @@
 #include <QElapsedTimer>
 #include <limits>
 #include <map>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -239,6 +240,44 @@ private slots:
         QVERIFY(done.wait(10000));
         QTRY_COMPARE(jumped.count(), 3);
         QCOMPARE(jumped.at(2).at(0).toBool(), false);
+    }
+
+    void sameLearnerForAAndBShowsOneRow() {
+        // Choosing A's learner as B drew B's row as a copy of A's (every map twice) and offered
+        // "Next: A loses, B keeps" about one learner: A = B shows A's row only, like one learner,
+        // and picking another B brings the row back. (Play keeps A = B: one learner to play.)
+        auto d = tinyImages();
+        HeatmapView v;
+        v.resize(1100, 700);
+        v.show();
+        v.setContext(d, twoModels(), worstCaseCount(), 3);
+        QVERIFY(waitForView(v, 0, 3));
+        auto shownMaps = [&v] {
+            int n = 0;
+            for (ColorMapWidget* m : v.findChildren<ColorMapWidget*>()) n += m->isVisibleTo(&v) ? 1 : 0;
+            return n;
+        };
+        auto jumpShown = [&v] {
+            for (QPushButton* b : v.findChildren<QPushButton*>())
+                if (b->text() == "Next: A loses, B keeps") return b->isVisibleTo(&v);
+            return false;
+        };
+        QCOMPARE(shownMaps(), 7);   // the instance and three maps per learner
+        QVERIFY(jumpShown());
+        auto* b = v.findChild<QComboBox*>("heatmapLearnerB");
+        QVERIFY(b);
+        b->setCurrentIndex(0);
+        QCOMPARE(v.learnerA(), 0);
+        QCOMPARE(v.learnerB(), 0);
+        QVERIFY(waitForView(v, 0, 3));
+        QCOMPARE(shownMaps(), 4);
+        QVERIFY(!jumpShown());
+        QVERIFY(b->isVisibleTo(&v));   // to pick another learner again
+        QVERIFY(!v.jumpToLostByFirstKeptBySecond());
+        b->setCurrentIndex(1);
+        QVERIFY(waitForView(v, 0, 3));
+        QCOMPARE(shownMaps(), 7);
+        QVERIFY(jumpShown());
     }
 
     /// In Play: one scoreboard shown, and a reveal adds one learner to the scoreboard.

@@ -2,6 +2,7 @@
 // of n", each step's tab is shown, the observation the dock displays is exactly the text core
 // computes from the same run (observeStep), steps that keep the experiment do not run it again,
 // a run the student starts does not replace the lesson's numbers; Help > Lessons opens the dock;
+// closing the dock drops the curves a step kept, opening it brings them back;
 // the start page's "Don't show again" and FDLAB_NO_START_PAGE.
 
 #include "core/teach/lesson.h"
@@ -216,6 +217,18 @@ private slots:
             QVERIFY(it != kept->data()->constEnd() && it->key == p.level);
             QCOMPARE(it->value, p.error);
         }
+        // Closing the dock ends the lesson's comparison: the kept curve goes; opening it again
+        // (Help > Lessons) brings it back.
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QDockWidget* holder = lessonsDockWidget(w);
+        QVERIFY(holder);
+        holder->show();
+        QCOMPARE(curves->keptCurveCount(), 1);
+        holder->close();
+        QCOMPARE(curves->keptCurveCount(), 0);
+        holder->show();
+        QCOMPARE(curves->keptCurveCount(), 1);
         dock->next();   // step 3 keeps step 2's experiment, and step 1's curve with it
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
         QCOMPARE(curves->keptCurveCount(), 1);

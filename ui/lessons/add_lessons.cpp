@@ -42,6 +42,13 @@ LessonDock* addLessons(MainWindow& window) {
             window.resizeDocks({holder}, {std::max(480, window.height() * 4 / 5)}, Qt::Vertical);
         });
     });
+    // Closing the dock ends what the lesson shows on the Curves tab (its kept curves); opening it
+    // again brings them back. The view action follows the dock's own show and close, not a tab
+    // switch when the dock shares its area with others.
+    QObject::connect(holder->toggleViewAction(), &QAction::toggled, dock, [dock](bool open) {
+        if (open) dock->reopened();
+        else dock->closed();
+    });
     if (!error.isEmpty())
         QObject::connect(holder, &QDockWidget::visibilityChanged, &window, [&window, error](bool visible) {
             if (visible) QMessageBox::warning(&window, QObject::tr("Lessons"), QObject::tr("These lesson files are broken and left out; the other lessons are listed:\n\n%1").arg(error));

@@ -211,6 +211,8 @@ void LessonDock::applyStep(bool forceRun) {
         }
     }
     // The instance the observation speaks of (a step without its own inherits an earlier one's).
+    m_kept = *change.keep;
+    m_keptShown = true;
     change.view.instance = lessonInstance(l, m_step);
     m_jobs->discard();   // an observation still being computed belongs to another step
     // The views must show the run the observation speaks of: after a run of the student's own
@@ -231,6 +233,22 @@ void LessonDock::applyStep(bool forceRun) {
     }
     m_host->apply(change);
     computeObservation(*m_stepRun);
+}
+
+void LessonDock::closed() {
+    if (!m_keptShown || m_kept.label.empty()) return;
+    LessonStateChange change;
+    change.keep = fdlab::KeptCurves{};
+    m_host->apply(change);
+    m_keptShown = false;
+}
+
+void LessonDock::reopened() {
+    if (!m_started || m_keptShown || m_kept.label.empty()) return;
+    LessonStateChange change;
+    change.keep = m_kept;
+    m_host->apply(change);
+    m_keptShown = true;
 }
 
 void LessonDock::onRunFinished(const ExperimentResult& r) {

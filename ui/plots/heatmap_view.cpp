@@ -112,10 +112,12 @@ void HeatmapView::buildUi() {
     auto* learners = new QHBoxLayout;
     learners->addWidget(new QLabel(tr("Learner A:"), this));
     m_learnerA = new QComboBox(this);
+    m_learnerA->setObjectName("heatmapLearnerA");
     learners->addWidget(m_learnerA, 1);
     m_labelB = new QLabel(tr("B:"), this);
     learners->addWidget(m_labelB);
     m_learnerB = new QComboBox(this);
+    m_learnerB->setObjectName("heatmapLearnerB");
     learners->addWidget(m_learnerB, 1);
     for (QComboBox* c : {m_learnerA, m_learnerB}) {
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -339,9 +341,7 @@ void HeatmapView::setContext(std::shared_ptr<const Dataset> test, std::vector<st
     m_learnerB->setCurrentIndex(m_ctx->models.size() > 1 ? 1 : 0);
     // One learner: no learner B to compare with (its row repeated A's as "A = B").
     m_single = m_ctx->models.size() == 1;
-    for (QWidget* w : std::initializer_list<QWidget*>{m_labelB, m_learnerB, m_jump, m_gridTitle[1], m_gridImage[1]})
-        w->setVisible(!m_single);
-    m_messages->setSides(m_single ? 1 : 2);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_labelB, m_learnerB}) w->setVisible(!m_single);
     m_instance->setRange(0, m_ctx->test->rows() - 1);
     m_instance->setValue(0);
     configureSlider(budget);
@@ -375,14 +375,7 @@ void HeatmapView::buildDetailMaps(bool image) {
     m_messages->setVisible(m_textLayout);
     m_messages->clear();
     m_messages->setVocabulary(std::shared_ptr<const std::vector<std::string>>(m_ctx->test, &m_ctx->test->featureNames));
-    for (int k = 0; k < 2; ++k) {
-        const bool row = k == 0 || !m_single;
-        m_header[k]->setVisible(row && !m_textLayout);
-        for (int c = 0; c < 3; ++c) {
-            m_maps[k][c]->setVisible(row && image);
-            m_bars[k][c]->setVisible(row && !image && !m_textLayout);
-        }
-    }
+    applySides();
     // Bars have no height of their own to keep: the learners' rows share what is left (on a
     // large screen they filled the top half and left the rest empty). Square maps leave it below.
     const bool bars = !image && !m_textLayout;
@@ -431,7 +424,7 @@ void HeatmapView::updateRoundViews() {
         // Weight maps only for linear models; other models get a note instead (FeatureBoost
         // its rounds).
         const bool linear = idx >= 0 && m_ctx->models[static_cast<std::size_t>(idx)].second.linear;
-        const bool row = k == 0 || !m_single;
+        const bool row = k == 0 || !oneRow();
         m_rounds[k]->setVisible(row && rounds && !m_textLayout);
         m_note[k]->setVisible(row && !rounds && !linear && !m_textLayout);
         if (!rounds && !linear)
@@ -515,8 +508,27 @@ bool HeatmapView::setLearners(const QString& a, const QString& b) {
 int HeatmapView::learnerA() const { return m_learnerA->currentIndex(); }
 int HeatmapView::learnerB() const { return m_learnerB->currentIndex(); }
 
+bool HeatmapView::oneRow() const { return m_single || learnerA() == learnerB(); }
+
+void HeatmapView::applySides() {
+    // A = B (or one learner): B's row would repeat A's maps, so it is not shown, nor the
+    // A-versus-B jump; the B selector stays (with two learners) to pick another one.
+    const bool two = !oneRow();
+    for (QWidget* w : std::initializer_list<QWidget*>{m_jump, m_gridTitle[1], m_gridImage[1]}) w->setVisible(two);
+    m_messages->setSides(two ? 2 : 1);
+    for (int k = 0; k < 2; ++k) {
+        const bool row = k == 0 || two;
+        m_header[k]->setVisible(row && !m_textLayout);
+        for (int c = 0; c < 3; ++c) {
+            m_maps[k][c]->setVisible(row && m_imageLayout);
+            m_bars[k][c]->setVisible(row && !m_imageLayout && !m_textLayout);
+        }
+    }
+}
+
 void HeatmapView::onLearnersChanged() {
     if (m_settingUp || !m_ctx) return;
+    applySides();
     updateRoundViews();
     requestView();
     if (gridMode()) requestGrid();
@@ -607,7 +619,7 @@ void HeatmapView::updateStatus() {
         return;
     }
     const int lost = m_analysis->countLostByA();
-    if (m_single) {
+    if (oneRow()) {
         m_status->setText(tr("At %1: %2 of the %3 test instances go from correct to wrong for %4.")
                               .arg(levelText(budget()))
                               .arg(lost)
@@ -636,7 +648,7 @@ bool HeatmapView::jumpToLostByFirstKeptBySecond() {
 }
 
 bool HeatmapView::doJump() {
-    if (m_single) {   // no learner B to keep what A loses (the status said "...lost by SVM and kept by SVM")
+    if (oneRow()) {   // no learner B to keep what A loses (the status said "...lost by SVM and kept by SVM")
         emit jumpFinished(false, -1);
         return false;
     }

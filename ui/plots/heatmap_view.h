@@ -171,6 +171,10 @@ private:
     void buildUi();
     void buildDetailMaps(bool image);
     void updateRoundViews();
+    /// True when B's row would repeat A's: one learner, or A = B chosen.
+    bool oneRow() const;
+    /// Shows or hides B's row, the grid's B column and the A-versus-B jump (oneRow()).
+    void applySides();
     void requestView();
     void requestAnalysis();
     void requestGrid();
