@@ -225,6 +225,15 @@ private slots:
         QVERIFY(holder);
         holder->show();
         QCOMPARE(curves->keptCurveCount(), 1);
+        // Tabbed with the Algorithms dock and behind it, the lesson is still open: kept.
+        auto* algorithms = w.findChild<QDockWidget*>("algorithmsDock");
+        QVERIFY(algorithms);
+        w.tabifyDockWidget(algorithms, holder);
+        algorithms->raise();
+        QTest::qWait(50);
+        QVERIFY(!holder->isHidden());
+        QCOMPARE(curves->keptCurveCount(), 1);
+        holder->raise();
         holder->close();
         QCOMPARE(curves->keptCurveCount(), 0);
         holder->show();
