@@ -77,7 +77,11 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
                 if (k + 1 >= argv.size()) throw UsageError("option --" + name + " needs a value");
                 val = argv[++k];
             }
-            m_values[name] = val;
+            // Each option once: a second value silently replaced the first (--budget 1 --budget 2
+            // ran budget 2). Lists are one comma-separated value (--levels 0,1,2).
+            if (const auto [it, fresh] = m_values.emplace(name, val); !fresh)
+                throw UsageError("option --" + name + " is given more than once ('" + it->second + "', then '" + val +
+                                 "'); give it once");
         } else if (flags.count(name)) {
             if (inlineValue) throw UsageError("option --" + name + " takes no value");
             m_flags.insert(name);

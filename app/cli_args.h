@@ -59,7 +59,8 @@ private:
 class Args {
 public:
     /// `valued` lists the options that take a value; every other "--x" is a flag. Unknown
-    /// options (in neither list) are a UsageError.
+    /// options (in neither list) and a valued option given twice are a UsageError (no option is
+    /// repeatable: lists are one comma-separated value); a repeated flag is the flag.
     Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
          const std::set<std::string>& flags);
 

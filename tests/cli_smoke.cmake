@@ -287,6 +287,13 @@ run_cli(2 out err plan ${TMP}/kfold.json --shards 1.5)
 expect_match("${err}" "--shards expects a whole number" "plan --shards 1.5")
 message(STATUS "cli_smoke: issue 25 model/data checks and strict options ok")
 
+# A valued option given twice is a usage error naming it (--budget 1 --budget 2 ran budget 2;
+# no option is repeatable: lists are one comma-separated value).
+run_cli(2 out err attack --model ${TMP}/heart.json --bundled heart_scale --threat random-deletion --budget 1 --budget 2)
+expect_match("${err}" "option --budget is given more than once \\('1', then '2'\\)" "repeated --budget")
+run_cli(2 out err run ${TMP}/kfold.json --repetitions=2 --repetitions 3)
+expect_match("${err}" "option --repetitions is given more than once" "repeated --repetitions")
+
 # the reproduction report on one fast preset: verdict, Markdown, JSON and chart written
 set(report_dir "${CMAKE_CURRENT_BINARY_DIR}/cli_smoke_report")
 file(REMOVE_RECURSE "${report_dir}")
