@@ -134,7 +134,13 @@ int runShardedRun(const std::vector<std::string>& argv) {
     const Args a(argv, {"output", "threads", "repetitions", "shard"}, {"quiet"});
     if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
     if (!a.has("output")) throw UsageError("run --shard needs --output PART.json");
-    const ShardId id = ShardId::parse(*a.value("shard"));
+    const ShardId id = [&] {
+        try {
+            return ShardId::parse(*a.value("shard"));
+        } catch (const std::invalid_argument& e) {   // a mistake in the command line, as other options' (exit 2)
+            throw UsageError(e.what());
+        }
+    }();
     const ExperimentSpec spec = sweepSpec(a);
 
     InterruptGuard guard(true);   // SIGTERM too: Slurm sends it at a time limit

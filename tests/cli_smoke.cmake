@@ -293,6 +293,16 @@ run_cli(2 out err attack --model ${TMP}/heart.json --bundled heart_scale --threa
 expect_match("${err}" "option --budget is given more than once \\('1', then '2'\\)" "repeated --budget")
 run_cli(2 out err run ${TMP}/kfold.json --repetitions=2 --repetitions 3)
 expect_match("${err}" "option --repetitions is given more than once" "repeated --repetitions")
+# A malformed --shard is a usage error (exit 2) as other options' are (it was 3); nothing is written.
+foreach(bad x 2/2 0/0 -1/2 1 0/2/3 " 0/2")
+  run_cli(2 out err run ${TMP}/kfold.json --shard "${bad}" --output ${TMP}/shard.json)
+  expect_match("${err}" "--shard '${bad}'" "--shard '${bad}'")
+endforeach()
+run_cli(2 out err run ${TMP}/kfold.json --shard 0/2 --shard 1/2 --output ${TMP}/shard.json)
+expect_match("${err}" "option --shard is given more than once" "repeated --shard")
+if(EXISTS ${TMP}/shard.json)
+  message(FATAL_ERROR "a malformed --shard wrote its output")
+endif()
 
 # the reproduction report on one fast preset: verdict, Markdown, JSON and chart written
 set(report_dir "${CMAKE_CURRENT_BINARY_DIR}/cli_smoke_report")

@@ -14,6 +14,7 @@
 #include "core/util/parallel.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -31,12 +32,11 @@ using json = nlohmann::json;
 constexpr const char* kPartFormat = "fdlab-results-part";
 
 int parseInt(const std::string& s, const std::string& option, const std::string& text) {
-    try {
-        std::size_t used = 0;
-        const long v = std::stol(s, &used);
-        if (used == s.size() && v >= -1000000000L && v <= 1000000000L) return static_cast<int>(v);
-    } catch (const std::exception&) {
-    }
+    // Exactly the digits (stol also took " 1" and "+1"), as the CLI reads its other numbers.
+    long v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (!s.empty() && ec == std::errc() && end == s.data() + s.size() && v >= -1000000000L && v <= 1000000000L)
+        return static_cast<int>(v);
     throw std::invalid_argument(option + " '" + text + "': expected i/N with integers 0 <= i < N");
 }
 

@@ -119,7 +119,7 @@ private slots:
         QCOMPARE(id.index, 2);
         QCOMPARE(id.count, 5);
         QCOMPARE(QString::fromStdString(id.str()), QString("2/5"));
-        for (const char* bad : {"4/4", "5/4", "0/0", "-1/3", "1", "a/2", "1/b", "1/2/3", ""}) {
+        for (const char* bad : {"4/4", "5/4", "0/0", "-1/3", "1", "a/2", "1/b", "1/2/3", "", " 1/2", "+1/2", "1/ 2"}) {
             const std::string e = errorOf([&] { ShardId::parse(bad); });
             QVERIFY2(e.find("--shard") != std::string::npos, bad);
             QVERIFY2(e.find('\n') == std::string::npos, bad);
