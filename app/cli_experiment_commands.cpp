@@ -313,22 +313,26 @@ int runRun(const std::vector<std::string>& argv) {
         }
     }();
     progress.finish();
+    // A learner that failed (a parameter its data do not allow, e.g. K above the feature count)
+    // is reported before anything is printed, and a run with no point prints nothing: the CSV
+    // header came out first, then the error.
+    const bool failed = r.status == Status::Failed;
+    if (failed)
+        for (const auto& w : groupedWarnings(r.warnings)) std::cerr << "fdlab-cli: " << w << '\n';
     if (a.has("output")) saveResultsJson(r, *a.value("output"));
     if (a.has("csv")) saveCurvesCsv(r, *a.value("csv"));
     if (a.has("tex")) saveCurvesTex(r, *a.value("tex"));
     if (a.has("table")) saveCurvesTable(r, *a.value("table"));
-    if (format == "json") std::cout << resultsToJson(r).dump(2) << '\n';
-    else if (format == "csv") std::cout << curvesCsv(r);
-    else printTable(r);
+    if (!failed || !r.points.empty()) {
+        if (format == "json") std::cout << resultsToJson(r).dump(2) << '\n';
+        else if (format == "csv") std::cout << curvesCsv(r);
+        else printTable(r);
+    }
     if (r.status == Status::Cancelled) {
         std::cerr << "fdlab-cli: cancelled (" << r.message << ")\n";
         return Cancelled;
     }
-    if (r.status == Status::Failed) {
-        for (const auto& w : groupedWarnings(r.warnings)) std::cerr << "fdlab-cli: " << w << '\n';
-        return BadInput;
-    }
-    return Ok;
+    return failed ? BadInput : Ok;
 }
 
 // ---- train -----------------------------------------------------------------------------------

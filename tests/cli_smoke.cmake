@@ -303,6 +303,21 @@ expect_match("${err}" "option --shard is given more than once" "repeated --shard
 if(EXISTS ${TMP}/shard.json)
   message(FATAL_ERROR "a malformed --shard wrote its output")
 endif()
+# A learner that fails at run time (k above the training size) is reported before any output, and
+# a run with no point prints nothing (the CSV header came out, then the error).
+set(knn_failing "{\"id\": \"KNN\", \"learner\": \"knn\", \"params\": {\"k\": 1000}}")
+foreach(learners "${knn_failing}" "{\"id\": \"SVM\", \"learner\": \"svm\"}, ${knn_failing}")
+  file(WRITE ${TMP}/failing.json "{\"name\": \"failing\", \"dataset\": {\"bundled\": \"heart_scale\"}, \"split\": {\"kind\": \"fraction\",
+    \"test\": 0.3, \"validation\": 0}, \"learners\": [${learners}], \"attack\": {\"threat\": \"none\"}, \"levels\": [0], \"repetitions\": 1}")
+  foreach(format csv json text)
+    run_cli(3 out err run ${TMP}/failing.json --format ${format} --quiet)
+    expect_match("${err}" "^fdlab-cli: KNN \\(repetition 0\\) failed: k: must be in 1..189" "the failed learner is named")
+    if(learners STREQUAL knn_failing AND NOT out STREQUAL "")
+      message(FATAL_ERROR "run --format ${format} printed before failing with no point:\n${out}\n${err}")
+    endif()
+  endforeach()
+endforeach()
+expect_match("${out}" "\nSVM  +0 " "the learner that did not fail is printed")
 
 # the reproduction report on one fast preset: verdict, Markdown, JSON and chart written
 set(report_dir "${CMAKE_CURRENT_BINARY_DIR}/cli_smoke_report")
