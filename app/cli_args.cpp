@@ -111,6 +111,11 @@ std::string Args::choice(const std::string& name, const std::vector<std::string>
     throw UsageError("--" + name + " must be one of: " + list + " (got '" + v + "')");
 }
 
+void refuseEmptyPaths(const Args& a, const std::vector<std::string>& options) {
+    for (const std::string& o : options)
+        if (a.value(o) == "") throw UsageError("--" + o + ": empty output path (give the name of the file or folder to write)");
+}
+
 std::vector<std::string> splitList(const std::string& s, const std::string& option, char sep) {
     std::vector<std::string> out;
     if (s.empty()) return out;

@@ -78,6 +78,9 @@ private:
     std::set<std::string> m_flags;
 };
 
+/// A UsageError naming the first of `options` (files or folders to write) given an empty value:
+/// `train --output ""` trained, then said ": cannot replace file: No such file or directory".
+void refuseEmptyPaths(const Args& a, const std::vector<std::string>& options);
 /// The items of a `sep`-separated list given to --option: none for "", else every item must be
 /// non-empty ("0,,1" and "a," are a UsageError naming the option, not silently shortened).
 std::vector<std::string> splitList(const std::string& s, const std::string& option, char sep = ',');

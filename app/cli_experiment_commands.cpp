@@ -294,6 +294,7 @@ int runRun(const std::vector<std::string>& argv) {
     for (const auto& s : argv)   // one shard of a sharded sweep: cli_sweep_commands.cpp
         if (s == "--shard" || s.starts_with("--shard=")) return runShardedRun(argv);
     const Args a(argv, {"output", "csv", "tex", "table", "format", "threads", "repetitions"}, {"quiet"});
+    refuseEmptyPaths(a, {"output", "csv", "tex", "table"});
     if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     ExperimentSpec spec = loadPresetOrFile(a.positional()[0]);
@@ -353,6 +354,7 @@ int runTrain(const std::vector<std::string>& argv) {
     const Args a(argv, valued, {});
     if (!a.has("learner")) throw UsageError("train needs --learner NAME");
     if (!a.has("output")) throw UsageError("train needs --output MODEL.json");
+    refuseEmptyPaths(a, {"output"});
     const std::string learner = *a.value("learner");
     json params = json::object();
     if (a.has("params")) {
@@ -440,6 +442,7 @@ int runEval(const std::vector<std::string>& argv) {
 int runAttackCmd(const std::vector<std::string>& argv) {
     const Args a(argv, attackOptions({"model", "budget", "format", "png", "count"}), {});
     if (!a.has("model")) throw UsageError("attack needs --model MODEL.json");
+    refuseEmptyPaths(a, {"png"});
     const std::string format = a.choice("format", {"csv", "json"}, "csv");
     AttackSpec at = attackFrom(a);   // option mistakes first, before any data is read
     const double budget = parseNumber(a.value("budget", "0"), "budget");
@@ -454,8 +457,7 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     if (a.has("png")) {   // the plain mistakes, before the attack's time is spent (the rest: savePng)
         const std::filesystem::path png = *a.value("png");
         std::error_code ec;
-        if (png.empty() || std::filesystem::is_directory(png, ec))
-            throw UsageError("--png names a directory or nothing: '" + png.string() + "'");
+        if (std::filesystem::is_directory(png, ec)) throw UsageError("--png names a directory: '" + png.string() + "'");
         if (!std::filesystem::is_symlink(std::filesystem::symlink_status(png, ec)) && !png.parent_path().empty() &&
             !std::filesystem::is_directory(png.parent_path(), ec))
             throw std::invalid_argument("--png " + png.string() + ": " + png.parent_path().string() + " is not a folder");

@@ -303,6 +303,21 @@ expect_match("${err}" "option --shard is given more than once" "repeated --shard
 if(EXISTS ${TMP}/shard.json)
   message(FATAL_ERROR "a malformed --shard wrote its output")
 endif()
+# An empty output path names its option, before any work (train trained, then said ": cannot
+# replace file: No such file or directory").
+foreach(cmd "train;--bundled;heart_scale;--learner;svm;--output=" "run;${TMP}/kfold.json;--csv=" "run;${TMP}/kfold.json;--output="
+            "run;${TMP}/kfold.json;--tex=" "run;${TMP}/kfold.json;--table=" "run;${TMP}/kfold.json;--shard;0/1;--output="
+            "merge;${TMP}/part.json;--output=" "merge;${TMP}/part.json;--output;${TMP}/m.json;--csv=" "report;--output="
+            "attack;--model;${TMP}/heart.json;--bundled;heart_scale;--budget;1;--png=")
+  run_cli(2 out err ${cmd})
+  string(REGEX MATCH "--[a-z]+=$" option "${cmd}")
+  string(REPLACE "=" "" option "${option}")
+  expect_match("${err}" "${option}: empty output path" "${cmd}")
+endforeach()
+execute_process(COMMAND ${CLI} convert vote --to csv "" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "convert: OUT is an empty output path")
+  message(FATAL_ERROR "convert to an empty OUT: exit ${rc}\n${err}")
+endif()
 # A learner that fails at run time (k above the training size) is reported before any output, and
 # a run with no point prints nothing (the CSV header came out, then the error).
 set(knn_failing "{\"id\": \"KNN\", \"learner\": \"knn\", \"params\": {\"k\": 1000}}")
@@ -318,6 +333,7 @@ foreach(learners "${knn_failing}" "{\"id\": \"SVM\", \"learner\": \"svm\"}, ${kn
   endforeach()
 endforeach()
 expect_match("${out}" "\nSVM  +0 " "the learner that did not fail is printed")
+message(STATUS "cli_smoke: repeated options, --shard, empty output paths and failed learners ok")
 
 # the reproduction report on one fast preset: verdict, Markdown, JSON and chart written
 set(report_dir "${CMAKE_CURRENT_BINARY_DIR}/cli_smoke_report")

@@ -128,9 +128,11 @@ std::string inputPath(const py::handle& o, const char* name) {
     return path;
 }
 
-/// A path to write: FileNotFoundError when its directory does not exist.
+/// A path to write: ValueError when empty, FileNotFoundError when its directory does not exist.
 std::string outputPath(const py::handle& o, const char* name) {
     std::string path = pathArg(o, name);
+    // "" said ": cannot replace file: No such file or directory", naming nothing.
+    if (path.empty()) throw py::value_error(std::string(name) + ": empty output path (give the name of the file to write)");
     const py::module_ osPath = py::module_::import("os.path");
     const std::string dir = osPath.attr("dirname")(osPath.attr("abspath")(path)).cast<std::string>();
     if (!osPath.attr("isdir")(dir).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such directory: " + dir, path);
@@ -1557,8 +1559,8 @@ PYBIND11_MODULE(_fdlab, m) {
         .def_property_readonly("n_features", &Model::features, "Number of input features.")
         .def("save", [](const Model& self, const py::object& path) { writeFromPython(outputPath(path, "path"), self.text()); },
              py::arg("path"),
-             "save(path)\n\nWrites the model file the CLI and the GUI read (atomic; path a str or pathlib.Path; FileNotFoundError\n"
-             "when its directory does not exist): linear models as fdlab-linear-model JSON, kernel SVMs as\n"
+             "save(path)\n\nWrites the model file the CLI and the GUI read (atomic; path a str or pathlib.Path; ValueError when\n"
+             "empty, FileNotFoundError when its directory does not exist): linear models as fdlab-linear-model JSON, kernel SVMs as\n"
              "fdlab-kernel-svm, trees/kNN/nets/ensembles as fdlab-classifier. The labels' dtype is recorded, so\n"
              "load_model() predicts in it again.")
         .def_static("_linear", [](const py::object& w, const py::object& b, const py::object& classNames,
@@ -1796,7 +1798,7 @@ PYBIND11_MODULE(_fdlab, m) {
           py::arg("repetitions") = py::none(), py::arg("on_point") = py::none(), runDoc);
 
     m.def("export_curves", [](const py::object& results, const py::object& path, bool table) {
-        const std::string out = pathArg(path, "path");   // the arguments in order: a bad path is named first
+        const std::string out = outputPath(path, "path");   // the arguments in order: a bad path is named first
         // A results dict (run()'s, its numpy 'arrays' aside) or a results JSON file.
         ExperimentResult r;
         if (py::isinstance<py::dict>(results)) {

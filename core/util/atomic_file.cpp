@@ -201,6 +201,8 @@ bool isRegularFileTarget(const std::string& path) {
 }
 
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    // An empty path said ": cannot replace file: No such file or directory", naming nothing.
+    if (path.empty()) throw std::invalid_argument("empty output path: no file name was given");
     // A symbolic link keeps pointing where it did: the file at its end is replaced, with its mode.
     const Target target = finalTarget(path);
     if (target.descriptor) return writeToDescriptor(path, *target.descriptor, write);

@@ -16,7 +16,8 @@
 namespace fdlab {
 
 /// Calls write(stream) on a temporary file, then renames it to `path`. Throws
-/// std::runtime_error naming the path if anything fails (the temporary file is removed).
+/// std::runtime_error naming the path if anything fails (the temporary file is removed), and
+/// std::invalid_argument for an empty path.
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 /// Whether writeFileAtomically(path) would make or replace a regular file (true also when path

@@ -255,6 +255,16 @@ private slots:
         QCOMPARE(QDir(m_dir.path()).entryList(QStringList() << "*.tmp-*", QDir::Files).size(), 0);
     }
 
+    /// An empty path said ": cannot replace file: No such file or directory", naming nothing.
+    void atomicWriteRefusesAnEmptyPath() {
+        try {
+            writeFileAtomically("", "x");
+            QFAIL("an empty path was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("empty output path") != std::string::npos, e.what());
+        }
+    }
+
     void roundTripIsBitIdentical_data() {
         QTest::addColumn<int>("classes");
         QTest::newRow("binary") << 2;

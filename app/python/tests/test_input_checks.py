@@ -463,3 +463,13 @@ def test_numpy_object_dtype_in_a_model_file_still_means_str_labels(tmp_path):
     path.write_text(json.dumps(doc))
     back = fdlab.load_model(str(path))
     assert np.mean(back.predict(X) == y) > 0.9
+
+
+def test_an_empty_output_path_is_named(tmp_path):
+    """save("") said ": cannot replace file: No such file or directory", naming nothing."""
+    X = np.random.RandomState(0).randn(20, 3)
+    m = fdlab.train("svm", X, (X[:, 0] > 0).astype(int))
+    with pytest.raises(ValueError, match=r"^path: empty output path"):
+        m.save("")
+    with pytest.raises(ValueError, match=r"^path: empty output path"):
+        fdlab.export_curves(str(tmp_path / "results.json"), "")
