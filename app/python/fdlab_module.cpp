@@ -1304,6 +1304,26 @@ std::shared_ptr<Model> modelFromState(const py::tuple& state) {
 
 }  // namespace fdlab::python
 
+namespace pybind11::detail {
+
+/// Every binding that takes a Model (each method's and property's self, attack(model, ...)) loads
+/// it here. Model.__new__(Model) makes an instance without a Model (pickle's __setstate__, which
+/// does not come through here, fills it in); pybind11 2.10 handed the bindings uninitialised
+/// memory for it, and any use crashed the interpreter. Such an instance is a TypeError instead.
+template <>
+class type_caster<fdlab::python::Model> : public type_caster_base<fdlab::python::Model> {
+public:
+    bool load(handle src, bool convert) {
+        if (isinstance<fdlab::python::Model>(src) &&
+            !reinterpret_cast<instance*>(src.ptr())->get_value_and_holder().holder_constructed())
+            throw type_error("fdlab.Model was not initialised (Model.__new__ makes an empty object): create models with "
+                             "fdlab.train(), fdlab.load_model(), Model.linear() or fdlab.from_sklearn()");
+        return type_caster_base<fdlab::python::Model>::load(src, convert);
+    }
+};
+
+}  // namespace pybind11::detail
+
 PYBIND11_MODULE(_fdlab, m) {
     using namespace fdlab;
     using namespace fdlab::python;

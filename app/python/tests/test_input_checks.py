@@ -473,3 +473,43 @@ def test_an_empty_output_path_is_named(tmp_path):
         m.save("")
     with pytest.raises(ValueError, match=r"^path: empty output path"):
         fdlab.export_curves(str(tmp_path / "results.json"), "")
+
+
+def test_a_model_made_by_new_raises_instead_of_crashing(vote):
+    """Model.__new__(Model) (what pickle does before __setstate__) made an object whose every
+    method and property crashed the interpreter (pybind11 handed the bindings uninitialised
+    memory). Each use is a TypeError now; __setstate__ still fills such an object in. Run in a
+    child process, so that a crash fails this test instead of ending the test run."""
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""
+        import pickle
+        import numpy as np
+        import fdlab
+        X = np.random.RandomState(0).randn(20, 3)
+        y = (X[:, 0] > 0).astype(int)
+        empty = fdlab.Model.__new__(fdlab.Model)
+        uses = {name: (lambda name=name: getattr(empty, name)) for name in dir(fdlab.Model) if not name.startswith("_")}
+        uses.update({"predict": lambda: empty.predict(X), "decision_function": lambda: empty.decision_function(X),
+                     "save": lambda: empty.save("never.json"), "repr": lambda: repr(empty),
+                     "pickle": lambda: pickle.dumps(empty),
+                     "attack": lambda: fdlab.attack(empty, X, y, threat="random-deletion", budget=1),
+                     "curve": lambda: fdlab.curve(empty, X, y, threat="random-deletion", levels=[0])})
+        for name, use in sorted(uses.items()):
+            try:
+                use()
+            except TypeError as e:
+                assert "fdlab.Model was not initialised" in str(e), (name, str(e))
+            else:
+                raise AssertionError(name + " raised nothing")
+        real = fdlab.train("svm", X, y)
+        filled = fdlab.Model.__new__(fdlab.Model)
+        filled.__setstate__(real.__getstate__())
+        back = pickle.loads(pickle.dumps(real))
+        assert (filled.predict(X) == real.predict(X)).all() and (back.predict(X) == real.predict(X)).all()
+        print("checked", len(uses), "uses")
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout.startswith("checked ")
