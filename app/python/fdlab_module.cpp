@@ -1213,6 +1213,11 @@ std::shared_ptr<Model> linearModel(const py::object& wArg, const py::object& bAr
     if (w.ndim() != 1 && w.ndim() != 2) throw std::invalid_argument("w: expected shape (n,) or (n, K), got " + std::to_string(w.ndim()) + " dimensions");
     const py::ssize_t n = w.shape(0), K = w.ndim() == 2 ? w.shape(1) : 1;
     if (n == 0) throw std::invalid_argument("w: has no rows: a model needs at least one feature");
+    // b is separate, so w has a row per feature: more rows than any X can have columns made a
+    // model no data could meet.
+    if (n > Dataset::kMaxFeatures)
+        throw std::invalid_argument("w: has " + std::to_string(n) + " rows (one per feature), more than 2^24 = " +
+                                    std::to_string(Dataset::kMaxFeatures) + ", the largest feature count FDLab loads");
     if (K == 0) throw std::invalid_argument("w: has no columns");
     if (b.size() != K)
         throw std::invalid_argument("b: " + std::to_string(b.size()) + " values for the " + std::to_string(K) +
@@ -1591,7 +1596,7 @@ PYBIND11_MODULE(_fdlab, m) {
             "Model.linear(w, b, *, class_names=None, feature_names=None, learner='linear') -> Model\n\n"
             "Any linear classifier as an FDLab model, for attack()/curve()/save(): binary scores b + w.x with w\n"
             "of shape (n,) (or (n, 1)) and b a number, positive class class_names[1]; K classes: w of shape\n"
-            "(n, K), b of shape (K,), prediction argmax. class_names: the K (binary: 2) class labels in column\n"
+            "(n, K), b of shape (K,), prediction argmax; n at most 2^24, the largest feature count FDLab loads. class_names: the K (binary: 2) class labels in column\n"
             "order, of any dtype (predict answers in it; default 0..K-1). feature_names: n names (default\n"
             "f1..fn; give the data's names for a file fdlab-cli eval checks against named data).")
         .def(py::pickle([](const Model& self) { return modelState(self); },

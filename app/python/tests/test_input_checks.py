@@ -513,3 +513,10 @@ def test_a_model_made_by_new_raises_instead_of_crashing(vote):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
     assert r.stdout.startswith("checked ")
+
+
+def test_linear_refuses_more_weights_than_any_x_has_features():
+    """Model.linear took 2^24 + 1 weights (b is separate), a model no X could meet: X of more
+    than 2^24 columns is refused."""
+    with pytest.raises(ValueError, match=r"^w: has 16777217 rows \(one per feature\), more than 2\^24 = 16777216"):
+        fdlab.Model.linear(np.zeros(2**24 + 1), 0.0)
