@@ -236,7 +236,7 @@ int runPresets(const std::vector<std::string>& argv) {
     json all = json::array();
     const std::vector<PresetInfo> presets = listPresets();
     if (presets.empty()) {   // an empty list with exit 0 looked like "FDLab has no presets"
-        std::cerr << "fdlab-cli: no presets in " << presetsDir() << " (FDLAB_PRESETS_DIR names another folder)\n";
+        std::cerr << "fdlab-cli: " << noPresetsMessage() << '\n';
         return BadInput;
     }
     for (const auto& p : presets) {

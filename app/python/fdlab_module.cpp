@@ -1849,8 +1849,11 @@ PYBIND11_MODULE(_fdlab, m) {
           "run --tex/--table/--csv write them. Written atomically.");
 
     m.def("presets", [] {
+        const std::vector<PresetInfo> presets = listPresets();
+        // [] looked like "FDLab has no presets" (fdlab-cli presets exits 3 naming the folder).
+        if (presets.empty()) raiseOsError("FileNotFoundError", ENOENT, noPresetsMessage(), presetsDir());
         py::list out;
-        for (const auto& p : listPresets()) {
+        for (const auto& p : presets) {
             py::dict d;
             d["name"] = p.name;
             d["title"] = p.title;
@@ -1859,5 +1862,6 @@ PYBIND11_MODULE(_fdlab, m) {
             out.append(d);
         }
         return out;
-    }, "presets() -> list of dict\n\nThe paper presets (name, title, description, path) that run() accepts by name.");
+    }, "presets() -> list of dict\n\nThe paper presets (name, title, description, path) that run() accepts by name.\n"
+          "FileNotFoundError naming the folder when it holds none ($FDLAB_PRESETS_DIR names another folder).");
 }

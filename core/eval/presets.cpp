@@ -93,6 +93,8 @@ std::vector<PresetInfo> listPresets() {
     return out;
 }
 
+std::string noPresetsMessage() { return "no presets in " + presetsDir() + "; FDLAB_PRESETS_DIR names another folder"; }
+
 ExperimentSpec loadPresetOrFile(const std::string& nameOrPath) {
     std::error_code ec;
     if (fs::is_regular_file(nameOrPath, ec)) return loadExperimentFile(nameOrPath);
@@ -101,8 +103,7 @@ ExperimentSpec loadPresetOrFile(const std::string& nameOrPath) {
     std::string names;
     for (const auto& p : listPresets()) names += (names.empty() ? "" : ", ") + p.name;
     throw std::invalid_argument("'" + nameOrPath + "' is neither an experiment file nor a preset (" +
-                                (names.empty() ? "no presets in " + presetsDir() + "; FDLAB_PRESETS_DIR names another folder"
-                                               : "presets in " + presetsDir() + ": " + names) +
+                                (names.empty() ? noPresetsMessage() : "presets in " + presetsDir() + ": " + names) +
                                 ")");
 }
 

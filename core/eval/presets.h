@@ -36,6 +36,8 @@ ExperimentSpec defaultExperiment();
 std::string presetsDir();
 /// Every preset, sorted by name. Broken files throw (they are part of the product).
 std::vector<PresetInfo> listPresets();
+/// What the CLI and Python say when listPresets() finds none: "no presets in DIR; ...".
+std::string noPresetsMessage();
 /// Loads a preset by name, or an experiment file by path when `nameOrPath` names a file.
 ExperimentSpec loadPresetOrFile(const std::string& nameOrPath);
 

@@ -520,3 +520,16 @@ def test_linear_refuses_more_weights_than_any_x_has_features():
     than 2^24 columns is refused."""
     with pytest.raises(ValueError, match=r"^w: has 16777217 rows \(one per feature\), more than 2\^24 = 16777216"):
         fdlab.Model.linear(np.zeros(2**24 + 1), 0.0)
+
+
+@pytest.mark.parametrize("empty_folder", [False, True])
+def test_presets_without_a_presets_folder_name_it(tmp_path, monkeypatch, empty_folder):
+    """presets() returned [] when the folder was missing or empty, while fdlab-cli presets exits 3
+    naming it."""
+    folder = tmp_path / "presets"
+    if empty_folder:
+        folder.mkdir()
+    monkeypatch.setenv("FDLAB_PRESETS_DIR", str(folder))
+    with pytest.raises(FileNotFoundError, match="no presets in .*FDLAB_PRESETS_DIR") as e:
+        fdlab.presets()
+    assert e.value.filename == str(folder)
