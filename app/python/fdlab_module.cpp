@@ -300,11 +300,17 @@ void readSparse(Features& f, const py::handle& X, std::optional<int> expectedCol
         for (const char* part : {"row", "col"}) {
             const py::array a = py::array::ensure(X.attr(part));
             if (!a || a.size() == 0) continue;
-            const long long lo = a.attr("min")().cast<long long>(), hi = a.attr("max")().cast<long long>();
-            const long long n = dims[part[0] == 'r' ? 0 : 1].cast<long long>();
-            if (lo < 0 || hi >= n)
+            // Compared as Python ints: a uint64 index of 2^63 or more (or a float) did not fit a
+            // long long, and pybind11's cast failed with a bare RuntimeError.
+            if (const char kind = a.dtype().kind(); kind != 'i' && kind != 'u')
+                throw py::type_error(std::string("X: the COO matrix's ") + part + " indices have dtype " + dtypeText(a) +
+                                     ", expected integers");
+            const py::object lo = py::int_(a.attr("min")()), hi = py::int_(a.attr("max")()), zero = py::int_(0);
+            const py::object n = py::int_(py::object(dims[part[0] == 'r' ? 0 : 1]));
+            if (lo < zero || hi >= n)
                 throw std::invalid_argument(std::string("X: the COO matrix has a ") + part + " index " +
-                                            std::to_string(lo < 0 ? lo : hi) + ", outside [0, " + std::to_string(n) + ")");
+                                            py::repr(lo < zero ? lo : hi).cast<std::string>() + ", outside [0, " +
+                                            py::repr(n).cast<std::string>() + ")");
         }
     }
     const py::object csr = X.attr("tocsr")();

@@ -533,3 +533,22 @@ def test_presets_without_a_presets_folder_name_it(tmp_path, monkeypatch, empty_f
     with pytest.raises(FileNotFoundError, match="no presets in .*FDLAB_PRESETS_DIR") as e:
         fdlab.presets()
     assert e.value.filename == str(folder)
+
+
+def test_coo_indices_of_other_types_are_checked(vote, model):
+    """uint64 COO indices of 2^63 or more, and float indices, raised a bare RuntimeError ('Unable
+    to cast Python instance to C++ type')."""
+    X, y = vote
+    for part in ("row", "col"):
+        A = sp.coo_matrix(X)
+        setattr(A, part, getattr(A, part).astype(np.uint64))
+        getattr(A, part)[3] = 2**63 + 5
+        with pytest.raises(ValueError, match=f"COO matrix has a {part} index 9223372036854775813, outside"):
+            model.decision_function(A)
+        A = sp.coo_matrix(X)
+        setattr(A, part, getattr(A, part).astype(np.float64))
+        with pytest.raises(TypeError, match=f"COO matrix's {part} indices have dtype float64, expected integers"):
+            model.decision_function(A)
+    A = sp.coo_matrix(X)
+    A.row = A.row.astype(np.uint64)   # in range: read as before
+    np.testing.assert_array_equal(model.decision_function(A), model.decision_function(X))
