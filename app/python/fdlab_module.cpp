@@ -458,23 +458,34 @@ std::vector<std::string> sortedClassNames(std::vector<std::string> names) {
     return names;
 }
 
-/// The class name of one label of an object array. Equal labels get one name whatever their
-/// type and order, and the name a numeric array would give: a number equal to an integer (1,
-/// 1.0, True, numpy.int64(1), Decimal('1.0'), Fraction(2, 1)) is that integer ('1', as in an
-/// int, float or bool array), another number equal to a float is the float's repr ('0.5');
-/// str and bytes are themselves, anything else str().
-std::string objectLabelName(const py::handle& o) {
-    if (py::isinstance<py::bytes>(o)) {
-        // Class names are text in model files (JSON) and pickles: a label such as b'\xff' trained,
-        // then neither saved nor pickled ("invalid UTF-8 byte at index 0").
-        std::string name = o.cast<std::string>();
-        if (!isValidUtf8(name))
-            throw std::invalid_argument("y: the label " + py::repr(o).cast<std::string>() +
-                                        " is bytes that are not UTF-8 text; FDLab's class names are text (model files "
-                                        "are JSON): decode the labels, or use integers");
-        return name;
+/// The UTF-8 text of a str or bytes name. Names are text in model files (JSON) and pickles: a
+/// label such as b'\xff' trained, then was neither saved nor pickled ("invalid UTF-8 byte at
+/// index 0"), and a str with a lone surrogate (os.fsdecode's escape of such bytes) was a bare
+/// RuntimeError. Either is a ValueError "`what` <repr> is ...; `fix`".
+std::string nameText(const py::handle& o, const std::string& what, const char* fix) {
+    const bool bytes = py::isinstance<py::bytes>(o);
+    if (bytes) {
+        std::string text = o.cast<std::string>();
+        if (isValidUtf8(text)) return text;
+    } else {
+        Py_ssize_t size = 0;
+        if (const char* p = PyUnicode_AsUTF8AndSize(o.ptr(), &size)) return std::string(p, static_cast<std::size_t>(size));
+        PyErr_Clear();
     }
-    if (py::isinstance<py::str>(o)) return o.cast<std::string>();
+    throw std::invalid_argument(what + " " + py::repr(o).cast<std::string>() +
+                                (bytes ? " is bytes that are not UTF-8 text; " : " is a str that UTF-8 cannot encode (a lone surrogate); ") +
+                                fix);
+}
+
+/// The class name of one label of an object array (or of the classes given as `argument`). Equal
+/// labels get one name whatever their type and order, and the name a numeric array would give: a
+/// number equal to an integer (1, 1.0, True, numpy.int64(1), Decimal('1.0'), Fraction(2, 1)) is
+/// that integer ('1', as in an int, float or bool array), another number equal to a float is the
+/// float's repr ('0.5'); str and bytes are themselves (UTF-8 text: nameText), anything else str().
+std::string objectLabelName(const py::handle& o, const char* argument = "y") {
+    if (py::isinstance<py::bytes>(o) || py::isinstance<py::str>(o))
+        return nameText(o, std::string(argument) + ": the label",
+                        "FDLab's class names are text (model files are JSON): decode the labels, or use integers");
     const py::module_ builtins = py::module_::import("builtins");
     for (const char* type : {"int", "float"}) {
         try {
@@ -594,6 +605,21 @@ py::object classValuesOf(const Dataset& d, const py::handle& y) {
     return np.attr("array")(d.classNames, py::arg("dtype") = "str");
 }
 
+/// feature_names (train, Model.linear): a sequence of str (or bytes of UTF-8 text) as text.
+std::vector<std::string> featureNameArg(const py::handle& o) {
+    const auto wrong = [&](const py::handle& what) {
+        return py::type_error("feature_names: expected a sequence of str, got " + typeText(what));
+    };
+    if (py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o) || !py::isinstance<py::sequence>(o)) throw wrong(o);
+    std::vector<std::string> names;
+    for (const py::handle v : o) {
+        if (!py::isinstance<py::str>(v) && !py::isinstance<py::bytes>(v)) throw wrong(v);
+        names.push_back(nameText(v, "feature_names[" + std::to_string(names.size()) + "]:",
+                                 "feature names are text (model files are JSON): decode them"));
+    }
+    return names;
+}
+
 struct DataArgs {
     py::object featureNames = py::none();
     py::object imageShape = py::none();
@@ -610,8 +636,7 @@ Dataset makeDataset(const py::handle& X, const py::handle& y, const std::vector<
     setFeatures(d, X, expectedCols);
     const CopyInfo features = g_lastCopy;
     setLabels(d, y, classes, expectedCols.has_value());   // expectedCols: X and y meet a model
-    if (!extra.featureNames.is_none())
-        d.featureNames = castArg<std::vector<std::string>>(extra.featureNames, "feature_names", "a sequence of str");
+    if (!extra.featureNames.is_none()) d.featureNames = featureNameArg(extra.featureNames);
     if (!extra.imageShape.is_none()) {
         const auto rc = castArg<std::pair<int, int>>(extra.imageShape, "image_shape", "(rows, cols)");
         d.imageShape = ImageShape{rc.first, rc.second};
@@ -1057,7 +1082,7 @@ std::vector<std::string> splitComma(const std::string& s) {
 /// Class names: a list (any values, as str) or "A,B"; `name` for messages.
 std::vector<std::string> nameList(const py::object& o, const char* name) {
     if (o.is_none()) return {};
-    if (py::isinstance<py::str>(o)) return splitComma(o.cast<std::string>());
+    if (py::isinstance<py::str>(o)) return splitComma(objectLabelName(o, name));
     if (!py::isinstance<py::iterable>(o)) throw py::type_error(std::string(name) + ": expected a list of class names or 'A,B', got " + typeText(o));
     std::vector<std::string> out;
     // A class given as a value is named as a label of that value is (objectLabelName): a float
@@ -1075,7 +1100,7 @@ std::vector<std::string> nameList(const py::object& o, const char* name) {
             }
             if (nan) throw std::invalid_argument(std::string(name) + ": NaN names no class");
         }
-        out.push_back(py::isinstance<py::str>(v) ? v.cast<std::string>() : objectLabelName(v));
+        out.push_back(objectLabelName(v, name));
         if (!seen.insert(out.back()).second)
             throw std::invalid_argument(std::string(name) + ": class '" + out.back() + "' is given twice");
     }
@@ -1264,7 +1289,7 @@ std::shared_ptr<Model> linearModel(const py::object& wArg, const py::object& bAr
     // Default names (f1..fn) are not built here: Model::text() and the feature_names property make
     // them when asked. (24,598 of them, copied three times, were most of from_sklearn's 2 ms.)
     if (!featureNames.is_none()) {
-        meta.featureNames = castArg<std::vector<std::string>>(featureNames, "feature_names", "a sequence of str");
+        meta.featureNames = featureNameArg(featureNames);
         if (static_cast<py::ssize_t>(meta.featureNames.size()) != n)
             throw std::invalid_argument("feature_names: " + std::to_string(meta.featureNames.size()) + " names for " + std::to_string(n) + " features");
     }

@@ -552,3 +552,26 @@ def test_coo_indices_of_other_types_are_checked(vote, model):
     A = sp.coo_matrix(X)
     A.row = A.row.astype(np.uint64)   # in range: read as before
     np.testing.assert_array_equal(model.decision_function(A), model.decision_function(X))
+
+
+def test_names_that_are_not_text_are_refused_naming_the_argument(tmp_path):
+    """Feature names of non-UTF-8 bytes trained, then save() said 'invalid UTF-8 byte at index 0';
+    such bytes given as classes= were blamed on y; a str label with a lone surrogate (os.fsdecode
+    of such bytes) was a bare RuntimeError."""
+    X = np.random.RandomState(0).randn(30, 3)
+    y = np.where(X[:, 0] > 0, b"ok", b"no")
+    with pytest.raises(ValueError, match=r"^classes: the label b'\\xff' is bytes that are not UTF-8 text"):
+        fdlab.train("svm", X, y, classes=[b"\xff", b"ok", b"no"])
+    with pytest.raises(ValueError, match=r"^feature_names\[1\]: b'\\xfe' is bytes that are not UTF-8 text"):
+        fdlab.train("svm", X, y, feature_names=["a", b"\xfe", "c"])
+    with pytest.raises(ValueError, match=r"^feature_names\[0\]: b'\\xff' is bytes that are not UTF-8 text"):
+        fdlab.Model.linear(np.ones(3), 0.0, feature_names=[b"\xff", "b", "c"])
+    surrogate = "caf\udce9"
+    with pytest.raises(ValueError, match=r"^y: the label 'caf\\udce9' is a str that UTF-8 cannot encode"):
+        fdlab.train("svm", X, np.where(X[:, 0] > 0, surrogate, "ok"))
+    with pytest.raises(ValueError, match=r"^class_names: the label 'caf\\udce9' is a str that UTF-8 cannot encode"):
+        fdlab.Model.linear(np.ones(3), 0.0, class_names=[surrogate, "ok"])
+    # UTF-8 bytes stay good names
+    m = fdlab.train("svm", X, y, feature_names=[b"a", "b", "caf\u00e9".encode()])
+    m.save(str(tmp_path / "m.json"))
+    assert fdlab.load_model(str(tmp_path / "m.json")).feature_names == ["a", "b", "caf\u00e9"]
