@@ -423,6 +423,31 @@ private slots:
         QVERIFY(!v.gridMode());
     }
 
+    void howToReadNamesTheShownAdversary() {
+        // The key said "The worst-case adversary deletes the largest positive y*w_j*x_j" for
+        // every threat; with prices (lesson e step 3) the greedy adversary had taken four cheap
+        // features, not the three largest terms.
+        auto d = tinyImages();
+        d->imageShape.reset();
+        d->importance.assign(static_cast<std::size_t>(d->features()), 0.5);
+        auto key = [&d](const std::string& threat) {
+            AttackSpec a;
+            a.threat = threat;
+            HeatmapView v;
+            v.setContext(d, twoModels(), a, 1);
+            for (const QLabel* l : v.findChildren<QLabel*>())
+                if (l->text().contains("How to read")) return l->text();
+            return QString();
+        };
+        QVERIFY(key("worst-case-count").contains("The worst-case adversary deletes the largest positive y*w_j*x_j."));
+        const QString greedy = key("worst-case-value-greedy");
+        QVERIFY2(greedy.contains("per unit of price v_j") && !greedy.contains("The worst-case adversary deletes"), qPrintable(greedy));
+        const QString exact = key("worst-case-value-exact");
+        QVERIFY2(exact.contains("prices v_j") && exact.contains("fit in N"), qPrintable(exact));
+        const QString random = key("random-deletion");
+        QVERIFY2(random.contains("this attack: K of each instance's non-zero features, uniformly at random"), qPrintable(random));
+    }
+
     // A long title in a narrow chart was drawn centred and cut at both ends ("M: deleted at N =
     // 2.96" for "SVM: deleted at N = 2.9682"); it is elided at the right to the chart's width.
     void barTitleIsElidedToTheChart() {

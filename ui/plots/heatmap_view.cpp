@@ -398,7 +398,21 @@ void HeatmapView::buildDetailMaps(bool image) {
                           : tr("w: bars above 0 push toward class %1, below 0 toward class %2.<br>").arg(pos, neg);
         text += image ? tr("y*w*x: red supports the true class, blue works against it; white is 0. ")
                       : tr("y*w*x: above 0 supports the true class, below 0 works against it. ");
-        text += tr("The worst-case adversary deletes the largest positive y*w_j*x_j.");
+        // What the shown attack does with y*w*x: the count adversary takes the largest terms, the
+        // value adversaries weigh them by the features' prices (one sentence for every threat
+        // read "deletes the largest positive y*w_j*x_j", also where prices decided).
+        const std::string t = threat();
+        if (t == "worst-case-count")
+            text += tr("The worst-case adversary deletes the largest positive y*w_j*x_j.");
+        else if (t == "worst-case-value-greedy")
+            text += tr("The greedy adversary deletes the largest positive y*w_j*x_j per unit of price v_j "
+                       "(Importance panel) while the prices fit in N.");
+        else if (t == "worst-case-value-exact")
+            text += tr("The adversary deletes the features whose prices v_j (Importance panel) fit in N with the "
+                       "largest sum of positive y*w_j*x_j.");
+        else
+            text += tr("A worst-case adversary would delete the largest positive y*w_j*x_j; this attack: %1.")
+                        .arg(QString::fromStdString(threatInfo(t).doc).toHtmlEscaped());
     }
     bool boosted = false;
     for (const auto& m : m_ctx->models) boosted = boosted || !m.second.rounds.empty();
