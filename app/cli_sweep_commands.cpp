@@ -51,12 +51,10 @@ int runPlan(const std::vector<std::string>& argv) {
     const Args a(argv, {"shards", "format", "repetitions", "threads"}, {});
     if (a.positional().size() != 1) throw UsageError("plan needs exactly one EXPERIMENT.json or preset name");
     const std::string format = a.choice("format", {"text", "json"}, "text");
-    if (a.has("shards")) {   // N = 0 is bad input (exit 3), not a usage slip
-        const int n = intOption(a, "shards", 1, -1000000000);
-        if (n < 1) throw std::invalid_argument("--shards " + std::to_string(n) + ": the shard count must be at least 1");
-    }
+    // N < 1 is a usage error (exit 2) like --repetitions 0 or a malformed --shard.
+    const int shards = intOption(a, "shards", 1, 1);
     const ExperimentSpec spec = sweepSpec(a);
-    const ShardPlan plan = planShards(spec, intOption(a, "shards", 1, -1000000000));
+    const ShardPlan plan = planShards(spec, shards);
     double total = 0;
     for (const auto& t : plan.tasks) total += t.cost;
     if (format == "json") {

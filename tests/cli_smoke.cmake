@@ -285,6 +285,10 @@ run_cli(2 out err eval --model ${TMP}/heart.json --bundled heart_scale --levels 
 expect_match("${err}" "--levels: the level 2 is given twice" "--levels repeated")
 run_cli(2 out err plan ${TMP}/kfold.json --shards 1.5)
 expect_match("${err}" "--shards expects a whole number" "plan --shards 1.5")
+foreach(bad 0 -3)
+  run_cli(2 out err plan ${TMP}/kfold.json --shards ${bad})
+  expect_match("${err}" "--shards expects a whole number from 1 to" "plan --shards ${bad}")
+endforeach()
 message(STATUS "cli_smoke: issue 25 model/data checks and strict options ok")
 
 # A valued option given twice is a usage error naming it (--budget 1 --budget 2 ran budget 2;
