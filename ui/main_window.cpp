@@ -202,6 +202,7 @@ void MainWindow::connectController() {
     });
 
     connect(c, &ExperimentController::keptCurvesRequested, this, [this](const KeptCurves& k) {
+        if (k.ifKept && m_curves->keptLabel() != QString::fromStdString(*k.ifKept)) return;
         if (k.label.empty()) m_curves->dropKeptCurves();
         else m_curves->keepCurves(QString::fromStdString(k.label), k.points, k.spec);
     });

@@ -22,6 +22,9 @@ struct KeptCurves {
     std::string label;
     std::vector<CurvePoint> points;
     ExperimentSpec spec;
+    /// When set, the change applies only while the kept curves shown carry this label ("": none
+    /// are kept), e.g. a lesson that ends drops its own curves and leaves ones the student kept.
+    std::optional<std::string> ifKept;
 };
 
 struct StateChange {

@@ -238,6 +238,17 @@ private slots:
         QCOMPARE(curves->keptCurveCount(), 0);
         holder->show();
         QCOMPARE(curves->keptCurveCount(), 1);
+        // Curves the student kept are theirs: closing the dock leaves them, and opening it again
+        // does not lay the lesson's over them.
+        curves->keepButton()->click();   // drops the lesson's
+        curves->keepButton()->click();   // keeps step 2's run as the student's own
+        QCOMPARE(curves->keptLabel(), QString("kept"));
+        holder->close();
+        QCOMPARE(curves->keptLabel(), QString("kept"));
+        holder->show();
+        QCOMPARE(curves->keptLabel(), QString("kept"));
+        curves->keepButton()->click();   // dropped: the next step keeps the lesson's again
+        QCOMPARE(curves->keptCurveCount(), 0);
         dock->next();   // step 3 keeps step 2's experiment, and step 1's curve with it
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
         QCOMPARE(curves->keptCurveCount(), 1);

@@ -212,7 +212,6 @@ void LessonDock::applyStep(bool forceRun) {
     }
     // The instance the observation speaks of (a step without its own inherits an earlier one's).
     m_kept = *change.keep;
-    m_keptShown = true;
     change.view.instance = lessonInstance(l, m_step);
     m_jobs->discard();   // an observation still being computed belongs to another step
     // The views must show the run the observation speaks of: after a run of the student's own
@@ -236,19 +235,25 @@ void LessonDock::applyStep(bool forceRun) {
 }
 
 void LessonDock::closed() {
-    if (!m_keptShown || m_kept.label.empty()) return;
+    if (m_kept.label.empty()) return;
     LessonStateChange change;
     change.keep = fdlab::KeptCurves{};
+    change.keep->ifKept = m_kept.label;   // the student's own kept curves stay
     m_host->apply(change);
-    m_keptShown = false;
 }
 
 void LessonDock::reopened() {
-    if (!m_started || m_keptShown || m_kept.label.empty()) return;
+    if (!m_started || m_kept.label.empty()) return;
+    // Only over the step's own run, and only where nothing else is kept: after a run of other
+    // data the lesson's curves would lie over another plot.
+    const Lesson& l = m_lessons[static_cast<std::size_t>(m_lesson)];
+    const ExperimentResult* shown = m_host->lastResult();
+    if (!shown || !sameExperiment(shown->spec, l.steps[static_cast<std::size_t>(experimentOwner(l, m_step))].experiment))
+        return;
     LessonStateChange change;
     change.keep = m_kept;
+    change.keep->ifKept = std::string();
     m_host->apply(change);
-    m_keptShown = true;
 }
 
 void LessonDock::onRunFinished(const ExperimentResult& r) {

@@ -40,9 +40,11 @@ public:
     void next();
     void back();
     /// The dock was closed: the curves a step kept on the Curves tab ("SVM (step 1: ...)") are
-    /// dropped, since no lesson explains them any more. The lesson stays where it was.
+    /// dropped, since no lesson explains them any more (curves the student kept stay). The lesson
+    /// stays where it was.
     void closed();
-    /// The dock was opened again: a started lesson's kept curves come back.
+    /// The dock was opened again: a started lesson's kept curves come back, if the Curves tab
+    /// still shows the step's run and keeps nothing else.
     void reopened();
 
     /// The observation shown for the current step (empty until computed).
@@ -77,10 +79,8 @@ private:
     /// a new experiment keeps the previous experiment's curves on the Curves tab (dashed).
     std::map<int, fdlab::ExperimentResult> m_runs;
     int m_runsLesson = -1;
-    /// The curves the current step keeps on the Curves tab (none: empty label), and whether the
-    /// Curves tab shows them now (false while the dock is closed).
+    /// The curves the current step keeps on the Curves tab (none: empty label).
     fdlab::KeptCurves m_kept;
-    bool m_keptShown = false;
     std::optional<fdlab::Observation> m_observation;
     JobRunner* m_jobs = nullptr;
 

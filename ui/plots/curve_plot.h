@@ -83,6 +83,8 @@ public:
     void dropKeptCurves();
     /// Kept lines drawn now (0 when none are kept or their unit differs), and points on line i.
     int keptCurveCount() const;
+    /// The label of the kept curves ("kept", a lesson's "step 1: random-deletion"), "" when none.
+    QString keptLabel() const { return m_keptIds.empty() ? QString() : m_keptLabel; }
     int keptPointCount(int i) const;
     QToolButton* keepButton() const { return m_keepButton; }
 
