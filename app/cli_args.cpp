@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <charconv>
+#include <filesystem>
 #include <limits>
 #include <cstdio>
 #include <chrono>
@@ -75,6 +76,11 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
         if (valued.count(name)) {
             if (!inlineValue) {
                 if (k + 1 >= argv.size()) throw UsageError("option --" + name + " needs a value");
+                // "--output --quiet" wrote a file named --quiet: a value that looks like an option
+                // is one (--name=--x gives such a value on purpose).
+                if (argv[k + 1].rfind("--", 0) == 0 && argv[k + 1].size() > 2)
+                    throw UsageError("option --" + name + " needs a value, got the option " + argv[k + 1] +
+                                     " (write --" + name + "=" + argv[k + 1] + " for a value that starts with --)");
                 val = argv[++k];
             }
             // Each option once: a second value silently replaced the first (--budget 1 --budget 2
@@ -111,9 +117,25 @@ std::string Args::choice(const std::string& name, const std::vector<std::string>
     throw UsageError("--" + name + " must be one of: " + list + " (got '" + v + "')");
 }
 
-void refuseEmptyPaths(const Args& a, const std::vector<std::string>& options) {
+void checkOutputPath(const std::string& path, const std::string& what, bool folder) {
+    if (path.empty()) throw UsageError(what + ": empty output path (give the name of the file or folder to write)");
+    if (path.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw UsageError(what + ": the output path '" + path + "' is only blanks");
+    if (folder) return;
+    namespace fs = std::filesystem;
+    const fs::path p = path;
+    std::error_code ec;
+    if (path.back() == '/' || (fs::is_directory(p, ec) && !fs::is_symlink(fs::symlink_status(p, ec))))
+        throw UsageError(what + " names a directory: '" + path + "' (give a file name)");
+    if (fs::is_symlink(fs::symlink_status(p, ec))) return;
+    const fs::path parent = p.parent_path();
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        throw std::invalid_argument(what + " " + path + ": " + parent.string() + " is not a folder");
+}
+
+void checkOutputPaths(const Args& a, const std::vector<std::string>& options, bool folders) {
     for (const std::string& o : options)
-        if (a.value(o) == "") throw UsageError("--" + o + ": empty output path (give the name of the file or folder to write)");
+        if (const auto v = a.value(o)) checkOutputPath(*v, "--" + o, folders);
 }
 
 std::vector<std::string> splitList(const std::string& s, const std::string& option, char sep) {

@@ -78,9 +78,14 @@ private:
     std::set<std::string> m_flags;
 };
 
-/// A UsageError naming the first of `options` (files or folders to write) given an empty value:
-/// `train --output ""` trained, then said ": cannot replace file: No such file or directory".
-void refuseEmptyPaths(const Args& a, const std::vector<std::string>& options);
+/// The plain mistakes in a file to write, before any work is spent (a run used to finish and
+/// only then say "d/: is a directory"): an empty or all-blank path or one naming a directory is
+/// a UsageError, a folder that does not exist std::invalid_argument; both name `what` ("--csv",
+/// "OUT"). A symbolic link is left to the writer (core/util/atomic_file.h). `folder`: the path
+/// is a folder to write into (report --output): only the blank checks.
+void checkOutputPath(const std::string& path, const std::string& what, bool folder = false);
+/// checkOutputPath for each of `options` that is given (files, or with `folders` folders).
+void checkOutputPaths(const Args& a, const std::vector<std::string>& options, bool folders = false);
 /// The items of a `sep`-separated list given to --option: none for "", else every item must be
 /// non-empty ("0,,1" and "a," are a UsageError naming the option, not silently shortened).
 std::vector<std::string> splitList(const std::string& s, const std::string& option, char sep = ',');

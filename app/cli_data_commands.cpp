@@ -219,7 +219,7 @@ int runConvert(const std::vector<std::string>& argv) {
     if (!args.has("to")) throw UsageError("convert needs --to libsvm|csv|npz");
     const std::string to = args.choice("to", {"libsvm", "csv", "npz"}, "");
     const std::string in = args.positional()[0], out = args.positional()[1];
-    if (out.empty()) throw UsageError("OUT is an empty output path (give the name of the file to write)");
+    checkOutputPath(out, "OUT");
     if (std::filesystem::exists(in) && std::filesystem::exists(out) && std::filesystem::equivalent(in, out))
         throw UsageError("convert: OUT is IN (" + out + "); choose another output file");
     // IN is a file or folder, or else the name of a bundled dataset.

@@ -294,7 +294,7 @@ int runRun(const std::vector<std::string>& argv) {
     for (const auto& s : argv)   // one shard of a sharded sweep: cli_sweep_commands.cpp
         if (s == "--shard" || s.starts_with("--shard=")) return runShardedRun(argv);
     const Args a(argv, {"output", "csv", "tex", "table", "format", "threads", "repetitions"}, {"quiet"});
-    refuseEmptyPaths(a, {"output", "csv", "tex", "table"});
+    checkOutputPaths(a, {"output", "csv", "tex", "table"});
     if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
     const std::string format = a.choice("format", {"text", "csv", "json"}, "text");
     ExperimentSpec spec = loadPresetOrFile(a.positional()[0]);
@@ -320,11 +320,17 @@ int runRun(const std::vector<std::string>& argv) {
     const bool failed = r.status == Status::Failed;
     if (failed)
         for (const auto& w : groupedWarnings(r.warnings)) std::cerr << "fdlab-cli: " << w << '\n';
-    if (a.has("output")) saveResultsJson(r, *a.value("output"));
-    if (a.has("csv")) saveCurvesCsv(r, *a.value("csv"));
-    if (a.has("tex")) saveCurvesTex(r, *a.value("tex"));
-    if (a.has("table")) saveCurvesTable(r, *a.value("table"));
-    if (!failed || !r.points.empty()) {
+    // Nor does it write files: a results file with no point replaced a good one of the same name.
+    const bool nothing = failed && r.points.empty();
+    if (nothing && (a.has("output") || a.has("csv") || a.has("tex") || a.has("table")))
+        std::cerr << "fdlab-cli: no point was computed: no file written\n";
+    if (!nothing) {
+        if (a.has("output")) saveResultsJson(r, *a.value("output"));
+        if (a.has("csv")) saveCurvesCsv(r, *a.value("csv"));
+        if (a.has("tex")) saveCurvesTex(r, *a.value("tex"));
+        if (a.has("table")) saveCurvesTable(r, *a.value("table"));
+    }
+    if (!nothing) {
         if (format == "json") std::cout << resultsToJson(r).dump(2) << '\n';
         else if (format == "csv") std::cout << curvesCsv(r);
         else printTable(r);
@@ -354,7 +360,7 @@ int runTrain(const std::vector<std::string>& argv) {
     const Args a(argv, valued, {});
     if (!a.has("learner")) throw UsageError("train needs --learner NAME");
     if (!a.has("output")) throw UsageError("train needs --output MODEL.json");
-    refuseEmptyPaths(a, {"output"});
+    checkOutputPaths(a, {"output"});
     const std::string learner = *a.value("learner");
     json params = json::object();
     if (a.has("params")) {
@@ -442,7 +448,7 @@ int runEval(const std::vector<std::string>& argv) {
 int runAttackCmd(const std::vector<std::string>& argv) {
     const Args a(argv, attackOptions({"model", "budget", "format", "png", "count"}), {});
     if (!a.has("model")) throw UsageError("attack needs --model MODEL.json");
-    refuseEmptyPaths(a, {"png"});
+    checkOutputPaths(a, {"png"});
     const std::string format = a.choice("format", {"csv", "json"}, "csv");
     AttackSpec at = attackFrom(a);   // option mistakes first, before any data is read
     const double budget = parseNumber(a.value("budget", "0"), "budget");
@@ -454,14 +460,6 @@ int runAttackCmd(const std::vector<std::string>& argv) {
     if (a.has("png") && !ps.test.imageShape)
         throw std::invalid_argument("--png draws image data: " + ps.test.name + " has no image shape");
     if (a.has("png") && count == 0) throw UsageError("--png draws the first --count instances: --count 0 draws none");
-    if (a.has("png")) {   // the plain mistakes, before the attack's time is spent (the rest: savePng)
-        const std::filesystem::path png = *a.value("png");
-        std::error_code ec;
-        if (std::filesystem::is_directory(png, ec)) throw UsageError("--png names a directory: '" + png.string() + "'");
-        if (!std::filesystem::is_symlink(std::filesystem::symlink_status(png, ec)) && !png.parent_path().empty() &&
-            !std::filesystem::is_directory(png.parent_path(), ec))
-            throw std::invalid_argument("--png " + png.string() + ": " + png.parent_path().string() + " is not a folder");
-    }
     const TrainedModel& m = md.model.trained;
     setAttackedClasses(at, a, ps.test);
     at = attackAtLevel(at, budget);

@@ -73,7 +73,7 @@ ExperimentResult loadFinishedRun(const std::string& path, const ExperimentSpec& 
 
 int runReport(const std::vector<std::string>& argv) {
     const Args a(argv, {"presets", "output", "threads", "repetitions", "results"}, {"quiet"});
-    refuseEmptyPaths(a, {"output"});
+    checkOutputPaths(a, {"output"}, true);
     if (!a.positional().empty()) throw UsageError("report takes no positional arguments (see --presets)");
     const std::string dir = a.value("output", "fdlab-report");
     std::vector<std::string> names = a.has("presets") ? splitList(*a.value("presets"), "presets") : claimPresets();

@@ -101,7 +101,7 @@ int runPlan(const std::vector<std::string>& argv) {
 
 int runMerge(const std::vector<std::string>& argv) {
     const Args a(argv, {"output", "csv", "tex", "table"}, {"quiet"});
-    refuseEmptyPaths(a, {"output", "csv", "tex", "table"});
+    checkOutputPaths(a, {"output", "csv", "tex", "table"});
     if (a.positional().empty()) throw UsageError("merge needs the part files (fdlab-cli run ... --shard i/N --output PART)");
     if (!a.has("output")) throw UsageError("merge needs --output RESULTS.json");
     std::vector<ShardPart> parts;
@@ -133,7 +133,7 @@ int runShardedRun(const std::vector<std::string>& argv) {
     const Args a(argv, {"output", "threads", "repetitions", "shard"}, {"quiet"});
     if (a.positional().size() != 1) throw UsageError("run needs exactly one EXPERIMENT.json or preset name");
     if (!a.has("output")) throw UsageError("run --shard needs --output PART.json");
-    refuseEmptyPaths(a, {"output"});
+    checkOutputPaths(a, {"output"});
     const ShardId id = [&] {
         try {
             return ShardId::parse(*a.value("shard"));

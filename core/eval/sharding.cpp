@@ -32,12 +32,13 @@ using json = nlohmann::json;
 constexpr const char* kPartFormat = "fdlab-results-part";
 
 int parseInt(const std::string& s, const std::string& option, const std::string& text) {
-    // Exactly the digits (stol also took " 1" and "+1"), as the CLI reads its other numbers.
+    // Exactly the digits (stol also took " 1" and "+1", from_chars "-0"), as the CLI reads its
+    // other numbers.
     long v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (!s.empty() && ec == std::errc() && end == s.data() + s.size() && v >= -1000000000L && v <= 1000000000L)
+    if (!s.empty() && s[0] >= '0' && s[0] <= '9' && ec == std::errc() && end == s.data() + s.size() && v <= 1000000000L)
         return static_cast<int>(v);
-    throw std::invalid_argument(option + " '" + text + "': expected i/N with integers 0 <= i < N");
+    throw std::invalid_argument(option + " '" + text + "': expected i/N with whole numbers 0 <= i < N <= 1000000000");
 }
 
 // Per-learner training weight: roughly the time of one training relative to a liblinear SVM
@@ -129,7 +130,7 @@ json numbersOf(const json& point) {
 ShardId ShardId::parse(const std::string& text, const std::string& option) {
     const auto slash = text.find('/');
     if (slash == std::string::npos)
-        throw std::invalid_argument(option + " '" + text + "': expected i/N with integers 0 <= i < N");
+        throw std::invalid_argument(option + " '" + text + "': expected i/N with whole numbers 0 <= i < N <= 1000000000");
     ShardId id;
     id.index = parseInt(text.substr(0, slash), option, text);
     id.count = parseInt(text.substr(slash + 1), option, text);

@@ -119,12 +119,16 @@ private slots:
         QCOMPARE(id.index, 2);
         QCOMPARE(id.count, 5);
         QCOMPARE(QString::fromStdString(id.str()), QString("2/5"));
-        for (const char* bad : {"4/4", "5/4", "0/0", "-1/3", "1", "a/2", "1/b", "1/2/3", "", " 1/2", "+1/2", "1/ 2"}) {
+        for (const char* bad : {"4/4", "5/4", "0/0", "-1/3", "1", "a/2", "1/b", "1/2/3", "", " 1/2", "+1/2", "1/ 2", "-0/2", "0/-0",
+                                "0/1000000001", "1000000000/1000000001"}) {
             const std::string e = errorOf([&] { ShardId::parse(bad); });
             QVERIFY2(e.find("--shard") != std::string::npos, bad);
             QVERIFY2(e.find('\n') == std::string::npos, bad);
         }
         QVERIFY(errorOf([] { planShards(smallSpec(), 0); }).find("--shards") != std::string::npos);
+        // Beyond the range the message says so (it read "0 <= i < N", which 0/1000000001 meets).
+        QVERIFY(errorOf([] { ShardId::parse("0/1000000001"); }).find("N <= 1000000000") != std::string::npos);
+        QCOMPARE(ShardId::parse("00/2").index, 0);   // leading zeros are still digits
     }
 
     void fingerprintIgnoresThreadsOnly() {
