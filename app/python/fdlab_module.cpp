@@ -103,20 +103,30 @@ T castArg(const py::handle& o, const char* name, const char* expected) {
                 throw py::value_error(std::string(name) + ": " + py::repr(o).cast<std::string>() + " is out of range (" +
                                       expected + " from " + std::to_string(std::numeric_limits<T>::min()) + " to " +
                                       std::to_string(std::numeric_limits<T>::max()) + ")");
+        // A str with a lone surrogate ("svm\udcff") said "expected a learner name (str), got str".
+        if constexpr (std::is_same_v<T, std::string>)
+            throw py::value_error(std::string(name) + ": " + py::repr(o).cast<std::string>() +
+                                  " is not UTF-8 text (it holds a lone surrogate)");
         throw py::type_error(std::string(name) + ": expected " + expected + ", got " + typeText(o));
     }
 }
 
-/// A path argument: a str or any os.PathLike (pathlib.Path), as a str.
+/// A path argument: a str, bytes or any os.PathLike (pathlib.Path), as the file system's bytes
+/// (os.fsencode: a name os.listdir returned with undecodable bytes, as lone surrogates, is the
+/// file's own name; it raised "Unable to cast Python instance to C++ type").
 std::string pathArg(const py::handle& o, const char* name) {
     const py::module_ os = py::module_::import("os");
-    if (!py::isinstance<py::str>(o) && !py::hasattr(o, "__fspath__"))
-        throw py::type_error(std::string(name) + ": expected a path (str or pathlib.Path), got " + typeText(o));
-    return os.attr("fsdecode")(os.attr("fspath")(o)).cast<std::string>();
+    if (!py::isinstance<py::str>(o) && !py::isinstance<py::bytes>(o) && !py::hasattr(o, "__fspath__"))
+        throw py::type_error(std::string(name) + ": expected a path (str, bytes or pathlib.Path), got " + typeText(o));
+    return os.attr("fsencode")(os.attr("fspath")(o)).cast<std::string>();
 }
 
+/// Raises the OSError subclass `type` for `path` (file system bytes, shown as os.fsdecode does).
 [[noreturn]] void raiseOsError(const char* type, int errnum, const std::string& what, const std::string& path) {
-    py::object exc = py::module_::import("builtins").attr(type)(errnum, what, path);
+    const py::object name = py::module_::import("os").attr("fsdecode")(py::bytes(path));
+    const py::object text = py::reinterpret_steal<py::object>(
+        PyUnicode_DecodeUTF8(what.data(), static_cast<Py_ssize_t>(what.size()), "surrogateescape"));
+    py::object exc = py::module_::import("builtins").attr(type)(errnum, text, name);
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
     throw py::error_already_set();
 }
@@ -124,7 +134,7 @@ std::string pathArg(const py::handle& o, const char* name) {
 /// A path to read: FileNotFoundError (an OSError) when nothing is there.
 std::string inputPath(const py::handle& o, const char* name) {
     std::string path = pathArg(o, name);
-    if (!py::module_::import("os.path").attr("exists")(path).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such file or directory", path);
+    if (!py::module_::import("os.path").attr("exists")(py::bytes(path)).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such file or directory", path);
     return path;
 }
 
@@ -134,8 +144,12 @@ std::string outputPath(const py::handle& o, const char* name) {
     // "" said ": cannot replace file: No such file or directory", naming nothing.
     if (path.empty()) throw py::value_error(std::string(name) + ": empty output path (give the name of the file to write)");
     const py::module_ osPath = py::module_::import("os.path");
-    const std::string dir = osPath.attr("dirname")(osPath.attr("abspath")(path)).cast<std::string>();
-    if (!osPath.attr("isdir")(dir).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such directory: " + dir, path);
+    const py::bytes p(path);
+    // "." or "d/" raised a bare RuntimeError(".: is a directory") from the writer.
+    if (osPath.attr("isdir")(p).cast<bool>() && !osPath.attr("islink")(p).cast<bool>())
+        raiseOsError("IsADirectoryError", EISDIR, "Is a directory", path);
+    const std::string dir = osPath.attr("dirname")(osPath.attr("abspath")(p)).cast<std::string>();
+    if (!osPath.attr("isdir")(py::bytes(dir)).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such directory: " + dir, path);
     return path;
 }
 
@@ -288,6 +302,18 @@ bool checkColumns(const Features& f, const Index* ix) {
     return canonical;
 }
 
+/// A CSR index array (indptr or indices) as int64. uint64 values beyond int64 were wrapped into
+/// negative numbers (the messages said "column index -9223372036854775807").
+py::array_t<std::int64_t> csrIndexArray(const py::array& a, const char* what) {
+    if (a.dtype().kind() == 'u' && a.dtype().itemsize() >= 8 && a.size() > 0) {
+        const py::object largest = a.attr("max")();
+        if (largest.cast<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max()))
+            throw std::invalid_argument(std::string("X: the sparse matrix's ") + what + " holds " +
+                                        py::str(largest).cast<std::string>() + ", beyond any index");
+    }
+    return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
 void readSparse(Features& f, const py::handle& X, std::optional<int> expectedCols) {
     f.sparse = true;
     const std::string format = py::hasattr(X, "format") ? py::str(X.attr("format")).cast<std::string>() : "";
@@ -329,7 +355,7 @@ void readSparse(Features& f, const py::handle& X, std::optional<int> expectedCol
     if (ind.size() != dat.size())
         throw std::invalid_argument("X: the sparse matrix has " + std::to_string(ind.size()) + " indices but " +
                                     std::to_string(dat.size()) + " values");
-    const auto p = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(indptr);
+    const auto p = csrIndexArray(indptr, "indptr");
     f.rowStart.assign(p.data(), p.data() + p.size());
     if (f.rowStart[0] != 0) throw std::invalid_argument("X: the sparse matrix's indptr starts at " + std::to_string(f.rowStart[0]) + ", not 0");
     for (int i = 0; i < f.rows; ++i)
@@ -346,7 +372,7 @@ void readSparse(Features& f, const py::handle& X, std::optional<int> expectedCol
         f.colIndex = static_cast<const std::int32_t*>(ind.data());
         canonical = checkColumns(f, f.colIndex);
     } else {
-        const auto wide = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(ind);
+        const auto wide = csrIndexArray(ind, "indices");
         canonical = checkColumns(f, wide.data());
         f.ownIndex.resize(std::size_t(f.rowStart.back()));
         std::transform(wide.data(), wide.data() + f.rowStart.back(), f.ownIndex.begin(), [](std::int64_t j) { return static_cast<std::int32_t>(j); });
@@ -1391,6 +1417,12 @@ PYBIND11_MODULE(_fdlab, m) {
             PyErr_SetObject(PyExc_ValueError, text(jsonErrorText(e)).ptr());
         } catch (const std::invalid_argument& e) {
             PyErr_SetObject(PyExc_ValueError, text(e.what()).ptr());
+        } catch (const py::builtin_exception&) {
+            throw;   // pybind11's own (py::value_error...) keep their types
+        } catch (const std::runtime_error& e) {
+            // A file name with undecodable bytes in the message (a write that failed) raised
+            // UnicodeDecodeError instead of the error.
+            PyErr_SetObject(PyExc_RuntimeError, text(e.what()).ptr());
         }
     });
 
@@ -1487,7 +1519,7 @@ PYBIND11_MODULE(_fdlab, m) {
     }, py::arg("path"),
           "load(path, **options) -> (X, y, info)\n\n"
           "Reads an IDX, CSV, LIBSVM or ARFF file (or a text corpus) with FDLab's loaders; returns as bundled().\n"
-          "path: a str or pathlib.Path (FileNotFoundError when nothing is there).\n"
+          "path: a str, bytes or pathlib.Path (FileNotFoundError when nothing is there).\n"
           "Options: storage='auto'|'dense'|'sparse', label=COLUMN (CSV), separator=',', class_attribute=NAME\n"
           "(ARFF), missing='impute'|'drop-row'|'error' (ARFF), text_column=COL, weighting='binary'|'tf'|'tf-idf',\n"
           "min_df=2, idx_labels=PATH. Class names are sorted numerically when all numeric, else\n"
@@ -1615,7 +1647,7 @@ PYBIND11_MODULE(_fdlab, m) {
         .def_property_readonly("n_features", &Model::features, "Number of input features.")
         .def("save", [](const Model& self, const py::object& path) { writeFromPython(outputPath(path, "path"), self.text()); },
              py::arg("path"),
-             "save(path)\n\nWrites the model file the CLI and the GUI read (atomic; path a str or pathlib.Path; ValueError when\n"
+             "save(path)\n\nWrites the model file the CLI and the GUI read (atomic; path a str, bytes or pathlib.Path; ValueError when\n"
              "empty, FileNotFoundError when its directory does not exist): linear models as fdlab-linear-model JSON, kernel SVMs as\n"
              "fdlab-kernel-svm, trees/kNN/nets/ensembles as fdlab-classifier. The labels' dtype is recorded, so\n"
              "load_model() predicts in it again.")
@@ -1707,7 +1739,7 @@ PYBIND11_MODULE(_fdlab, m) {
         return modelFromFileText(text, file);
     }, py::arg("path"),
           "load_model(path) -> Model\n\nAny FDLab model file (linear, kernel SVM, classifier), e.g. one written by\n"
-          "fdlab-cli train, the GUI or Model.save (path a str or pathlib.Path; FileNotFoundError when missing).\n"
+          "fdlab-cli train, the GUI or Model.save (path a str, bytes or pathlib.Path; FileNotFoundError when missing).\n"
           "A file that records a scaling (fdlab-cli train --scale) applies it to X in every call, as the CLI does.\n"
           "Raises fdlab.DataError naming the file for a broken one.");
 

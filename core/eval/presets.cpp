@@ -93,7 +93,12 @@ std::vector<PresetInfo> listPresets() {
     return out;
 }
 
-std::string noPresetsMessage() { return "no presets in " + presetsDir() + "; FDLAB_PRESETS_DIR names another folder"; }
+std::string noPresetsMessage() {
+    // Set to an empty folder, "FDLAB_PRESETS_DIR names another folder" read as if it were unset.
+    const char* env = std::getenv("FDLAB_PRESETS_DIR");
+    if (env && *env) return "no presets in " + presetsDir() + " (the folder FDLAB_PRESETS_DIR names)";
+    return "no presets in " + presetsDir() + "; set FDLAB_PRESETS_DIR to the folder that holds them";
+}
 
 ExperimentSpec loadPresetOrFile(const std::string& nameOrPath) {
     std::error_code ec;

@@ -63,7 +63,7 @@ BIG = np.arange(2000 * 30, dtype=np.float64).reshape(2000, 30)
     (lambda m, X, y: fdlab.attack(m, X, y, threat="worst-case-count", budget="3"), "budget: expected a number, got str"),
     (lambda m, X, y: fdlab.attack(m, X, y, threat="fixed-deletion", features="ab"), "features: expected a sequence of ints"),
     (lambda m, X, y: fdlab.attack(m, X, y, threat="group-corruption", regions=3), "regions: expected (rows, cols), got int"),
-    (lambda m, X, y: fdlab.load(42), "path: expected a path (str or pathlib.Path), got int"),
+    (lambda m, X, y: fdlab.load(42), "path: expected a path (str, bytes or pathlib.Path), got int"),
     (lambda m, X, y: m.predict(X, X), "Model.predict() takes 1 positional argument"),
     (lambda m, X, y: m.save(3), "path: expected a path"),
     (lambda m, X, y: fdlab.run("globerson-toy", threads="2"), "threads: expected an int, got str"),

@@ -6,6 +6,8 @@ of 50,000,000 crashed the interpreter, -3 gave a wrong score), crashed on a non-
 returned nan (predict: the first class) for NaN features; predict returned str class names for a
 model trained on integer labels.
 """
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -575,3 +577,47 @@ def test_names_that_are_not_text_are_refused_naming_the_argument(tmp_path):
     m = fdlab.train("svm", X, y, feature_names=[b"a", "b", "caf\u00e9".encode()])
     m.save(str(tmp_path / "m.json"))
     assert fdlab.load_model(str(tmp_path / "m.json")).feature_names == ["a", "b", "caf\u00e9"]
+
+
+def test_csr_index_arrays_beyond_int64_are_named_as_they_are(vote, model):
+    """uint64 CSR indices of 2^63 or more were wrapped: 'column index -9223372036854775807', an
+    indptr 'starting at' a negative number, or one ending beyond int64 'decreasing at row 3'."""
+    X, _ = vote
+    A = csr_with(X, indices=sp.csr_matrix(X).indices.astype(np.uint64))
+    A.indices[1] = 2**63 + 1
+    with pytest.raises(ValueError, match=r"^X: the sparse matrix's indices holds 9223372036854775809, beyond any index"):
+        model.decision_function(A)
+    A = csr_with(X, indptr=sp.csr_matrix(X).indptr.astype(np.uint64))
+    A.indptr[-1] = 2**63 + 4
+    with pytest.raises(ValueError, match=r"^X: the sparse matrix's indptr holds 9223372036854775812, beyond any index"):
+        model.decision_function(A)
+    A = csr_with(X, indices=sp.csr_matrix(X).indices.astype(np.uint64))   # in range: read as before
+    np.testing.assert_array_equal(model.decision_function(A), model.decision_function(X))
+
+
+def test_paths_are_the_file_systems_own_names(tmp_path, model):
+    """A directory as the file to write raised a bare RuntimeError('.: is a directory'); a file
+    name with undecodable bytes (as os.listdir returns it) raised 'Unable to cast Python instance
+    to C++ type' in save() and load_model()."""
+    with pytest.raises(IsADirectoryError):
+        model.save(str(tmp_path))
+    with pytest.raises(IsADirectoryError):
+        model.save(str(tmp_path) + "/")
+    raw = bytes(tmp_path) + b"/m\xfe.json"
+    name = os.fsdecode(raw)   # 'm\udcfe.json'
+    model.save(name)
+    assert os.path.isfile(raw)
+    again = fdlab.load_model(name)
+    X = np.eye(again.n_features)[:2]
+    np.testing.assert_array_equal(fdlab.load_model(raw).decision_function(X), model.decision_function(X))
+    np.testing.assert_array_equal(again.decision_function(X), model.decision_function(X))
+    with pytest.raises(FileNotFoundError) as e:
+        fdlab.load_model(os.fsdecode(bytes(tmp_path) + b"/none\xff.json"))
+    assert e.value.filename == os.fsdecode(bytes(tmp_path) + b"/none\xff.json")
+
+
+def test_a_name_with_a_lone_surrogate_is_not_called_a_non_str():
+    """train('svm\\udcff', ...) said 'name: expected a learner name (str), got str'."""
+    X = np.random.RandomState(0).randn(20, 3)
+    with pytest.raises(ValueError, match=r"not UTF-8 text \(it holds a lone surrogate\)"):
+        fdlab.train("svm\udcff", X, (X[:, 0] > 0).astype(int))
