@@ -260,6 +260,33 @@ private slots:
         QCOMPARE(curves->keptCurveCount(), 0);   // step 1 has no earlier experiment
     }
 
+    void openedAtAStepThatComparesRunsTheEarlierExperimentFirst() {
+        // Lesson b opened at step 2 (--lesson-step 2, a teacher's jump): the step's text speaks of
+        // step 1's dashed curve, which was not there since step 1 never ran. Step 1's experiment
+        // runs first, then step 2's, with step 1's curve kept beside it.
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        LessonDock* dock = addLessons(w);
+        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
+        QSignalSpy runs(&w, &MainWindow::runStarted);
+        QVERIFY(dock->startLesson(QString("b-random-versus-worst-case"), 1));
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QCOMPARE(runs.count(), 2);
+        QCOMPARE(w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
+        auto* curves = w.findChild<CurvePlot*>();
+        QVERIFY(curves);
+        QCOMPARE(curves->keptCurveCount(), 1);
+        QCOMPARE(curves->keptLabel(), QString("step 1: random-deletion"));
+        QCOMPARE(curves->keptPointCount(0), 4);
+        // The observation is step 2's own, on step 2's run.
+        const Lesson lesson = loadLessonFile(lessonsDir() + "/b-random-versus-worst-case.json");
+        QCOMPARE(dock->observation()->text, observeStep(lesson, 1, *w.lastResult()).text);
+        dock->next();   // step 3 keeps the experiment: no run
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QCOMPARE(runs.count(), 2);
+        QCOMPARE(curves->keptCurveCount(), 1);
+    }
+
     void throughTheStateCommand() {
         // The dock over ExperimentController::apply (the application's one state command): each
         // step becomes one StateChange; the observation shown is core's on the controller's run.

@@ -199,8 +199,25 @@ void LessonDock::applyStep(bool forceRun) {
         m_runsLesson = m_lesson;
     }
     change.keep = KeptCurves{};
+    const int previousAsked = m_previousRun;
+    m_previousRun = -1;
     if (owner > 0) {
         const int previous = experimentOwner(l, owner - 1);
+        if (m_runs.find(previous) == m_runs.end() && previousAsked != previous) {
+            // Opened at this step (--lesson-step, the picker, a teacher's jump): the earlier
+            // experiment this step compares with has not run, and the step's text spoke of its
+            // dashed curve that was not there. It runs first (once), then this step's.
+            LessonStateChange first;
+            first.spec = l.steps[static_cast<std::size_t>(previous)].experiment;
+            first.run = true;
+            m_previousRun = previous;
+            m_awaitingRun = false;
+            m_jobs->discard();
+            setObservationHtml("<i>" + tr("Running step %1's experiment first, to compare this step with...").arg(previous + 1) +
+                               "</i>");
+            m_host->apply(first);
+            return;
+        }
         if (const auto it = m_runs.find(previous); it != m_runs.end()) {
             // Named by the step, and by its threat when this step's differs ("step 1: random-deletion").
             const std::string& threat = it->second.spec.attack.threat;
@@ -257,6 +274,13 @@ void LessonDock::reopened() {
 }
 
 void LessonDock::onRunFinished(const ExperimentResult& r) {
+    if (m_previousRun >= 0) {   // the earlier experiment this step compares with (applyStep)
+        const Lesson& l = m_lessons[static_cast<std::size_t>(m_lesson)];
+        if (!sameExperiment(r.spec, l.steps[static_cast<std::size_t>(m_previousRun)].experiment)) return;
+        if (r.status != Status::Cancelled && r.status != Status::Failed && m_runsLesson == m_lesson) m_runs[m_previousRun] = r;
+        applyStep(false);   // this step's run now (without the comparison if that run failed)
+        return;
+    }
     // A run the student started, or one abandoned for the step's: the lesson's numbers stay its own.
     if (!m_awaitingRun || !sameExperiment(r.spec, m_lessons[static_cast<std::size_t>(m_stepRunLesson)]
                                                          .steps[static_cast<std::size_t>(m_stepRunStep)]
@@ -274,6 +298,10 @@ void LessonDock::onRunFinished(const ExperimentResult& r) {
 }
 
 void LessonDock::onRunFailed(const QString& message) {
+    if (m_previousRun >= 0) {   // the comparison's run: the step's own runs without it
+        applyStep(false);
+        return;
+    }
     if (!m_awaitingRun) return;
     m_awaitingRun = false;
     setObservationHtml("<b>" + tr("The step's run failed:") + "</b> " + message.toHtmlEscaped());

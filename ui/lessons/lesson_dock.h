@@ -79,6 +79,8 @@ private:
     /// a new experiment keeps the previous experiment's curves on the Curves tab (dashed).
     std::map<int, fdlab::ExperimentResult> m_runs;
     int m_runsLesson = -1;
+    /// The earlier step whose experiment is running first, for this step to compare with (-1: none).
+    int m_previousRun = -1;
     /// The curves the current step keeps on the Curves tab (none: empty label).
     fdlab::KeptCurves m_kept;
     std::optional<fdlab::Observation> m_observation;
