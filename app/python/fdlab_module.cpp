@@ -143,6 +143,9 @@ std::string outputPath(const py::handle& o, const char* name) {
     std::string path = pathArg(o, name);
     // "" said ": cannot replace file: No such file or directory", naming nothing.
     if (path.empty()) throw py::value_error(std::string(name) + ": empty output path (give the name of the file to write)");
+    if (path.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw py::value_error(std::string(name) + ": the output path " + py::repr(py::str(path)).cast<std::string>() +
+                              " is only blanks");
     const py::module_ osPath = py::module_::import("os.path");
     const py::bytes p(path);
     // "." or "d/" raised a bare RuntimeError(".: is a directory") from the writer.
@@ -1109,6 +1112,8 @@ std::vector<std::string> splitComma(const std::string& s) {
 std::vector<std::string> nameList(const py::object& o, const char* name) {
     if (o.is_none()) return {};
     if (py::isinstance<py::str>(o)) return splitComma(objectLabelName(o, name));
+    // b"a,b" was iterated as the integers 97, 44, 98; bytes are text here, as bytes labels are.
+    if (py::isinstance<py::bytes>(o)) return splitComma(objectLabelName(o, name));
     if (!py::isinstance<py::iterable>(o)) throw py::type_error(std::string(name) + ": expected a list of class names or 'A,B', got " + typeText(o));
     std::vector<std::string> out;
     // A class given as a value is named as a label of that value is (objectLabelName): a float

@@ -475,6 +475,8 @@ def test_an_empty_output_path_is_named(tmp_path):
         m.save("")
     with pytest.raises(ValueError, match=r"^path: empty output path"):
         fdlab.export_curves(str(tmp_path / "results.json"), "")
+    with pytest.raises(ValueError, match=r"^path: the output path ' ' is only blanks"):
+        m.save(" ")   # wrote a file named ' ' (fdlab-cli refuses it too)
 
 
 def test_a_model_made_by_new_raises_instead_of_crashing(vote):
@@ -621,3 +623,13 @@ def test_a_name_with_a_lone_surrogate_is_not_called_a_non_str():
     X = np.random.RandomState(0).randn(20, 3)
     with pytest.raises(ValueError, match=r"not UTF-8 text \(it holds a lone surrogate\)"):
         fdlab.train("svm\udcff", X, (X[:, 0] > 0).astype(int))
+
+
+def test_classes_as_one_bytes_string_are_names():
+    """classes=b"no,ok" was iterated as the integers 110, 111, 44, ... and refused every label."""
+    X = np.random.RandomState(0).randn(30, 3)
+    y = np.where(X[:, 0] > 0, b"ok", b"no")
+    a = fdlab.train("svm", X, y, classes=b"no,ok")
+    b = fdlab.train("svm", X, y, classes="no,ok")
+    assert list(a.classes) == list(b.classes)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
