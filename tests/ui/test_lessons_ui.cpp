@@ -14,6 +14,7 @@
 #include "ui/lessons/start_page.h"
 #include "ui/main_window.h"
 #include "ui/plots/curve_plot.h"
+#include "ui/plots/heatmap_view.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -263,7 +264,9 @@ private slots:
     void openedAtAStepThatComparesRunsTheEarlierExperimentFirst() {
         // Lesson b opened at step 2 (--lesson-step 2, a teacher's jump): the step's text speaks of
         // step 1's dashed curve, which was not there since step 1 never ran. Step 1's experiment
-        // runs first, then step 2's, with step 1's curve kept beside it.
+        // runs first on the dock's own worker, then step 2's as the window's run, with step 1's
+        // curve kept beside it and the step's own budget and instance in the Heatmaps tab (with
+        // step 1 as a window run, its heatmaps took them).
         MainWindow w;
         w.setProperty("quietErrors", true);
         LessonDock* dock = addLessons(w);
@@ -271,7 +274,7 @@ private slots:
         QSignalSpy runs(&w, &MainWindow::runStarted);
         QVERIFY(dock->startLesson(QString("b-random-versus-worst-case"), 1));
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
-        QCOMPARE(runs.count(), 2);
+        QCOMPARE(runs.count(), 1);
         QCOMPARE(w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
         auto* curves = w.findChild<CurvePlot*>();
         QVERIFY(curves);
@@ -283,8 +286,25 @@ private slots:
         QCOMPARE(dock->observation()->text, observeStep(lesson, 1, *w.lastResult()).text);
         dock->next();   // step 3 keeps the experiment: no run
         QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
-        QCOMPARE(runs.count(), 2);
+        QCOMPARE(runs.count(), 1);
         QCOMPARE(curves->keptCurveCount(), 1);
+    }
+
+    void openedAtALaterStepShowsTheStepsOwnView() {
+        // Lesson e opened at step 3 (prices): step 1's experiment runs first for the comparison;
+        // the Heatmaps tab then shows step 3's budget N = 3 and instance 6, which its observation
+        // speaks of (run as a window run, step 1's heatmaps took them and N = 2, instance 1 stayed).
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        LessonDock* dock = addLessons(w);
+        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
+        QSignalSpy ready(&w, &MainWindow::heatmapsReady);
+        QVERIFY(dock->startLesson(QString("e-features-with-prices"), 2));
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 120000);
+        auto* view = static_cast<HeatmapView*>(w.heatmapView());
+        QTRY_COMPARE_WITH_TIMEOUT(view->instance(), 6, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->budget(), 3.0, 20000);
     }
 
     void throughTheStateCommand() {

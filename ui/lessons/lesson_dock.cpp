@@ -196,26 +196,31 @@ void LessonDock::applyStep(bool forceRun) {
     // under step 2's worst case), when that step ran in this lesson; else none are kept.
     if (m_runsLesson != m_lesson) {
         m_runs.clear();
+        m_comparisonFailed.clear();
         m_runsLesson = m_lesson;
     }
     change.keep = KeptCurves{};
-    const int previousAsked = m_previousRun;
-    m_previousRun = -1;
     if (owner > 0) {
         const int previous = experimentOwner(l, owner - 1);
-        if (m_runs.find(previous) == m_runs.end() && previousAsked != previous) {
+        if (m_runs.find(previous) == m_runs.end() && !m_comparisonFailed.count(previous)) {
             // Opened at this step (--lesson-step, the picker, a teacher's jump): the earlier
             // experiment this step compares with has not run, and the step's text spoke of its
-            // dashed curve that was not there. It runs first (once), then this step's.
-            LessonStateChange first;
-            first.spec = l.steps[static_cast<std::size_t>(previous)].experiment;
-            first.run = true;
-            m_previousRun = previous;
+            // dashed curve that was not there. It runs first, on the dock's own worker (not as the
+            // window's run: that one's heatmaps, still being prepared, took the step's budget and
+            // instance), then this step's as usual.
+            const ExperimentSpec spec = l.steps[static_cast<std::size_t>(previous)].experiment;
+            const int lesson = m_lesson;
             m_awaitingRun = false;
-            m_jobs->discard();
             setObservationHtml("<i>" + tr("Running step %1's experiment first, to compare this step with...").arg(previous + 1) +
                                "</i>");
-            m_host->apply(first);
+            auto done = [this, lesson, previous](const std::optional<ExperimentResult>& r) {
+                if (m_lesson != lesson || m_runsLesson != lesson) return;
+                if (r && r->status != Status::Cancelled && r->status != Status::Failed) m_runs[previous] = *r;
+                else m_comparisonFailed.insert(previous);   // this step runs without it
+                applyStep(false);
+            };
+            m_jobs->run([spec](const JobContext& c) { return std::optional<ExperimentResult>(runExperiment(spec, c.control())); },
+                        done, [done](const QString&) { done(std::nullopt); });
             return;
         }
         if (const auto it = m_runs.find(previous); it != m_runs.end()) {
@@ -274,13 +279,6 @@ void LessonDock::reopened() {
 }
 
 void LessonDock::onRunFinished(const ExperimentResult& r) {
-    if (m_previousRun >= 0) {   // the earlier experiment this step compares with (applyStep)
-        const Lesson& l = m_lessons[static_cast<std::size_t>(m_lesson)];
-        if (!sameExperiment(r.spec, l.steps[static_cast<std::size_t>(m_previousRun)].experiment)) return;
-        if (r.status != Status::Cancelled && r.status != Status::Failed && m_runsLesson == m_lesson) m_runs[m_previousRun] = r;
-        applyStep(false);   // this step's run now (without the comparison if that run failed)
-        return;
-    }
     // A run the student started, or one abandoned for the step's: the lesson's numbers stay its own.
     if (!m_awaitingRun || !sameExperiment(r.spec, m_lessons[static_cast<std::size_t>(m_stepRunLesson)]
                                                          .steps[static_cast<std::size_t>(m_stepRunStep)]
@@ -298,10 +296,6 @@ void LessonDock::onRunFinished(const ExperimentResult& r) {
 }
 
 void LessonDock::onRunFailed(const QString& message) {
-    if (m_previousRun >= 0) {   // the comparison's run: the step's own runs without it
-        applyStep(false);
-        return;
-    }
     if (!m_awaitingRun) return;
     m_awaitingRun = false;
     setObservationHtml("<b>" + tr("The step's run failed:") + "</b> " + message.toHtmlEscaped());

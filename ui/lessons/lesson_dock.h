@@ -13,6 +13,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 class QComboBox;
@@ -79,8 +80,9 @@ private:
     /// a new experiment keeps the previous experiment's curves on the Curves tab (dashed).
     std::map<int, fdlab::ExperimentResult> m_runs;
     int m_runsLesson = -1;
-    /// The earlier step whose experiment is running first, for this step to compare with (-1: none).
-    int m_previousRun = -1;
+    /// Steps of the current lesson whose experiment, run only for a later step to compare with,
+    /// failed: not tried again.
+    std::set<int> m_comparisonFailed;
     /// The curves the current step keeps on the Curves tab (none: empty label).
     fdlab::KeptCurves m_kept;
     std::optional<fdlab::Observation> m_observation;
