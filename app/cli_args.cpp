@@ -121,14 +121,24 @@ void checkOutputPath(const std::string& path, const std::string& what, bool fold
     if (path.empty()) throw UsageError(what + ": empty output path (give the name of the file or folder to write)");
     if (path.find_first_not_of(" \t\r\n") == std::string::npos)
         throw UsageError(what + ": the output path '" + path + "' is only blanks");
-    if (folder) return;
     namespace fs = std::filesystem;
-    const fs::path p = path;
     std::error_code ec;
-    if (path.back() == '/' || (fs::is_directory(p, ec) && !fs::is_symlink(fs::symlink_status(p, ec))))
+    if (folder) {   // report --output: a folder, made if missing (an existing file said "filesystem error")
+        if (fs::exists(path, ec) && !fs::is_directory(path, ec))
+            throw UsageError(what + " names a file, not a folder: '" + path + "'");
+        return;
+    }
+    if (path.back() == '/' || fs::is_directory(path, ec))   // also through a symbolic link
         throw UsageError(what + " names a directory: '" + path + "' (give a file name)");
-    if (fs::is_symlink(fs::symlink_status(p, ec))) return;
-    const fs::path parent = p.parent_path();
+    // The file the writer replaces: at the end of a chain of symbolic links (a dangling one to a
+    // missing folder ran the whole experiment, then failed), else the path itself.
+    fs::path target = path;
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+        const fs::path next = fs::read_symlink(target, ec);
+        if (ec) break;
+        target = next.is_absolute() ? next : target.parent_path() / next;
+    }
+    const fs::path parent = target.parent_path();
     if (!parent.empty() && !fs::is_directory(parent, ec))
         throw std::invalid_argument(what + " " + path + ": " + parent.string() + " is not a folder");
 }

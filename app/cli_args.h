@@ -79,10 +79,10 @@ private:
 };
 
 /// The plain mistakes in a file to write, before any work is spent (a run used to finish and
-/// only then say "d/: is a directory"): an empty or all-blank path or one naming a directory is
-/// a UsageError, a folder that does not exist std::invalid_argument; both name `what` ("--csv",
-/// "OUT"). A symbolic link is left to the writer (core/util/atomic_file.h). `folder`: the path
-/// is a folder to write into (report --output): only the blank checks.
+/// only then say "d/: is a directory"): an empty or all-blank path or one naming a directory
+/// (also through symbolic links) is a UsageError, a folder that does not exist (for a link: at
+/// the end of its chain) std::invalid_argument; both name `what` ("--csv", "OUT"). `folder`: the
+/// path is a folder to write into, made if missing (report --output): a file there is a UsageError.
 void checkOutputPath(const std::string& path, const std::string& what, bool folder = false);
 /// checkOutputPath for each of `options` that is given (files, or with `folders` folders).
 void checkOutputPaths(const Args& a, const std::vector<std::string>& options, bool folders = false);

@@ -327,6 +327,8 @@ endif()
 # A directory, a blank name or a missing folder as the file to write is found before any work (a
 # run finished, then said "d/: is a directory"): exit 2 for the first two, 3 for the folder.
 file(MAKE_DIRECTORY ${TMP}/outdir)
+file(CREATE_LINK ${TMP}/outdir ${TMP}/outdir-link SYMBOLIC)
+file(CREATE_LINK ${TMP}/no-such-folder/x.out ${TMP}/dangling-link SYMBOLIC)
 foreach(cmd "train;--bundled;heart_scale;--learner;svm;--output" "run;${TMP}/kfold.json;--csv" "run;${TMP}/kfold.json;--output"
             "run;${TMP}/kfold.json;--shard;0/1;--output" "merge;${TMP}/part.json;--output"
             "attack;--model;${TMP}/heart.json;--bundled;heart_scale;--budget;1;--png")
@@ -334,6 +336,10 @@ foreach(cmd "train;--bundled;heart_scale;--learner;svm;--output" "run;${TMP}/kfo
   expect_match("${err}" "names a directory: '${TMP}/outdir/'" "${cmd} into a directory")
   run_cli(2 out err ${cmd} ${TMP}/outdir)
   expect_match("${err}" "names a directory" "${cmd} into a directory (no slash)")
+  run_cli(2 out err ${cmd} ${TMP}/outdir-link)
+  expect_match("${err}" "names a directory" "${cmd} into a link to a directory")
+  run_cli(3 out err ${cmd} ${TMP}/dangling-link)
+  expect_match("${err}" "no-such-folder is not a folder" "${cmd} through a link into a missing folder")
   run_cli(2 out err ${cmd} " ")
   expect_match("${err}" "is only blanks" "${cmd} to a blank name")
   run_cli(3 out err ${cmd} ${TMP}/no-such-folder/x.out)
@@ -342,6 +348,9 @@ foreach(cmd "train;--bundled;heart_scale;--learner;svm;--output" "run;${TMP}/kfo
     message(FATAL_ERROR "${cmd}: printed before refusing its output path: ${out}")
   endif()
 endforeach()
+file(WRITE ${TMP}/a-file "x")
+run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/a-file)
+expect_match("${err}" "--output names a file, not a folder" "report --output onto a file")
 execute_process(COMMAND ${CLI} convert vote --to csv ${TMP}/outdir RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "OUT names a directory")
   message(FATAL_ERROR "convert into a directory: exit ${rc}\n${err}")
