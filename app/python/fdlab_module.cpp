@@ -118,7 +118,10 @@ std::string pathArg(const py::handle& o, const char* name) {
     const py::module_ os = py::module_::import("os");
     if (!py::isinstance<py::str>(o) && !py::isinstance<py::bytes>(o) && !py::hasattr(o, "__fspath__"))
         throw py::type_error(std::string(name) + ": expected a path (str, bytes or pathlib.Path), got " + typeText(o));
-    return os.attr("fsencode")(os.attr("fspath")(o)).cast<std::string>();
+    std::string path = os.attr("fsencode")(os.attr("fspath")(o)).cast<std::string>();
+    // "victim.json\0.bak" replaced victim.json (the C library stops at the NUL); open() refuses it.
+    if (path.find('\0') != std::string::npos) throw py::value_error(std::string(name) + ": embedded null byte in the path");
+    return path;
 }
 
 /// Raises the OSError subclass `type` for `path` (file system bytes, shown as os.fsdecode does).
@@ -149,7 +152,7 @@ std::string outputPath(const py::handle& o, const char* name) {
     const py::module_ osPath = py::module_::import("os.path");
     const py::bytes p(path);
     // "." or "d/" raised a bare RuntimeError(".: is a directory") from the writer.
-    if (osPath.attr("isdir")(p).cast<bool>() && !osPath.attr("islink")(p).cast<bool>())
+    if (osPath.attr("isdir")(p).cast<bool>())   // also through a symbolic link
         raiseOsError("IsADirectoryError", EISDIR, "Is a directory", path);
     const std::string dir = osPath.attr("dirname")(osPath.attr("abspath")(p)).cast<std::string>();
     if (!osPath.attr("isdir")(py::bytes(dir)).cast<bool>()) raiseOsError("FileNotFoundError", ENOENT, "No such directory: " + dir, path);
@@ -709,10 +712,16 @@ py::array labelsOut(const Dataset& d) {
     return py::module_::import("numpy").attr("array")(l, py::arg("dtype") = "str");
 }
 
+/// Text that may hold a file name's undecodable bytes, as os.fsdecode gives it (lone
+/// surrogates): load(b"tiny\xff.libsvm") raised UnicodeDecodeError from the info dict.
+py::object fsText(const std::string& s) {
+    return py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape"));
+}
+
 py::dict infoOut(const Dataset& d) {
     py::dict info;
-    info["name"] = d.name;
-    info["provenance"] = d.provenance;
+    info["name"] = fsText(d.name);
+    info["provenance"] = fsText(d.provenance);
     info["class_names"] = d.classNames;
     info["feature_names"] = d.featureNameList();
     info["image_shape"] = d.imageShape ? py::object(py::make_tuple(d.imageShape->rows, d.imageShape->cols)) : py::none();
@@ -1114,6 +1123,7 @@ std::vector<std::string> nameList(const py::object& o, const char* name) {
     if (py::isinstance<py::str>(o)) return splitComma(objectLabelName(o, name));
     // b"a,b" was iterated as the integers 97, 44, 98; bytes are text here, as bytes labels are.
     if (py::isinstance<py::bytes>(o)) return splitComma(objectLabelName(o, name));
+    if (PyByteArray_Check(o.ptr())) return nameList(py::module_::import("builtins").attr("bytes")(o), name);
     if (!py::isinstance<py::iterable>(o)) throw py::type_error(std::string(name) + ": expected a list of class names or 'A,B', got " + typeText(o));
     std::vector<std::string> out;
     // A class given as a value is named as a label of that value is (objectLabelName): a float
@@ -1184,8 +1194,7 @@ auto runInterruptibly(Work work, std::stop_source& stop, Poll poll, Message canc
 
 py::object runExperimentPy(const py::object& presetOrFile, const py::object& threads, const py::object& repetitions,
                            const py::object& onPoint) {
-    ExperimentSpec spec = loadPresetOrFile(py::isinstance<py::str>(presetOrFile) ? presetOrFile.cast<std::string>()
-                                                                               : pathArg(presetOrFile, "preset_or_file"));
+    ExperimentSpec spec = loadPresetOrFile(pathArg(presetOrFile, "preset_or_file"));   // a preset name is a str too
     const int nThreads = castArg<int>(threads, "threads", "an int");
     if (nThreads > 0) spec.threads = nThreads;
     if (!repetitions.is_none()) spec.repetitions = castArg<int>(repetitions, "repetitions", "an int or None");
@@ -1414,7 +1423,8 @@ PYBIND11_MODULE(_fdlab, m) {
             if (p) std::rethrow_exception(p);
         } catch (const DataError& e) {
             py::object exc = py::reinterpret_borrow<py::object>(dataError.ptr())(text(e.what()));
-            exc.attr("file") = text(e.file());
+            exc.attr("file") = py::reinterpret_steal<py::object>(   // the file's own name (os.fsdecode's form)
+                PyUnicode_DecodeUTF8(e.file().data(), static_cast<Py_ssize_t>(e.file().size()), "surrogateescape"));
             exc.attr("line") = e.line();
             PyErr_SetObject(dataError.ptr(), exc.ptr());
         } catch (const nlohmann::json::exception& e) {
@@ -1554,7 +1564,7 @@ PYBIND11_MODULE(_fdlab, m) {
         s.split.testFraction = castArg<double>(testFraction, "test_fraction", "a number");
         s.split.validationFraction = 0.0;
         s.seed = castArg<std::uint64_t>(seed, "seed", "a non-negative int");
-        const std::string imp = py::isinstance<py::str>(importance) ? importance.cast<std::string>() : pathArg(importance, "importance");
+        const std::string imp = pathArg(importance, "importance");   // a kind ("uniform") or a file
         if (imp == "dataset") s.importance.kind = ImportanceSpec::Kind::Dataset;
         else if (imp == "uniform") s.importance.kind = ImportanceSpec::Kind::Uniform;
         else if (imp == "mutual-information") s.importance.kind = ImportanceSpec::Kind::MutualInformation;
@@ -1901,7 +1911,7 @@ PYBIND11_MODULE(_fdlab, m) {
             const json j = toJson(copy, "results");
             requireCompleteResults(j, "results");
             r = resultsFromJson(j);
-        } else if (py::isinstance<py::str>(results) || py::hasattr(results, "__fspath__")) {
+        } else if (py::isinstance<py::str>(results) || py::isinstance<py::bytes>(results) || py::hasattr(results, "__fspath__")) {
             r = loadResultsJson(pathArg(results, "results"));
         } else {
             throw py::type_error("results: expected the dict run() returns or a results JSON file's path, got " + typeText(results));

@@ -633,3 +633,43 @@ def test_classes_as_one_bytes_string_are_names():
     b = fdlab.train("svm", X, y, classes="no,ok")
     assert list(a.classes) == list(b.classes)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_a_nul_in_a_path_is_refused_not_cut(tmp_path, model):
+    """save('victim.json\\0.bak') replaced victim.json: the C library stops at the NUL."""
+    victim = tmp_path / "victim.json"
+    victim.write_text("precious")
+    with pytest.raises(ValueError, match=r"^path: embedded null byte in the path"):
+        model.save(str(victim) + "\0.bak")
+    assert victim.read_text() == "precious"
+    with pytest.raises(ValueError, match=r"embedded null byte"):
+        fdlab.run(str(victim) + "\0x")
+
+
+def test_files_with_undecodable_names_load_and_their_info_names_them(tmp_path):
+    """load(b'tiny\\xff.libsvm') raised UnicodeDecodeError (the info dict's name); run() and
+    prepare(importance=...) with such a str name said 'Unable to cast'; a link to a directory
+    was a bare RuntimeError; classes=bytearray was iterated as integers."""
+    raw = bytes(tmp_path) + b"/tiny\xff.libsvm"
+    with open(raw, "w") as f:
+        f.write("+1 1:1 2:0.5\n-1 1:-1 3:2\n+1 2:1\n-1 3:1\n")
+    for path in (raw, os.fsdecode(raw)):
+        X, y, info = fdlab.load(path)
+        assert X.shape == (4, 3)
+        assert os.fsencode(info["name"]) == b"tiny\xff"
+        assert os.fsencode(info["provenance"]) == b"LIBSVM file " + raw
+    bad = bytes(tmp_path) + b"/bad\xfe.libsvm"
+    with open(bad, "w") as f:
+        f.write("+1 1:1\nnot a line\n")
+    with pytest.raises(fdlab.DataError) as e:
+        fdlab.load(bad)
+    assert os.fsencode(e.value.file) == bad   # the file's own name, to open again
+    link = tmp_path / "dirlink"
+    link.symlink_to(tmp_path)
+    X = np.random.RandomState(0).randn(20, 3)
+    m = fdlab.train("svm", X, (X[:, 0] > 0).astype(int))
+    with pytest.raises(IsADirectoryError):
+        m.save(str(link))
+    y = np.where(X[:, 0] > 0, b"ok", b"no")
+    a = fdlab.train("svm", X, y, classes=bytearray(b"no,ok"))
+    assert list(a.classes) == list(fdlab.train("svm", X, y, classes="no,ok").classes)
