@@ -2,6 +2,7 @@
 // experiment (MNIST 3 vs 5, running by itself), or the data / experiment file given on the
 // command line.
 
+#include "core/attacks/threat_registry.h"
 #include "core/util/install_paths.h"
 #include "ui/lessons/lesson_dock.h"
 #include "ui/lessons/add_lessons.h"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -94,7 +96,10 @@ int main(int argc, char** argv) {
         QDir().mkpath(dir);
         window.setProperty("quietErrors", true);
         const QString findWord = parser.value(screenshotFind);
-        auto shoot = [&window, dir, findWord] {
+        auto shot = std::make_shared<bool>(false);   // once: heatmaps and a run may both call it
+        auto shoot = [&window, dir, findWord, shot] {
+            if (*shot) return;
+            *shot = true;
             const char* names[] = {"curves", "heatmaps", "data", "label-noise"};
             for (int i = 0; i < window.tabs()->count() && i < 4; ++i) {
                 window.tabs()->setCurrentIndex(i);
@@ -127,9 +132,15 @@ int main(int argc, char** argv) {
         };
         if (parser.isSet(screenshotDelay))
             QTimer::singleShot(parser.value(screenshotDelay).toInt(), &window, shoot);
-        else
+        else {
             QObject::connect(&window, &fdlab::ui::MainWindow::heatmapsReady, &window,
                              [shoot] { QTimer::singleShot(8000, shoot); });
+            // A training-time threat (label flips: lesson g) has no heatmaps to wait for; the
+            // shot waited for them until killed.
+            QObject::connect(&window, &fdlab::ui::MainWindow::runFinished, &window, [shoot](const fdlab::ExperimentResult& r) {
+                if (fdlab::threatInfo(r.spec.attack.threat).trainingTime) QTimer::singleShot(8000, shoot);
+            });
+        }
         QObject::connect(&window, &fdlab::ui::MainWindow::runFailed, &app, [] { QApplication::exit(3); });
     }
     if (parser.isSet(lesson)) {

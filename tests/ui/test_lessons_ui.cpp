@@ -307,6 +307,23 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(view->budget(), 3.0, 20000);
     }
 
+    void curvesOnAnotherAxisAreNotRunNorKept() {
+        // Lesson f step 3 (worst case, K) after step 1 (random blankout, p): step 1's curves
+        // cannot be drawn on K's axis, so opening step 3 does not run step 1 for them (it did,
+        // and the Curves tab offered "Drop kept curves" with none drawn).
+        MainWindow w;
+        w.setProperty("quietErrors", true);
+        LessonDock* dock = addLessons(w);
+        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
+        QVERIFY(dock->startLesson(QString("f-noise-you-expect"), 2));
+        QVERIFY(dock->observationText().contains("Running this step's experiment"));   // not step 1's first
+        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        auto* curves = w.findChild<CurvePlot*>();
+        QVERIFY(curves);
+        QCOMPARE(curves->keptCurveCount(), 0);
+        QCOMPARE(curves->keptLabel(), QString());
+    }
+
     void throughTheStateCommand() {
         // The dock over ExperimentController::apply (the application's one state command): each
         // step becomes one StateChange; the observation shown is core's on the controller's run.

@@ -1,5 +1,6 @@
 #include "ui/lessons/lesson_dock.h"
 
+#include "core/attacks/threat_registry.h"
 #include "core/teach/lesson_runner.h"
 #include "ui/workers/job_runner.h"
 
@@ -200,8 +201,12 @@ void LessonDock::applyStep(bool forceRun) {
         m_runsLesson = m_lesson;
     }
     change.keep = KeptCurves{};
-    if (owner > 0) {
-        const int previous = experimentOwner(l, owner - 1);
+    // Only curves on the same level axis can be drawn beside this step's (lesson f step 3's worst
+    // case after random blankout: K against p); other kept curves were run and never shown.
+    const int previous = owner > 0 ? experimentOwner(l, owner - 1) : -1;
+    const bool sameAxis = previous >= 0 && threatInfo(l.steps[static_cast<std::size_t>(previous)].experiment.attack.threat).levelLabel ==
+                                               threatInfo(l.steps[static_cast<std::size_t>(owner)].experiment.attack.threat).levelLabel;
+    if (sameAxis) {
         if (m_runs.find(previous) == m_runs.end() && !m_comparisonFailed.count(previous)) {
             // Opened at this step (--lesson-step, the picker, a teacher's jump): the earlier
             // experiment this step compares with has not run, and the step's text spoke of its

@@ -401,17 +401,19 @@ void HeatmapView::buildDetailMaps(bool image) {
         // What the shown attack does with y*w*x: the count adversary takes the largest terms, the
         // value adversaries weigh them by the features' prices (one sentence for every threat
         // read "deletes the largest positive y*w_j*x_j", also where prices decided).
+        // With another replacement than 0 (uniform noise) the chosen features are replaced, not deleted.
         const std::string t = threat();
+        const QString takes = deletion ? tr("deletes") : tr("attacks");
         if (t == "worst-case-count")
-            text += tr("The worst-case adversary deletes the largest positive y*w_j*x_j.");
+            text += tr("The worst-case adversary %1 the features with the largest positive y*w_j*x_j.").arg(takes);
         else if (t == "worst-case-value-greedy")
-            text += tr("The greedy adversary deletes the largest positive y*w_j*x_j per unit of price v_j "
-                       "(Importance panel) while the prices fit in N.");
+            text += tr("The greedy adversary %1 the features with the largest positive y*w_j*x_j per unit of price "
+                       "v_j (Importance panel) while the prices fit in N.").arg(takes);
         else if (t == "worst-case-value-exact")
-            text += tr("The adversary deletes the features whose prices v_j (Importance panel) fit in N with the "
-                       "largest sum of positive y*w_j*x_j.");
+            text += tr("The adversary %1 the features whose prices v_j (Importance panel) fit in N with the largest "
+                       "sum of positive y*w_j*x_j.").arg(takes);
         else
-            text += tr("A worst-case adversary would delete the largest positive y*w_j*x_j; this attack: %1.")
+            text += tr("A worst-case adversary would take the largest positive y*w_j*x_j; this attack: %1.")
                         .arg(QString::fromStdString(threatInfo(t).doc).toHtmlEscaped());
     }
     bool boosted = false;
