@@ -46,6 +46,27 @@ QString waitForObservation(LessonDock& dock, QSignalSpy& shown, QSignalSpy& fail
 
 QString currentTab(MainWindow& w) { return w.tabs()->tabText(w.tabs()->currentIndex()).remove('&'); }
 
+LessonDock* quietLessonDock(MainWindow& w) {
+    w.setProperty("quietErrors", true);
+    return addLessons(w);
+}
+
+// A window with the Lessons dock and one lesson opened at a step (0-based), with spies on the
+// dock's observations and the window's runs.
+struct LessonWindow {
+    LessonWindow(const char* lesson, int step)
+        : dock(quietLessonDock(w)), shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed),
+          runs(&w, &MainWindow::runStarted) {
+        started = dock->startLesson(QString(lesson), step);
+    }
+    QString observation() { return waitForObservation(*dock, shown, failed); }
+
+    MainWindow w;
+    LessonDock* dock;
+    QSignalSpy shown, failed, runs;
+    bool started = false;
+};
+
 }  // namespace
 
 class TestLessonsUi : public QObject {
@@ -265,28 +286,23 @@ private slots:
         // Lesson b opened at step 2 (--lesson-step 2, a teacher's jump): the step's text speaks of
         // step 1's dashed curve, which was not there since step 1 never ran. Step 1's experiment
         // runs first on the dock's own worker, then step 2's as the window's run, with step 1's
-        // curve kept beside it and the step's own budget and instance in the Heatmaps tab (with
-        // step 1 as a window run, its heatmaps took them).
-        MainWindow w;
-        w.setProperty("quietErrors", true);
-        LessonDock* dock = addLessons(w);
-        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
-        QSignalSpy runs(&w, &MainWindow::runStarted);
-        QVERIFY(dock->startLesson(QString("b-random-versus-worst-case"), 1));
-        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
-        QCOMPARE(runs.count(), 1);
-        QCOMPARE(w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
-        auto* curves = w.findChild<CurvePlot*>();
+        // curve kept beside it.
+        LessonWindow l("b-random-versus-worst-case", 1);
+        QVERIFY(l.started);
+        QVERIFY(!l.observation().isEmpty());
+        QCOMPARE(l.runs.count(), 1);
+        QCOMPARE(l.w.lastResult()->spec.attack.threat, std::string("worst-case-count"));
+        auto* curves = l.w.findChild<CurvePlot*>();
         QVERIFY(curves);
         QCOMPARE(curves->keptCurveCount(), 1);
         QCOMPARE(curves->keptLabel(), QString("step 1: random-deletion"));
         QCOMPARE(curves->keptPointCount(0), 4);
         // The observation is step 2's own, on step 2's run.
         const Lesson lesson = loadLessonFile(lessonsDir() + "/b-random-versus-worst-case.json");
-        QCOMPARE(dock->observation()->text, observeStep(lesson, 1, *w.lastResult()).text);
-        dock->next();   // step 3 keeps the experiment: no run
-        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
-        QCOMPARE(runs.count(), 1);
+        QCOMPARE(l.dock->observation()->text, observeStep(lesson, 1, *l.w.lastResult()).text);
+        l.dock->next();   // step 3 keeps the experiment: no run
+        QVERIFY(!l.observation().isEmpty());
+        QCOMPARE(l.runs.count(), 1);
         QCOMPARE(curves->keptCurveCount(), 1);
     }
 
@@ -294,15 +310,12 @@ private slots:
         // Lesson e opened at step 3 (prices): step 1's experiment runs first for the comparison;
         // the Heatmaps tab then shows step 3's budget N = 3 and instance 6, which its observation
         // speaks of (run as a window run, step 1's heatmaps took them and N = 2, instance 1 stayed).
-        MainWindow w;
-        w.setProperty("quietErrors", true);
-        LessonDock* dock = addLessons(w);
-        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
-        QSignalSpy ready(&w, &MainWindow::heatmapsReady);
-        QVERIFY(dock->startLesson(QString("e-features-with-prices"), 2));
-        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
+        LessonWindow l("e-features-with-prices", 2);
+        QSignalSpy ready(&l.w, &MainWindow::heatmapsReady);   // the runs deliver through the event loop
+        QVERIFY(l.started);
+        QVERIFY(!l.observation().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 120000);
-        auto* view = static_cast<HeatmapView*>(w.heatmapView());
+        auto* view = static_cast<HeatmapView*>(l.w.heatmapView());
         QTRY_COMPARE_WITH_TIMEOUT(view->instance(), 6, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(view->budget(), 3.0, 20000);
     }
@@ -311,14 +324,11 @@ private slots:
         // Lesson f step 3 (worst case, K) after step 1 (random blankout, p): step 1's curves
         // cannot be drawn on K's axis, so opening step 3 does not run step 1 for them (it did,
         // and the Curves tab offered "Drop kept curves" with none drawn).
-        MainWindow w;
-        w.setProperty("quietErrors", true);
-        LessonDock* dock = addLessons(w);
-        QSignalSpy shown(dock, &LessonDock::observationShown), failed(dock, &LessonDock::observationFailed);
-        QVERIFY(dock->startLesson(QString("f-noise-you-expect"), 2));
-        QVERIFY(dock->observationText().contains("Running this step's experiment"));   // not step 1's first
-        QVERIFY(!waitForObservation(*dock, shown, failed).isEmpty());
-        auto* curves = w.findChild<CurvePlot*>();
+        LessonWindow l("f-noise-you-expect", 2);
+        QVERIFY(l.started);
+        QVERIFY(l.dock->observationText().contains("Running this step's experiment"));   // not step 1's first
+        QVERIFY(!l.observation().isEmpty());
+        auto* curves = l.w.findChild<CurvePlot*>();
         QVERIFY(curves);
         QCOMPARE(curves->keptCurveCount(), 0);
         QCOMPARE(curves->keptLabel(), QString());
