@@ -1,5 +1,8 @@
 #include "cli_args.h"
 
+#include "core/util/atomic_file.h"
+
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -123,9 +126,20 @@ void checkOutputPath(const std::string& path, const std::string& what, bool fold
         throw UsageError(what + ": the output path '" + path + "' is only blanks");
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (folder) {   // report --output: a folder, made if missing (an existing file said "filesystem error")
-        if (fs::exists(path, ec) && !fs::is_directory(path, ec))
-            throw UsageError(what + " names a file, not a folder: '" + path + "'");
+    if (folder) {   // report --output: a folder, made if missing (these said "filesystem error: ...")
+        if (fs::is_symlink(fs::symlink_status(path, ec)) && !fs::exists(path, ec))
+            throw UsageError(what + " names a symbolic link to nothing: '" + path + "'");
+        fs::path p = path;   // the nearest part of the path that exists must be a folder
+        while (!p.empty() && !fs::exists(p, ec) && p.has_relative_path()) p = p.parent_path();
+        if (!p.empty() && fs::exists(p, ec) && !fs::is_directory(p, ec))
+            throw UsageError(what + " '" + path + "': " + p.string() + " is a file, not a folder");
+        return;
+    }
+    // One of this process's descriptors (/dev/stdout, /dev/fd/N): written through by the writer,
+    // whatever the file behind it is (its folder may be gone); it must be open.
+    if (const auto fd = ownDescriptorOf(path)) {
+        if (::fcntl(*fd, F_GETFD) < 0)
+            throw std::invalid_argument(what + " " + path + ": descriptor " + std::to_string(*fd) + " is not open");
         return;
     }
     if (path.back() == '/' || fs::is_directory(path, ec))   // also through a symbolic link
@@ -133,7 +147,9 @@ void checkOutputPath(const std::string& path, const std::string& what, bool fold
     // The file the writer replaces: at the end of a chain of symbolic links (a dangling one to a
     // missing folder ran the whole experiment, then failed), else the path itself.
     fs::path target = path;
-    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+    int hops = 0;
+    for (; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+        if (hops == 40) throw std::invalid_argument(what + " " + path + ": too many levels of symbolic links (a loop?)");
         const fs::path next = fs::read_symlink(target, ec);
         if (ec) break;
         target = next.is_absolute() ? next : target.parent_path() / next;

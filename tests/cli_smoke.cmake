@@ -350,7 +350,33 @@ foreach(cmd "train;--bundled;heart_scale;--learner;svm;--output" "run;${TMP}/kfo
 endforeach()
 file(WRITE ${TMP}/a-file "x")
 run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/a-file)
-expect_match("${err}" "--output names a file, not a folder" "report --output onto a file")
+expect_match("${err}" "is a file, not a folder" "report --output onto a file")
+run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/a-file/sub)
+expect_match("${err}" "a-file is a file, not a folder" "report --output through a file")
+run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/dangling-link)
+expect_match("${err}" "names a symbolic link to nothing" "report --output onto a dangling link")
+# A link loop and a descriptor that is not open are found before the run (it ran, then failed).
+file(CREATE_LINK ${TMP}/loop-b ${TMP}/loop-a SYMBOLIC)
+file(CREATE_LINK ${TMP}/loop-a ${TMP}/loop-b SYMBOLIC)
+run_cli(3 out err run ${TMP}/kfold.json --output ${TMP}/loop-a)
+expect_match("${err}" "too many levels of symbolic links" "--output into a link loop")
+run_cli(3 out err run ${TMP}/kfold.json --output /dev/fd/9)
+expect_match("${err}" "descriptor 9 is not open" "--output to a descriptor that is not open")
+# Data in a folder whose name is not UTF-8: the results file records its path with U+FFFD (the
+# JSON dump threw after the run, "invalid UTF-8 byte", and the run was lost).
+execute_process(COMMAND bash -c "d='${TMP}/dir'$'\\xff' && mkdir -p \"$d\" && cp '${DATASETS}/heart_scale/heart_scale' \"$d/hs.libsvm\" &&
+  printf '%s' '{\"name\": \"x\", \"dataset\": {\"file\": \"hs.libsvm\"}, \"split\": {\"kind\": \"fraction\", \"test\": 0.3, \"validation\": 0}, \"learners\": [{\"id\": \"SVM\", \"learner\": \"svm\"}], \"attack\": {\"threat\": \"none\"}, \"levels\": [0], \"repetitions\": 1}' > \"$d/exp.json\" &&
+  '${CLI}' run \"$d/exp.json\" --quiet --output '${TMP}/nonutf8-results.json'"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${TMP}/nonutf8-results.json)
+  message(FATAL_ERROR "run of data in a non-UTF-8 folder with --output: exit ${rc}\n${err}")
+endif()
+# A descriptor open on a file whose folder is gone is still written through (refused at first).
+execute_process(COMMAND bash -c "mkdir -p '${TMP}/gone' && exec 4>'${TMP}/gone/x.csv' && rm -rf '${TMP}/gone' && '${CLI}' convert vote --to csv /dev/fd/4"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "convert to /dev/fd/4 on a file in a removed folder: exit ${rc}\n${err}")
+endif()
 execute_process(COMMAND ${CLI} convert vote --to csv ${TMP}/outdir RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "OUT names a directory")
   message(FATAL_ERROR "convert into a directory: exit ${rc}\n${err}")

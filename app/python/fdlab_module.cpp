@@ -706,24 +706,29 @@ py::object featuresOut(Dataset& d) {
                               owner->data(), free);
 }
 
-py::array labelsOut(const Dataset& d) {
-    py::list l;
-    for (int c : d.labels) l.append(d.classNames[static_cast<std::size_t>(c)]);
-    return py::module_::import("numpy").attr("array")(l, py::arg("dtype") = "str");
-}
-
 /// Text that may hold a file name's undecodable bytes, as os.fsdecode gives it (lone
 /// surrogates): load(b"tiny\xff.libsvm") raised UnicodeDecodeError from the info dict.
 py::object fsText(const std::string& s) {
     return py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape"));
 }
 
+py::array labelsOut(const Dataset& d) {
+    py::list l;
+    for (int c : d.labels) l.append(fsText(d.classNames[static_cast<std::size_t>(c)]));
+    return py::module_::import("numpy").attr("array")(l, py::arg("dtype") = "str");
+}
+
 py::dict infoOut(const Dataset& d) {
     py::dict info;
     info["name"] = fsText(d.name);
     info["provenance"] = fsText(d.provenance);
-    info["class_names"] = d.classNames;
-    info["feature_names"] = d.featureNameList();
+    // Class names from a corpus's folder or mailbox names, feature names from a header: bytes
+    // that are not UTF-8 raised UnicodeDecodeError; they come as os.fsdecode would give them.
+    py::list classNames, featureNames;
+    for (const std::string& c : d.classNames) classNames.append(fsText(c));
+    for (const std::string& f : d.featureNameList()) featureNames.append(fsText(f));
+    info["class_names"] = classNames;
+    info["feature_names"] = featureNames;
     info["image_shape"] = d.imageShape ? py::object(py::make_tuple(d.imageShape->rows, d.imageShape->cols)) : py::none();
     info["importance"] = vectorToNumpy(std::vector<double>(d.importance));
     info["labels"] = vectorToNumpy(std::vector<int>(d.labels));

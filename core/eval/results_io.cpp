@@ -172,7 +172,10 @@ std::string pointsCsv(const ExperimentResult& r) {
 }
 
 void saveResultsJson(const ExperimentResult& r, const std::string& path) {
-    writeFileAtomically(path, resultsToJson(r).dump(2) + "\n");
+    // A data path or class name with bytes that are not UTF-8 (a folder named so) made the dump
+    // throw after the run, losing it ("invalid UTF-8 byte at index 5"): such bytes are written as
+    // U+FFFD; the numbers are unaffected.
+    writeFileAtomically(path, resultsToJson(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 void saveCurvesCsv(const ExperimentResult& r, const std::string& path) {

@@ -178,7 +178,7 @@ std::string specFingerprint(const ExperimentSpec& spec) {
     named.importance.path = lastComponent(named.importance.path);
     json j = toJson(named);
     j.erase("threads");
-    return hex16(fnv1a(j.dump()));
+    return hex16(fnv1a(j.dump(-1, ' ', false, json::error_handler_t::replace)));   // a non-UTF-8 path threw
 }
 
 std::string runFingerprint(const ExperimentSpec& spec) {
@@ -416,7 +416,9 @@ ShardPart partFromJson(const json& j, const std::string& source) {
     return part;
 }
 
-void savePart(const ShardPart& part, const std::string& path) { writeFileAtomically(path, partToJson(part).dump(2) + "\n"); }
+void savePart(const ShardPart& part, const std::string& path) {
+    writeFileAtomically(path, partToJson(part).dump(2, ' ', false, json::error_handler_t::replace) + "\n");   // as saveResultsJson
+}
 
 ShardPart loadPart(const std::string& path) { return partFromJson(readJsonFile(path, "partial results file"), path); }
 

@@ -673,3 +673,18 @@ def test_files_with_undecodable_names_load_and_their_info_names_them(tmp_path):
     y = np.where(X[:, 0] > 0, b"ok", b"no")
     a = fdlab.train("svm", X, y, classes=bytearray(b"no,ok"))
     assert list(a.classes) == list(fdlab.train("svm", X, y, classes="no,ok").classes)
+
+
+def test_class_names_from_undecodable_file_names_load(tmp_path):
+    """A corpus whose mailbox (class) name is not UTF-8 raised UnicodeDecodeError in load()."""
+    base = bytes(tmp_path) + b"/corpus"
+    os.mkdir(base)
+    for name, words in ((b"ham\xfe.mbox", ["meeting lunch", "project notes", "lunch today"]),
+                        (b"spam.mbox", ["cheap pills", "win money", "cheap money"])):
+        with open(base + b"/" + name, "w") as f:
+            for i, w in enumerate(words):
+                f.write(f"From sender{i}@x Mon Jan  1 00:00:00 2024\nSubject: m{i}\n\n{w} common text\n\n")
+    X, y, info = fdlab.load(base, min_df=1)
+    assert X.shape[0] == 6
+    assert [os.fsencode(c) for c in info["class_names"]] == [b"ham\xfe", b"spam"]
+    assert sorted(os.fsencode(v) for v in set(y)) == [b"ham\xfe", b"spam"]
