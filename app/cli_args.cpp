@@ -2,7 +2,6 @@
 
 #include "core/util/atomic_file.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -127,23 +126,41 @@ void checkOutputPath(const std::string& path, const std::string& what, bool fold
     namespace fs = std::filesystem;
     std::error_code ec;
     if (folder) {   // report --output: a folder, made if missing (these said "filesystem error: ...")
-        if (fs::is_symlink(fs::symlink_status(path, ec)) && !fs::exists(path, ec))
-            throw UsageError(what + " names a symbolic link to nothing: '" + path + "'");
-        fs::path p = path;   // the nearest part of the path that exists must be a folder
-        while (!p.empty() && !fs::exists(p, ec) && p.has_relative_path()) p = p.parent_path();
-        if (!p.empty() && fs::exists(p, ec) && !fs::is_directory(p, ec))
-            throw UsageError(what + " '" + path + "': " + p.string() + " is a file, not a folder");
+        // The nearest part of the path that exists must be a folder; a link to nothing or a loop
+        // of links on the way is named.
+        for (fs::path p = path; !p.empty(); p = p.parent_path()) {
+            const bool link = fs::is_symlink(fs::symlink_status(p, ec));
+            (void)fs::status(p, ec);
+            if (ec == std::errc::too_many_symbolic_link_levels) {
+                fs::path loop = p;   // the outermost part that loops (loop/x loops through loop)
+                for (fs::path q = p.parent_path(); !q.empty() && q != loop; q = q.parent_path()) {
+                    (void)fs::status(q, ec);
+                    if (ec != std::errc::too_many_symbolic_link_levels) break;
+                    loop = q;
+                }
+                throw UsageError(what + " '" + path + "': " + loop.string() + " is a loop of symbolic links");
+            }
+            if (fs::exists(p, ec)) {
+                if (!fs::is_directory(p, ec)) throw UsageError(what + " '" + path + "': " + p.string() + " is a file, not a folder");
+                break;
+            }
+            if (link) throw UsageError(what + " '" + path + "': " + p.string() + " is a symbolic link to nothing");
+            if (p == p.parent_path()) break;
+        }
         return;
     }
-    // One of this process's descriptors (/dev/stdout, /dev/fd/N): written through by the writer,
-    // whatever the file behind it is (its folder may be gone); it must be open.
-    if (const auto fd = ownDescriptorOf(path)) {
-        if (::fcntl(*fd, F_GETFD) < 0)
-            throw std::invalid_argument(what + " " + path + ": descriptor " + std::to_string(*fd) + " is not open");
-        return;
-    }
-    if (path.back() == '/' || fs::is_directory(path, ec))   // also through a symbolic link
+    if (path.back() == '/' || (fs::is_directory(path, ec) && !ownDescriptorOf(path)))   // also through a link
         throw UsageError(what + " names a directory: '" + path + "' (give a file name)");
+    // What the writer refuses about the path itself: another process's descriptor, a loop of
+    // links, a descriptor of ours not open for writing (each ran the whole job first).
+    try {
+        checkWritableTarget(path);
+    } catch (const std::exception& e) {
+        throw std::invalid_argument(what + " " + e.what());
+    }
+    // One of this process's descriptors (/dev/stdout, /dev/fd/N) is written through, whatever the
+    // file behind it is (its folder may be gone).
+    if (ownDescriptorOf(path)) return;
     // The file the writer replaces: at the end of a chain of symbolic links (a dangling one to a
     // missing folder ran the whole experiment, then failed), else the path itself.
     fs::path target = path;
@@ -158,6 +175,8 @@ void checkOutputPath(const std::string& path, const std::string& what, bool fold
     if (!parent.empty() && !fs::is_directory(parent, ec))
         throw std::invalid_argument(what + " " + path + ": " + parent.string() + " is not a folder");
 }
+
+std::string jsonText(const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 void checkOutputPaths(const Args& a, const std::vector<std::string>& options, bool folders) {
     for (const std::string& o : options)

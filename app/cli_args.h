@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -84,6 +86,9 @@ private:
 /// the end of its chain) std::invalid_argument; both name `what` ("--csv", "OUT"). `folder`: the
 /// path is a folder to write into, made if missing (report --output): a file there is a UsageError.
 void checkOutputPath(const std::string& path, const std::string& what, bool folder = false);
+/// A JSON document as the CLI prints and writes it (indent 2). Bytes that are not UTF-8 (a data
+/// folder's name) are written as U+FFFD: the dump threw after the run ("invalid UTF-8 byte").
+std::string jsonText(const nlohmann::json& j);
 /// checkOutputPath for each of `options` that is given (files, or with `folders` folders).
 void checkOutputPaths(const Args& a, const std::vector<std::string>& options, bool folders = false);
 /// The items of a `sep`-separated list given to --option: none for "", else every item must be

@@ -71,7 +71,7 @@ int runDatasets(const std::vector<std::string>& argv) {
                       << (shape.empty() ? "" : ", image " + shape) << "\n  classes " << classList(s) << "\n\n";
         }
     }
-    if (format == "json") std::cout << all.dump(2) << '\n';
+    if (format == "json") std::cout << jsonText(all) << '\n';
     return Ok;
 }
 
@@ -122,7 +122,7 @@ int runInfo(const std::vector<std::string>& argv) {
     const std::string kind = text ? "text corpus" : toString(guessFormat(path));
     const Dataset d = loadDataFile(path, opt);
     const DatasetSummary s = summarize(d, kind);
-    if (format == "json") std::cout << toJson(s).dump(2) << '\n';
+    if (format == "json") std::cout << jsonText(toJson(s)) << '\n';
     else std::cout << toText(s);
     return Ok;
 }

@@ -243,7 +243,7 @@ int runPresets(const std::vector<std::string>& argv) {
         if (format == "json") all.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}, {"path", p.path}});
         else std::cout << p.name << "\n  " << p.title << "\n  " << p.description << "\n\n";
     }
-    if (format == "json") std::cout << all.dump(2) << '\n';
+    if (format == "json") std::cout << jsonText(all) << '\n';
     return Ok;
 }
 
@@ -331,7 +331,7 @@ int runRun(const std::vector<std::string>& argv) {
         if (a.has("table")) saveCurvesTable(r, *a.value("table"));
     }
     if (!nothing) {
-        if (format == "json") std::cout << resultsToJson(r).dump(2) << '\n';
+        if (format == "json") std::cout << jsonText(resultsToJson(r)) << '\n';
         else if (format == "csv") std::cout << curvesCsv(r);
         else printTable(r);
     }

@@ -125,7 +125,7 @@ int runReport(const std::vector<std::string>& argv) {
         std::cout << name << ": " << reports.back().verdict << " (" << r.elapsed << " s)\n";
     }
     const std::string generated = utcNow();
-    writeFileAtomically((std::filesystem::path(dir) / "report.json").string(), reportToJson(reports, generated).dump(2) + "\n");
+    writeFileAtomically((std::filesystem::path(dir) / "report.json").string(), jsonText(reportToJson(reports, generated)) + "\n");
     writeFileAtomically((std::filesystem::path(dir) / "report.md").string(), reportMarkdown(reports, generated));
     std::cout << "wrote " << (std::filesystem::path(dir) / "report.md").string() << " and report.json with "
               << reports.size() << " chart(s)\n";

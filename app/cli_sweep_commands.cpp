@@ -68,7 +68,7 @@ int runPlan(const std::vector<std::string>& argv) {
             if (spec.multiTask()) j["tasks"].back()["experiment_task"] = spec.taskName(t.experimentTask);
         }
         j["shard_costs"] = plan.shardCost;
-        std::cout << j.dump(2) << '\n';
+        std::cout << jsonText(j) << '\n';
         return Ok;
     }
     const bool multi = spec.multiTask();

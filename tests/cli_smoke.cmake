@@ -354,7 +354,9 @@ expect_match("${err}" "is a file, not a folder" "report --output onto a file")
 run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/a-file/sub)
 expect_match("${err}" "a-file is a file, not a folder" "report --output through a file")
 run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/dangling-link)
-expect_match("${err}" "names a symbolic link to nothing" "report --output onto a dangling link")
+expect_match("${err}" "dangling-link is a symbolic link to nothing" "report --output onto a dangling link")
+run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/dangling-link/sub)
+expect_match("${err}" "dangling-link is a symbolic link to nothing" "report --output through a dangling link")
 # A link loop and a descriptor that is not open are found before the run (it ran, then failed).
 file(CREATE_LINK ${TMP}/loop-b ${TMP}/loop-a SYMBOLIC)
 file(CREATE_LINK ${TMP}/loop-a ${TMP}/loop-b SYMBOLIC)
@@ -362,6 +364,13 @@ run_cli(3 out err run ${TMP}/kfold.json --output ${TMP}/loop-a)
 expect_match("${err}" "too many levels of symbolic links" "--output into a link loop")
 run_cli(3 out err run ${TMP}/kfold.json --output /dev/fd/9)
 expect_match("${err}" "descriptor 9 is not open" "--output to a descriptor that is not open")
+run_cli(2 out err report --presets dekel-shamir-label-copy --output ${TMP}/loop-a/x)
+expect_match("${err}" "loop-a is a loop of symbolic links" "report --output through a link loop")
+execute_process(COMMAND bash -c "'${CLI}' run '${TMP}/kfold.json' --quiet --output /dev/fd/3 3<'${TMP}/a-file'"
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 3 OR NOT err MATCHES "descriptor 3 is open for reading only")
+  message(FATAL_ERROR "--output to a read-only descriptor: exit ${rc}\n${err}")
+endif()
 # Data in a folder whose name is not UTF-8: the results file records its path with U+FFFD (the
 # JSON dump threw after the run, "invalid UTF-8 byte", and the run was lost).
 execute_process(COMMAND bash -c "d='${TMP}/dir'$'\\xff' && mkdir -p \"$d\" && cp '${DATASETS}/heart_scale/heart_scale' \"$d/hs.libsvm\" &&

@@ -190,6 +190,15 @@ std::optional<int> ownDescriptorOf(const std::string& path) {
     }
 }
 
+void checkWritableTarget(const std::string& path) {
+    const Target t = finalTarget(path);
+    if (!t.descriptor) return;
+    const int flags = ::fcntl(*t.descriptor, F_GETFL);
+    if (flags < 0) throw std::invalid_argument(path + ": descriptor " + std::to_string(*t.descriptor) + " is not open");
+    if ((flags & O_ACCMODE) == O_RDONLY)
+        throw std::invalid_argument(path + ": descriptor " + std::to_string(*t.descriptor) + " is open for reading only");
+}
+
 bool isRegularFileTarget(const std::string& path) {
     try {
         if (finalTarget(path).descriptor) return false;

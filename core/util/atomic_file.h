@@ -30,6 +30,12 @@ bool isRegularFileTarget(const std::string& path);
 /// sends it to stderr when its output file is stdout (the report ended up inside the JSON).
 std::optional<int> ownDescriptorOf(const std::string& path);
 
+/// What writeFileAtomically(path) would refuse about the path itself, found before any data is
+/// made (a command checks its output first): another process's descriptor, a chain of more than
+/// 40 links, a descriptor of this process that is not open or open for reading only. Throws
+/// std::invalid_argument or std::runtime_error naming the path.
+void checkWritableTarget(const std::string& path);
+
 /// Convenience for a whole buffer.
 void writeFileAtomically(const std::string& path, const std::string& contents);
 
