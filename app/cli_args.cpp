@@ -151,29 +151,15 @@ void checkOutputPath(const std::string& path, const std::string& what, bool fold
     }
     if (path.back() == '/' || (fs::is_directory(path, ec) && !ownDescriptorOf(path)))   // also through a link
         throw UsageError(what + " names a directory: '" + path + "' (give a file name)");
-    // What the writer refuses about the path itself: another process's descriptor, a loop of
-    // links, a descriptor of ours not open for writing (each ran the whole job first).
+    // What the writer would refuse about the path itself, each of which ran the whole job first:
+    // another process's descriptor, a loop of links, a descriptor of ours not open for writing,
+    // a missing folder (also at the end of a link). One of our descriptors (/dev/stdout) is
+    // written through whatever the file behind it is (its folder may be gone).
     try {
         checkWritableTarget(path);
     } catch (const std::exception& e) {
         throw std::invalid_argument(what + " " + e.what());
     }
-    // One of this process's descriptors (/dev/stdout, /dev/fd/N) is written through, whatever the
-    // file behind it is (its folder may be gone).
-    if (ownDescriptorOf(path)) return;
-    // The file the writer replaces: at the end of a chain of symbolic links (a dangling one to a
-    // missing folder ran the whole experiment, then failed), else the path itself.
-    fs::path target = path;
-    int hops = 0;
-    for (; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
-        if (hops == 40) throw std::invalid_argument(what + " " + path + ": too many levels of symbolic links (a loop?)");
-        const fs::path next = fs::read_symlink(target, ec);
-        if (ec) break;
-        target = next.is_absolute() ? next : target.parent_path() / next;
-    }
-    const fs::path parent = target.parent_path();
-    if (!parent.empty() && !fs::is_directory(parent, ec))
-        throw std::invalid_argument(what + " " + path + ": " + parent.string() + " is not a folder");
 }
 
 std::string jsonText(const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); }

@@ -192,7 +192,13 @@ std::optional<int> ownDescriptorOf(const std::string& path) {
 
 void checkWritableTarget(const std::string& path) {
     const Target t = finalTarget(path);
-    if (!t.descriptor) return;
+    if (!t.descriptor) {   // the file to replace (at the end of its links) needs its folder
+        const std::filesystem::path parent = std::filesystem::path(t.file).parent_path();
+        std::error_code ec;
+        if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+            throw std::invalid_argument(path + ": " + parent.string() + " is not a folder");
+        return;
+    }
     const int flags = ::fcntl(*t.descriptor, F_GETFL);
     if (flags < 0) throw std::invalid_argument(path + ": descriptor " + std::to_string(*t.descriptor) + " is not open");
     if ((flags & O_ACCMODE) == O_RDONLY)

@@ -32,8 +32,9 @@ std::optional<int> ownDescriptorOf(const std::string& path);
 
 /// What writeFileAtomically(path) would refuse about the path itself, found before any data is
 /// made (a command checks its output first): another process's descriptor, a chain of more than
-/// 40 links, a descriptor of this process that is not open or open for reading only. Throws
-/// std::invalid_argument or std::runtime_error naming the path.
+/// 40 links, a descriptor of this process that is not open or open for reading only, a file (at
+/// the end of its links) whose folder does not exist. Throws std::invalid_argument or
+/// std::runtime_error naming the path.
 void checkWritableTarget(const std::string& path);
 
 /// Convenience for a whole buffer.

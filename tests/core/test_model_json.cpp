@@ -265,6 +265,43 @@ private slots:
         }
     }
 
+    void writableTargetIsCheckedBeforeAnyData() {
+        // What the writer would refuse, found up front (a run finished, then failed on these).
+        QTemporaryDir tmp;
+        namespace fs = std::filesystem;
+        const fs::path dir = tmp.path().toStdString();
+        auto refusal = [](const std::string& p) {
+            try {
+                checkWritableTarget(p);
+                return std::string();
+            } catch (const std::exception& e) {
+                return std::string(e.what());
+            }
+        };
+        QCOMPARE(refusal((dir / "new.json").string()), std::string());   // a new file in a folder
+        QVERIFY(refusal((dir / "none" / "x.json").string()).find("none is not a folder") != std::string::npos);
+        fs::create_symlink(dir / "none" / "x.json", dir / "dangling");   // a link into a missing folder
+        QVERIFY(refusal((dir / "dangling").string()).find("none is not a folder") != std::string::npos);
+        // Chains of 40 links are followed (Linux's limit), 41 are refused.
+        fs::path prev = dir / "end.json";
+        for (int i = 1; i <= 41; ++i) {
+            const fs::path link = dir / ("l" + std::to_string(i));
+            fs::create_symlink(prev, link);
+            prev = link;
+        }
+        QCOMPARE(refusal((dir / "l40").string()), std::string());
+        QVERIFY(refusal((dir / "l41").string()).find("too many levels of symbolic links") != std::string::npos);
+        // This process's descriptors: open for writing is fine, read-only or closed is not.
+        const int w = ::open((dir / "w").c_str(), O_WRONLY | O_CREAT, 0644);
+        const int r = ::open((dir / "w").c_str(), O_RDONLY);
+        QVERIFY(w >= 0 && r >= 0);
+        QCOMPARE(refusal("/dev/fd/" + std::to_string(w)), std::string());
+        QVERIFY(refusal("/dev/fd/" + std::to_string(r)).find("open for reading only") != std::string::npos);
+        ::close(r);
+        QVERIFY(refusal("/dev/fd/" + std::to_string(r)).find("is not open") != std::string::npos);
+        ::close(w);
+    }
+
     void roundTripIsBitIdentical_data() {
         QTest::addColumn<int>("classes");
         QTest::newRow("binary") << 2;
